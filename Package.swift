@@ -1,0 +1,85 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Pindrop",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "PindropCore", targets: ["PindropCore"]),
+        .library(name: "PindropIndex", targets: ["PindropIndex"]),
+        .library(name: "PindropImport", targets: ["PindropImport"]),
+        .library(name: "PindropServer", targets: ["PindropServer"]),
+        .library(name: "PindropTesting", targets: ["PindropTesting"]),
+        .executable(name: "pindrop", targets: ["PindropCLI"]),
+        .executable(name: "pindrop-bench", targets: ["PindropBench"]),
+        .executable(name: "pindrop-fake-services", targets: ["PindropFakeServices"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: [
+        // Foundation only: value types, text normalisation, geo math, protocols, wire encoding.
+        .target(name: "PindropCore", swiftSettings: swiftSettings),
+        // System zlib, for .gz GeoNames dumps and zlib-compressed OSM PBF blobs.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "PindropImport",
+            dependencies: ["PindropCore", "CZlib"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PindropIndex",
+            dependencies: ["PindropCore", "PindropImport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // Remote services (MusicBrainz, Nominatim, Photon, Google, Mapbox, Foursquare) behind Core's protocols.
+        .target(
+            name: "PindropProviders",
+            dependencies: ["PindropCore", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PindropServer",
+            dependencies: ["PindropCore", .product(name: "Hummingbird", package: "hummingbird")],
+            resources: [.copy("Public")],
+            swiftSettings: swiftSettings
+        ),
+        // Fakes and local fake servers that speak real wire formats (for tests and benchmarks).
+        .target(name: "PindropTesting",
+                dependencies: ["PindropCore", .product(name: "Hummingbird", package: "hummingbird")],
+                swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "PindropCLI",
+            dependencies: [
+                "PindropCore", "PindropIndex", "PindropImport", "PindropServer", "PindropProviders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `swift run -c release pindrop-bench`: latency percentiles against an FTS5 baseline in the same run.
+        .executableTarget(
+            name: "PindropBench",
+            dependencies: ["PindropCore", "PindropIndex", "PindropImport", "PindropProviders", "PindropTesting",
+                           .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/PindropBench",
+            swiftSettings: swiftSettings
+        ),
+        // `pindrop-fake-services`: local servers speaking real provider wire formats, for browser tests and benchmarks.
+        .executableTarget(name: "PindropFakeServices", dependencies: ["PindropTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore", "PindropTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "PindropImportTests", dependencies: ["PindropImport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropImport", "PindropTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "PindropServerTests", dependencies: ["PindropServer", "PindropTesting",
+                                                              .product(name: "HummingbirdTesting", package: "hummingbird")],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "PindropProvidersTests", dependencies: ["PindropProviders", "PindropTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "PindropCLITests", dependencies: ["PindropCLI"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,204 @@
+import ArgumentParser
+import Foundation
+import PindropCore
+import PindropIndex
+
+/// Options that bias or filter text queries.
+struct TextQueryOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Prefer places near this point, as LAT,LON.")
+    var near: String?
+
+    @Option(help: "Only places in this country (ISO 3166 two-letter code).")
+    var country: String?
+
+    @Option(help: "How many results (1-100).")
+    var limit: Int = RequestLimits.defaultLimit
+
+    func nearCoordinate() throws(PindropError) -> Coordinate? {
+        try near.map { text throws(PindropError) in try Coordinate(parsing: text) }
+    }
+
+    func echo(_ text: String) -> [(String, QueryValue)] {
+        var query: [(String, QueryValue)] = [("text", .text(text))]
+        if let near, let c = try? Coordinate(parsing: near) {
+            query += [("latitude", .number(c.latitude)), ("longitude", .number(c.longitude))]
+        }
+        if let country { query.append(("country", .text(country.uppercased()))) }
+        query.append(("limit", .integer(limit)))
+        return query
+    }
+}
+
+/// Prints a result list in the chosen format.
+func printResults(_ results: [PlaceResult], query: [(String, QueryValue)], output: OutputOptions) {
+    if let format = output.format {
+        var bytes = WireEncoding.document(query: query, results: results, format: format).bytes
+        bytes.append(0x0A)
+        Terminal.write(bytes)
+    } else {
+        Terminal.printTable(results)
+    }
+}
+
+/// One JSON Lines output line: the query echoed, then results or an error object.
+func batchLine(query: [(String, QueryValue)], _ answer: () throws(PindropError) -> [PlaceResult]) -> [UInt8] {
+    var w = JSONWriter(capacity: 512)
+    w.beginObject()
+    w.key("query")
+    WireEncoding.writeQuery(query, into: &w)
+    do {
+        let results = try answer()
+        w.key("results")
+        w.beginArray()
+        for r in results { WireEncoding.writeResult(r, into: &w) }
+        w.endArray()
+    } catch {
+        w.key("error")
+        w.beginObject()
+        w.key("code"); w.string(error.code)
+        w.key("message"); w.string(error.message)
+        w.endObject()
+    }
+    w.endObject()
+    return w.bytes
+}
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Find places by name: \"Springfield, IL\", \"Sao Paulo\", \"Москва\".")
+
+    @Argument(help: "The text to search for (omit with --batch).")
+    var text: String?
+    @OptionGroup var query: TextQueryOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var indexOptions: IndexOptions
+    @Flag(help: "Read one query per line from stdin; write one JSON object per line, in input order.")
+    var batch = false
+
+    func run() throws {
+        try reportingErrors {
+            let near = try query.nearCoordinate()
+            if batch {
+                let index = try indexOptions.openIndex()
+                try BatchRunner.run { line in
+                    batchLine(query: query.echo(line)) { () throws(PindropError) in
+                        try index.search(SearchRequest(text: line, near: near, countryCode: query.country, limit: query.limit))
+                    }
+                }
+                return
+            }
+            guard let text else { throw PindropError.invalidInput("give the text to search for, or --batch") }
+            let request = try SearchRequest(text: text, near: near, countryCode: query.country, limit: query.limit)
+            let results = try indexOptions.openIndex().search(request) as [PlaceResult]
+            printResults(results, query: query.echo(request.text), output: output)
+        }
+    }
+}
+
+struct SuggestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggest", abstract: "Search as you type: the last word is a prefix (\"zur\" → Zürich).")
+
+    @Argument(help: "The text typed so far (omit with --batch).")
+    var text: String?
+    @OptionGroup var query: TextQueryOptions
+    @Option(help: "Below this many characters, no suggestions (and no error).")
+    var minChars = 3
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var indexOptions: IndexOptions
+    @Flag(help: "Read one query per line from stdin; write one JSON object per line, in input order.")
+    var batch = false
+
+    func run() throws {
+        try reportingErrors {
+            let near = try query.nearCoordinate()
+            if batch {
+                let index = try indexOptions.openIndex()
+                try BatchRunner.run { line in
+                    batchLine(query: query.echo(line)) { () throws(PindropError) in
+                        try index.suggest(SuggestRequest(text: line, near: near, countryCode: query.country,
+                                                         limit: query.limit, minChars: minChars))
+                    }
+                }
+                return
+            }
+            guard let text else { throw PindropError.invalidInput("give the text typed so far, or --batch") }
+            let request = try SuggestRequest(text: text, near: near, countryCode: query.country, limit: query.limit,
+                                             minChars: minChars)
+            let results = try indexOptions.openIndex().suggest(request) as [PlaceResult]
+            printResults(results, query: query.echo(request.text), output: output)
+        }
+    }
+}
+
+struct ReverseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reverse", abstract: "The nearest place to a point, with its distance.")
+
+    // Captured as raw words so a negative longitude ("-74.006") is not taken for an option.
+    @Argument(parsing: .allUnrecognized, help: "LATITUDE LONGITUDE (omit with --batch).")
+    var point: [String] = []
+    @Option(help: "How many places, nearest first (1-100).")
+    var limit = 1
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var indexOptions: IndexOptions
+    @Flag(help: "Read one point per line from stdin (\"lat,lon\" or \"lat lon\"); write JSON Lines in input order.")
+    var batch = false
+
+    func run() throws {
+        try reportingErrors {
+            if batch {
+                let index = try indexOptions.openIndex()
+                _ = try ReverseRequest(coordinate: Coordinate(latitude: 0, longitude: 0), limit: limit)
+                try BatchRunner.run { line in
+                    let point: Coordinate
+                    do throws(PindropError) { point = try Coordinate(parsing: line) } catch {
+                        return batchLine(query: [("text", .text(line))]) { () throws(PindropError) in throw error }
+                    }
+                    let query: [(String, QueryValue)] = [("latitude", .number(point.latitude)), ("longitude", .number(point.longitude))]
+                    if limit == 1, let hit = index.nearestPlace(latitude: point.latitude, longitude: point.longitude) {
+                        return batchLine(query: query) { [PlaceResult(place: index.place(atSlot: hit.slot), distanceMeters: hit.meters)] }
+                    }
+                    return batchLine(query: query) { () throws(PindropError) in
+                        try index.reverse(ReverseRequest(coordinate: point, limit: limit))
+                    }
+                }
+                return
+            }
+            guard !point.isEmpty else { throw PindropError.invalidInput("give a point as LAT LON, or --batch") }
+            let coordinate = try Coordinate(parsing: point.joined(separator: " "))
+            let results = try indexOptions.openIndex().reverse(ReverseRequest(coordinate: coordinate, limit: limit)) as [PlaceResult]
+            printResults(results, query: [("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude))],
+                         output: output)
+        }
+    }
+}
+
+struct NearbyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nearby", abstract: "Places within a radius of a point, nearest first.")
+
+    // Captured as raw words so a negative longitude ("-74.006") is not taken for an option.
+    @Argument(parsing: .allUnrecognized, help: "LATITUDE LONGITUDE.")
+    var point: [String] = []
+    @Option(parsing: .unconditional, help: "Radius in metres (1-50000).")
+    var radius: Double = 1000
+    @Option(help: "Only venues of this category (e.g. cafe).")
+    var category: String?
+    @Option(help: "How many results (1-100).")
+    var limit = RequestLimits.defaultLimit
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var indexOptions: IndexOptions
+
+    func run() throws {
+        try reportingErrors {
+            let coordinate = try Coordinate(parsing: point.joined(separator: " "))
+            let request = try NearbyRequest(coordinate: coordinate, radiusMeters: radius, limit: limit, category: category)
+            let results = try indexOptions.openIndex().nearby(request) as [PlaceResult]
+            var query: [(String, QueryValue)] = [("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude)),
+                                                 ("radius", .number(radius)), ("limit", .integer(limit))]
+            if let category = request.category { query.append(("category", .text(category))) }
+            printResults(results, query: query, output: output)
+        }
+    }
+}

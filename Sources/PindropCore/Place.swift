@@ -1,0 +1,66 @@
+/// A structured postal address; absent parts are nil.
+public struct Address: Sendable, Hashable, Codable {
+    public var houseNumber: String?
+    public var street: String?
+    public var postcode: String?
+    public var town: String?
+
+    /// Makes an address from its parts.
+    public init(houseNumber: String? = nil, street: String? = nil, postcode: String? = nil, town: String? = nil) {
+        self.houseNumber = houseNumber; self.street = street; self.postcode = postcode; self.town = town
+    }
+
+    /// Whether no part is known.
+    public var isEmpty: Bool { houseNumber == nil && street == nil && postcode == nil && town == nil }
+
+    /// "street number, street name, postal code, town" as people write it: "Mannerheimintie 5, 00100 Helsinki".
+    public var formatted: String {
+        let streetLine = [street, houseNumber].compactMap { $0 }.joined(separator: " ")
+        let townLine = [postcode, town].compactMap { $0 }.joined(separator: " ")
+        return [streetLine, townLine].filter { !$0.isEmpty }.joined(separator: ", ")
+    }
+}
+
+/// A place any store or provider can return.
+public struct Place: Sendable, Hashable, Codable, Identifiable {
+    /// Globally unique, prefixed by its source: "geonames:2988507", "osm:node/123".
+    public var id: String
+    /// The place's own name ("Zürich").
+    public var name: String
+    /// The name with its context, as shown in lists ("Zürich, Zurich, Switzerland").
+    public var displayName: String
+    public var coordinate: Coordinate
+    /// ISO 3166-1 alpha-2, upper case; nil when unknown.
+    public var countryCode: String?
+    /// First-level administrative division's name (state, region); nil when unknown.
+    public var admin1: String?
+    /// Inhabitants, 0 when unknown.
+    public var population: Int
+    /// Venue category ("cafe", "museum") or place kind; nil for plain towns.
+    public var category: String?
+    /// Street-level address where known.
+    public var address: Address?
+    /// Which store or provider answered ("embedded", "nominatim", ...); nil when not recorded.
+    public var source: String?
+
+    /// Makes a place from its parts.
+    public init(id: String, name: String, displayName: String, coordinate: Coordinate, countryCode: String? = nil,
+                admin1: String? = nil, population: Int = 0, category: String? = nil, address: Address? = nil,
+                source: String? = nil) {
+        self.id = id; self.name = name; self.displayName = displayName; self.coordinate = coordinate
+        self.countryCode = countryCode; self.admin1 = admin1; self.population = population
+        self.category = category; self.address = address; self.source = source
+    }
+}
+
+/// A place as the answer to a query, with its distance from the query's point when there was one.
+public struct PlaceResult: Sendable, Hashable, Codable {
+    public var place: Place
+    /// Great-circle metres from the request's point (reverse, nearby, or a `near` bias).
+    public var distanceMeters: Double?
+
+    /// Makes a result.
+    public init(place: Place, distanceMeters: Double? = nil) {
+        self.place = place; self.distanceMeters = distanceMeters
+    }
+}

@@ -1,0 +1,70 @@
+/// Forward geocoding: text to places, best first.
+public protocol PlaceSearching: Sendable {
+    func search(_ request: SearchRequest) async throws -> [PlaceResult]
+}
+
+/// Search as you type.
+public protocol Autocompleting: Sendable {
+    func suggest(_ request: SuggestRequest) async throws -> [PlaceResult]
+}
+
+/// Point to the nearest place (or address).
+public protocol ReverseGeocoding: Sendable {
+    func reverse(_ request: ReverseRequest) async throws -> [PlaceResult]
+}
+
+/// Places or venues within a radius.
+public protocol NearbySearching: Sendable {
+    func nearby(_ request: NearbyRequest) async throws -> [PlaceResult]
+}
+
+/// A place by its id ("geonames:2988507").
+public protocol PlaceLookup: Sendable {
+    /// The place, or nil when the id is unknown to this store.
+    func place(id: String) async throws -> Place?
+}
+
+/// Everything the embedded engine answers; remote providers may conform to only some parts.
+public typealias Geocoder = PlaceSearching & Autocompleting & ReverseGeocoding & NearbySearching & PlaceLookup
+
+/// The user's saved places: unique by id, kept across restarts and index rebuilds.
+public protocol SavedPlaces: Sendable {
+    /// Every saved place, newest first.
+    func all() async throws -> [Place]
+    /// Saves a place; saving it again keeps one copy (and refreshes it).
+    func save(_ place: Place) async throws
+    /// Removes a place; returns whether it was saved.
+    @discardableResult func remove(id: String) async throws -> Bool
+    /// Whether the id is saved.
+    func contains(id: String) async throws -> Bool
+}
+
+/// Addresses the user picked or pinned, de-duplicated, newest first.
+public protocol RecentPlaces: Sendable {
+    /// The most recent places, newest first.
+    func recent(limit: Int) async throws -> [Place]
+    /// Records a place as the newest (moving it up if already there).
+    func remember(_ place: Place) async throws
+}
+
+/// What a store says about itself for `/v1/status` and `pindrop status`.
+public struct StoreStatus: Sendable, Hashable {
+    /// Which store ("embedded").
+    public var name: String
+    /// How many places it holds.
+    public var placeCount: Int
+    /// Where it lives (a file path or URL), for people debugging.
+    public var location: String
+    /// Credits the data requires ("GeoNames (CC-BY 4.0)").
+    public var attribution: [String]
+
+    /// Makes a status.
+    public init(name: String, placeCount: Int, location: String, attribution: [String]) {
+        self.name = name; self.placeCount = placeCount; self.location = location; self.attribution = attribution
+    }
+}
+
+/// A store that can describe itself.
+public protocol StatusReporting: Sendable {
+    func status() async throws -> StoreStatus
+}

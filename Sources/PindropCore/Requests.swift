@@ -1,0 +1,120 @@
+import Foundation
+
+/// Limits shared by every front end, so the CLI and the server reject the same things.
+public enum RequestLimits {
+    /// Longest query text accepted, in characters.
+    public static let maxTextLength = 256
+    /// Most results one request may ask for.
+    public static let maxResults = 100
+    /// Smallest and largest nearby radius, metres.
+    public static let radiusMeters: ClosedRange<Double> = 1...50_000
+    /// Default number of results.
+    public static let defaultLimit = 10
+}
+
+/// Forward geocoding: text to a ranked list of places.
+public struct SearchRequest: Sendable, Hashable {
+    public var text: String
+    /// Location bias: nearer places rank higher.
+    public var near: Coordinate?
+    /// Keep only places in this ISO country (upper case).
+    public var countryCode: String?
+    public var limit: Int
+
+    /// Validates and makes a request; throws `.invalidInput` for empty or oversized text or a bad limit.
+    public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
+                limit: Int = RequestLimits.defaultLimit) throws(PindropError) {
+        self.text = try Self.validated(text: text)
+        self.near = near
+        self.countryCode = try countryCode.map { c throws(PindropError) in try Self.validated(countryCode: c) }
+        self.limit = try Self.validated(limit: limit)
+    }
+
+    static func validated(text: String) throws(PindropError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .invalidInput("the search text is empty") }
+        guard trimmed.count <= RequestLimits.maxTextLength else {
+            throw .invalidInput("the search text is longer than \(RequestLimits.maxTextLength) characters")
+        }
+        return trimmed
+    }
+
+    static func validated(limit: Int) throws(PindropError) -> Int {
+        guard (1...RequestLimits.maxResults).contains(limit) else {
+            throw .invalidInput("limit must be between 1 and \(RequestLimits.maxResults), got \(limit)")
+        }
+        return limit
+    }
+
+    static func validated(countryCode: String) throws(PindropError) -> String {
+        let code = countryCode.trimmingCharacters(in: .whitespaces).uppercased()
+        guard code.count == 2, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw .invalidInput("country must be a two-letter ISO code like \"FR\", got \"\(countryCode.prefix(20))\"")
+        }
+        return code
+    }
+}
+
+/// Search as you type: the last word is a prefix.
+public struct SuggestRequest: Sendable, Hashable {
+    public var text: String
+    public var near: Coordinate?
+    public var countryCode: String?
+    public var limit: Int
+    /// Below this many characters there are no suggestions (and no error).
+    public var minChars: Int
+
+    /// Validates and makes a request. Text shorter than `minChars` is valid and yields no suggestions.
+    public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
+                limit: Int = RequestLimits.defaultLimit, minChars: Int = 3) throws(PindropError) {
+        guard (0...RequestLimits.maxTextLength).contains(minChars) else {
+            throw .invalidInput("min-chars must be between 0 and \(RequestLimits.maxTextLength), got \(minChars)")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= RequestLimits.maxTextLength else {
+            throw .invalidInput("the search text is longer than \(RequestLimits.maxTextLength) characters")
+        }
+        // Keep a trailing space: "new " means the word "new" is complete.
+        self.text = text.count > trimmed.count && text.last == " " ? trimmed + " " : trimmed
+        self.near = near
+        self.countryCode = try countryCode.map { c throws(PindropError) in try SearchRequest.validated(countryCode: c) }
+        self.limit = try SearchRequest.validated(limit: limit)
+        self.minChars = minChars
+    }
+
+    /// Whether the text is too short to suggest anything.
+    public var isBelowMinimum: Bool { text.trimmingCharacters(in: .whitespaces).count < max(minChars, 1) }
+}
+
+/// Reverse geocoding: the nearest place to a point.
+public struct ReverseRequest: Sendable, Hashable {
+    public var coordinate: Coordinate
+    public var limit: Int
+
+    /// Makes a request; the coordinate is already validated by its own initialiser.
+    public init(coordinate: Coordinate, limit: Int = 1) throws(PindropError) {
+        self.coordinate = coordinate
+        self.limit = try SearchRequest.validated(limit: limit)
+    }
+}
+
+/// Places within a radius of a point, nearest first.
+public struct NearbyRequest: Sendable, Hashable {
+    public var coordinate: Coordinate
+    public var radiusMeters: Double
+    public var limit: Int
+    /// Keep only venues of this category ("cafe"); nil keeps all.
+    public var category: String?
+
+    /// Validates the radius (1 m ... 50 km) and the limit.
+    public init(coordinate: Coordinate, radiusMeters: Double, limit: Int = RequestLimits.defaultLimit,
+                category: String? = nil) throws(PindropError) {
+        guard radiusMeters.isFinite, RequestLimits.radiusMeters.contains(radiusMeters) else {
+            throw .invalidInput("radius must be between 1 and 50000 metres, got \(radiusMeters)")
+        }
+        self.coordinate = coordinate
+        self.radiusMeters = radiusMeters
+        self.limit = try SearchRequest.validated(limit: limit)
+        self.category = category.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The one text normalisation used both when names are indexed and when queries arrive, so they meet:
+/// lower case, no diacritics ("Zürich" → "zurich", "São Paulo" → "sao paulo", "Straße" → "strasse"),
+/// apostrophes dropped ("Martha's" → "marthas"), any other punctuation a single space, trimmed.
+/// Other scripts keep their letters ("Москва" → "москва").
+public enum TextFolding {
+    /// The folded form of `text`.
+    public static func fold(_ text: some StringProtocol) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        fold(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the folded UTF-8 of `text` to `output` (which should end at a word boundary or be empty).
+    public static func fold(_ text: some StringProtocol, into output: inout [UInt8]) {
+        let table = FoldTable.shared
+        let start = output.count
+        func appendSpace() {
+            if output.count > start, output[output.count - 1] != 0x20 { output.append(0x20) }
+        }
+        for scalar in text.unicodeScalars {
+            let v = Int(scalar.value)
+            if v < 0x80 {
+                let folded = table.ascii[v]
+                if folded == 0x20 { appendSpace() } else if folded != 0 { output.append(folded) }
+            } else if v < FoldTable.tableLimit {
+                let range = Int(table.start[v])..<Int(table.start[v + 1])
+                for byte in table.bytes[range] {
+                    if byte == 0x20 { appendSpace() } else { output.append(byte) }
+                }
+            } else if (0xFF01...0xFF5E).contains(v) {
+                // Full-width ASCII forms, as typed with CJK input methods.
+                let folded = table.ascii[v - 0xFF01 + 0x21]
+                if folded == 0x20 { appendSpace() } else if folded != 0 { output.append(folded) }
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                output.append(contentsOf: String(scalar).utf8)
+            } else {
+                appendSpace()
+            }
+        }
+        if output.count > start, output[output.count - 1] == 0x20 { output.removeLast() }
+    }
+
+    /// The words of a folded text.
+    public static func words(_ folded: String) -> [Substring] {
+        folded.split(separator: " ")
+    }
+}
+
+/// Precomputed folding of every scalar below U+3000 (Latin, Greek, Cyrillic, Arabic, Indic, ...).
+final class FoldTable: Sendable {
+    static let shared = FoldTable()
+    static let tableLimit = 0x3000
+
+    /// ASCII: the folded byte, 0x20 for a separator, 0 to drop.
+    let ascii: [UInt8]
+    /// For scalar v: its folded UTF-8 is bytes[start[v]..<start[v+1]], with 0x20 meaning "separator".
+    let start: [UInt32]
+    let bytes: [UInt8]
+
+    /// Letters that Unicode does not decompose but people type without their stroke or ligature.
+    private static let special: [UInt32: String] = [
+        0xDF: "ss", 0x1E9E: "ss", 0xF8: "o", 0xD8: "o", 0xE6: "ae", 0xC6: "ae", 0x153: "oe", 0x152: "oe",
+        0x142: "l", 0x141: "l", 0x111: "d", 0x110: "d", 0xF0: "d", 0xD0: "d", 0x131: "i", 0xFE: "th", 0xDE: "th",
+        0x127: "h", 0x126: "h", 0x259: "e", 0x18F: "e", 0x138: "k", 0x167: "t", 0x166: "t",
+    ]
+    /// Apostrophe-like marks: dropped so "Martha's" and "Marthas" meet.
+    private static let dropped: Set<UInt32> = [0x27, 0x60, 0xB4, 0x2BB, 0x2BC, 0x2BD, 0x2018, 0x2019, 0x201B, 0x2032]
+
+    private init() {
+        var ascii = [UInt8](repeating: 0x20, count: 0x80)
+        for v in 0..<0x80 {
+            let b = UInt8(v)
+            if (0x30...0x39).contains(b) || (0x61...0x7A).contains(b) { ascii[v] = b }
+            else if (0x41...0x5A).contains(b) { ascii[v] = b + 0x20 }
+            else if Self.dropped.contains(UInt32(v)) { ascii[v] = 0 }
+        }
+        var start: [UInt32] = [UInt32](repeating: 0, count: Self.tableLimit + 1)
+        var bytes: [UInt8] = []
+        for v in 0..<Self.tableLimit {
+            start[v] = UInt32(bytes.count)
+            if v < 0x80 {
+                if ascii[v] != 0 { bytes.append(ascii[v]) }
+                continue
+            }
+            guard let scalar = Unicode.Scalar(v), !Self.dropped.contains(UInt32(v)) else { continue }
+            let folded = Self.special[UInt32(v)] ?? String(scalar).folding(
+                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            for s in folded.unicodeScalars {
+                if s.value < 0x80 {
+                    if ascii[Int(s.value)] != 0 { bytes.append(ascii[Int(s.value)]) }
+                } else if let special = Self.special[s.value] {
+                    bytes.append(contentsOf: special.utf8)
+                } else if s.properties.isAlphabetic || s.properties.numericType != nil
+                            || s.properties.generalCategory == .spacingMark || s.properties.generalCategory == .nonspacingMark {
+                    bytes.append(contentsOf: String(s).utf8)
+                } else {
+                    bytes.append(0x20)
+                }
+            }
+        }
+        start[Self.tableLimit] = UInt32(bytes.count)
+        self.ascii = ascii
+        self.start = start
+        self.bytes = bytes
+    }
+}

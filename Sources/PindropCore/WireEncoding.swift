@@ -1,0 +1,99 @@
+/// Output formats that other tools read.
+public enum ResultFormat: String, Sendable, CaseIterable {
+    /// `{"query": {...}, "results": [...]}`.
+    case json
+    /// An RFC 7946 FeatureCollection; coordinates as [longitude, latitude].
+    case geojson
+}
+
+/// A value echoed back in a response's `query` object.
+public enum QueryValue: Sendable, Hashable {
+    case text(String)
+    case number(Double)
+    case integer(Int)
+}
+
+/// The versioned wire shape of results, shared by the CLI and the HTTP API (v1).
+public enum WireEncoding {
+    /// A whole response document: the query echoed back and the results, in the given format.
+    public static func document(query: [(String, QueryValue)], results: [PlaceResult], format: ResultFormat) -> JSONWriter {
+        var w = JSONWriter(capacity: 256 + results.count * 320)
+        w.beginObject()
+        if format == .geojson { w.key("type"); w.string("FeatureCollection") }
+        w.key("query")
+        writeQuery(query, into: &w)
+        w.key(format == .geojson ? "features" : "results")
+        w.beginArray()
+        for result in results {
+            if format == .geojson { writeFeature(result, into: &w) } else { writeResult(result, into: &w) }
+        }
+        w.endArray()
+        w.endObject()
+        return w
+    }
+
+    /// Writes the `query` echo object.
+    public static func writeQuery(_ query: [(String, QueryValue)], into w: inout JSONWriter) {
+        w.beginObject()
+        for (name, value) in query {
+            w.key(name)
+            switch value {
+            case .text(let s): w.string(s)
+            case .number(let d): w.number(d)
+            case .integer(let i): w.number(i)
+            }
+        }
+        w.endObject()
+    }
+
+    /// Writes one result as a flat JSON object (the fields every front end shares).
+    public static func writeResult(_ result: PlaceResult, into w: inout JSONWriter) {
+        w.beginObject()
+        writeProperties(result, into: &w, withCoordinates: true)
+        w.endObject()
+    }
+
+    /// Writes one result as a GeoJSON Feature with a Point geometry.
+    public static func writeFeature(_ result: PlaceResult, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("type"); w.string("Feature")
+        w.key("id"); w.string(result.place.id)
+        w.key("geometry")
+        w.beginObject()
+        w.key("type"); w.string("Point")
+        w.key("coordinates")
+        w.beginArray(); w.number(result.place.coordinate.longitude); w.number(result.place.coordinate.latitude); w.endArray()
+        w.endObject()
+        w.key("properties")
+        w.beginObject()
+        writeProperties(result, into: &w, withCoordinates: true)
+        w.endObject()
+        w.endObject()
+    }
+
+    private static func writeProperties(_ result: PlaceResult, into w: inout JSONWriter, withCoordinates: Bool) {
+        let p = result.place
+        w.key("id"); w.string(p.id)
+        w.key("name"); w.string(p.name)
+        w.key("displayName"); w.string(p.displayName)
+        if withCoordinates {
+            w.key("latitude"); w.number(p.coordinate.latitude)
+            w.key("longitude"); w.number(p.coordinate.longitude)
+        }
+        w.field("countryCode", p.countryCode)
+        w.field("admin1", p.admin1)
+        w.key("population"); w.number(p.population)
+        w.field("category", p.category)
+        if let address = p.address, !address.isEmpty {
+            w.key("address")
+            w.beginObject()
+            w.field("houseNumber", address.houseNumber)
+            w.field("street", address.street)
+            w.field("postcode", address.postcode)
+            w.field("town", address.town)
+            w.endObject()
+        }
+        if let d = result.distanceMeters { w.key("distanceMeters"); w.number((d * 10).rounded() / 10) }
+        w.field("source", p.source)
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import PindropCore
+
+/// One row of a GeoNames `geoname` dump (cities500.txt, allCountries.txt, ...), the columns Pindrop keeps.
+public struct GeoNamesRecord: Sendable, Hashable {
+    public var geonameID: Int
+    public var name: String
+    public var asciiName: String
+    /// The comma-separated alternate names, in any script.
+    public var alternateNames: [String]
+    public var latitude: Double
+    public var longitude: Double
+    public var featureClass: String
+    public var featureCode: String
+    public var countryCode: String
+    public var admin1Code: String
+    public var population: Int
+    public var timezone: String
+
+    /// Makes a record from its parts.
+    public init(geonameID: Int, name: String, asciiName: String, alternateNames: [String], latitude: Double,
+                longitude: Double, featureClass: String, featureCode: String, countryCode: String,
+                admin1Code: String, population: Int, timezone: String) {
+        self.geonameID = geonameID; self.name = name; self.asciiName = asciiName; self.alternateNames = alternateNames
+        self.latitude = latitude; self.longitude = longitude; self.featureClass = featureClass
+        self.featureCode = featureCode; self.countryCode = countryCode; self.admin1Code = admin1Code
+        self.population = population; self.timezone = timezone
+    }
+}
+
+/// A country from `countryInfo.txt`.
+public struct GeoNamesCountry: Sendable, Hashable {
+    public var code: String
+    public var iso3: String
+    public var name: String
+
+    /// Makes a country.
+    public init(code: String, iso3: String, name: String) { self.code = code; self.iso3 = iso3; self.name = name }
+}
+
+/// A line that could not be read, with its 1-based number.
+public struct SkippedLine: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var reason: String
+    public var description: String { "\(file):\(line): \(reason)" }
+}
+
+/// What an import read, kept and skipped.
+public struct ImportSummary: Sendable {
+    public var rowsRead = 0
+    public var rowsImported = 0
+    public var skipped: [SkippedLine] = []
+    /// Makes an empty summary.
+    public init() {}
+}
+
+/// Readers for the GeoNames download formats (https://download.geonames.org/export/dump/).
+public enum GeoNamesReader {
+    /// The files of a GeoNames import: the places dump, and the optional admin1 and country tables beside it.
+    public struct Files: Sendable {
+        public var places: String
+        public var admin1Codes: String?
+        public var countryInfo: String?
+    }
+
+    /// Finds the dump and its tables from a file or a folder. In a folder the most complete dump wins
+    /// (allCountries, then cities500, 1000, 5000, 15000), plain or .gz.
+    public static func locate(_ path: String) throws(PindropError) -> Files {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .unreadableData("no such file or folder: \(path)")
+        }
+        let folder = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
+        func find(_ names: [String]) -> String? {
+            for name in names {
+                for candidate in [name, name + ".gz"] {
+                    let full = (folder as NSString).appendingPathComponent(candidate)
+                    if FileManager.default.isReadableFile(atPath: full) { return full }
+                }
+            }
+            return nil
+        }
+        let places: String
+        if isDirectory.boolValue {
+            guard let found = find(["allCountries.txt", "cities500.txt", "cities1000.txt", "cities5000.txt", "cities15000.txt"]) else {
+                throw .unreadableData("no GeoNames dump (allCountries.txt or citiesN.txt, plain or .gz) in \(path)")
+            }
+            places = found
+        } else {
+            places = path
+        }
+        return Files(places: places, admin1Codes: find(["admin1CodesASCII.txt"]), countryInfo: find(["countryInfo.txt"]))
+    }
+
+    /// Streams the places of a `geoname` dump: calls `onRecord` for each good row, records each malformed line
+    /// (with its number) in the summary and goes on. `progress` gets the fraction of the file read.
+    public static func readPlaces(path: String, progress: ((Double) -> Void)? = nil,
+                                  onRecord: (GeoNamesRecord) throws -> Void) throws -> ImportSummary {
+        let reader = try LineReader(path: path)
+        let fileName = (path as NSString).lastPathComponent
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        var summary = ImportSummary()
+        var lineNumber = 0
+        try reader.forEachLine { line in
+            lineNumber += 1
+            if line.isEmpty || line.first == UInt8(ascii: "#") { return true }
+            summary.rowsRead += 1
+            switch parsePlace(line) {
+            case .success(let record):
+                try onRecord(record)
+                summary.rowsImported += 1
+            case .failure(let problem):
+                if summary.skipped.count < 10_000 {
+                    summary.skipped.append(SkippedLine(file: fileName, line: lineNumber, reason: problem.reason))
+                }
+            }
+            if let progress, fileSize > 0, lineNumber % 4096 == 0 {
+                progress(min(1, Double(reader.bytesRead) / Double(fileSize)))
+            }
+            return true
+        }
+        progress?(1)
+        return summary
+    }
+
+    struct LineProblem: Error { var reason: String }
+
+    /// Parses one 19-column geoname line (tab-separated, UTF-8).
+    static func parsePlace(_ line: UnsafeBufferPointer<UInt8>) -> Result<GeoNamesRecord, LineProblem> {
+        var fields: [UnsafeBufferPointer<UInt8>] = []
+        fields.reserveCapacity(19)
+        var fieldStart = 0
+        for i in 0..<line.count where line[i] == 0x09 {
+            fields.append(UnsafeBufferPointer(rebasing: line[fieldStart..<i]))
+            fieldStart = i + 1
+        }
+        fields.append(UnsafeBufferPointer(rebasing: line[fieldStart..<line.count]))
+        guard fields.count >= 15 else {
+            return .failure(LineProblem(reason: "expected 19 tab-separated columns, found \(fields.count)"))
+        }
+        func text(_ i: Int) -> String { String(decoding: fields[i], as: UTF8.self) }
+        guard let id = Int(text(0)), id > 0 else { return .failure(LineProblem(reason: "geonameid \"\(text(0).prefix(20))\" is not a positive number")) }
+        let name = text(1)
+        guard !name.isEmpty else { return .failure(LineProblem(reason: "empty name")) }
+        guard let lat = Double(text(4)), lat.isFinite, (-90...90).contains(lat) else {
+            return .failure(LineProblem(reason: "latitude \"\(text(4).prefix(20))\" is not a number in -90...90"))
+        }
+        guard let lon = Double(text(5)), lon.isFinite, (-180...180).contains(lon) else {
+            return .failure(LineProblem(reason: "longitude \"\(text(5).prefix(20))\" is not a number in -180...180"))
+        }
+        let populationText = text(14)
+        guard let population = populationText.isEmpty ? 0 : Int(populationText), population >= 0 else {
+            return .failure(LineProblem(reason: "population \"\(populationText.prefix(20))\" is not a number"))
+        }
+        let alternates = fields[3].isEmpty ? [] : text(3).split(separator: ",").map(String.init)
+        return .success(GeoNamesRecord(
+            geonameID: id, name: name, asciiName: text(2), alternateNames: alternates, latitude: lat, longitude: lon,
+            featureClass: text(6), featureCode: text(7), countryCode: text(8).uppercased(), admin1Code: text(10),
+            population: population, timezone: fields.count > 17 ? text(17) : ""))
+    }
+
+    /// Reads `admin1CodesASCII.txt`: "CC.code" → name.
+    public static func readAdmin1Codes(path: String) throws -> [String: String] {
+        var names: [String: String] = [:]
+        try LineReader(path: path).forEachLine { line in
+            let cols = String(decoding: line, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false)
+            if cols.count >= 2, !cols[0].isEmpty, !cols[1].isEmpty { names[String(cols[0])] = String(cols[1]) }
+            return true
+        }
+        return names
+    }
+
+    /// Reads `countryInfo.txt` (skipping its `#` lines).
+    public static func readCountries(path: String) throws -> [GeoNamesCountry] {
+        var countries: [GeoNamesCountry] = []
+        try LineReader(path: path).forEachLine { line in
+            guard line.first != UInt8(ascii: "#") else { return true }
+            let cols = String(decoding: line, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false)
+            if cols.count >= 5, cols[0].count == 2 {
+                countries.append(GeoNamesCountry(code: String(cols[0]), iso3: String(cols[1]), name: String(cols[4])))
+            }
+            return true
+        }
+        return countries
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import PindropCore
+
+/// Raw little-endian bytes of plain arrays, so read structures load with one copy instead of row by row.
+enum ArrayBlob {
+    static func data<T: BitwiseCopyable>(_ array: [T]) -> Data {
+        array.withUnsafeBytes { Data($0) }
+    }
+
+    static func array<T: BitwiseCopyable>(_ data: Data, as: T.Type = T.self, name: String) throws(PindropError) -> [T] {
+        let stride = MemoryLayout<T>.stride
+        guard data.count % stride == 0 else {
+            throw .indexUnavailable("the index is corrupt: structure \(name) has \(data.count) bytes, not a multiple of \(stride)")
+        }
+        let count = data.count / stride
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            data.withUnsafeBytes { raw in
+                _ = memcpy(buffer.baseAddress!, raw.baseAddress!, data.count)
+            }
+            initialized = count
+        }
+    }
+}

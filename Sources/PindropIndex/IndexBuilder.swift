@@ -1,0 +1,220 @@
+import Foundation
+import PindropCore
+import PindropImport
+
+/// What building an index did.
+public struct IndexBuildReport: Sendable {
+    /// Rows read, imported and skipped (with line numbers).
+    public var summary: ImportSummary
+    /// Names and alternate names indexed.
+    public var nameEntries: Int
+    public var seconds: Double
+    /// Size of the index file.
+    public var fileBytes: Int
+}
+
+/// Builds an index file from GeoNames dumps: read, derive the read structures, write them all to a temporary
+/// file, then rename it into place, so a failed build never leaves a broken index behind.
+public enum IndexBuilder {
+    /// Builds the index at `path` from the files of `GeoNamesReader.locate`. `progress` gets (stage, fraction).
+    public static func build(from files: GeoNamesReader.Files, to path: String,
+                             progress: (@Sendable (String, Double) -> Void)? = nil) throws -> IndexBuildReport {
+        let started = Date()
+        let countries = try files.countryInfo.map(GeoNamesReader.readCountries) ?? []
+        var admin1Names = try files.admin1Codes.map(GeoNamesReader.readAdmin1Codes) ?? [:]
+        var records: [GeoNamesRecord] = []
+        records.reserveCapacity(250_000)
+        let summary = try GeoNamesReader.readPlaces(path: files.places, progress: { progress?("reading", $0) }) {
+            records.append($0)
+        }
+        guard !records.isEmpty else {
+            throw PindropError.unreadableData("\(files.places) holds no readable GeoNames rows (\(summary.skipped.count) malformed)")
+        }
+        records.sort { $0.geonameID < $1.geonameID }
+        // A later duplicate id replaces the earlier one, as a re-import would.
+        records = records.enumerated().filter { i, r in i + 1 == records.count || records[i + 1].geonameID != r.geonameID }.map(\.element)
+        for r in records where !r.admin1Code.isEmpty && r.admin1Code != "00" {
+            let key = "\(r.countryCode).\(r.admin1Code)"
+            if admin1Names[key] == nil { admin1Names[key] = "" }
+        }
+        progress?("indexing", 0)
+        let places = makePlaceTable(records: records, countries: countries, admin1Names: admin1Names)
+        let names = makeNameIndex(records: records, places: places)
+        progress?("indexing", 0.7)
+        let spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude)
+        progress?("writing", 0.9)
+
+        let temporary = path + ".building"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        do {
+            let database = try IndexDatabase(creatingAt: temporary)
+            try database.write(records: records, countries: countries, admin1Names: admin1Names,
+                               structures: IndexStructures.encode(places: places, names: names, spatial: spatial),
+                               meta: ["source": (files.places as NSString).lastPathComponent,
+                                      "built_at": ISO8601DateFormatter().string(from: Date()),
+                                      "places": String(places.count)])
+        }
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: temporary, toPath: path)
+        progress?("done", 1)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return IndexBuildReport(summary: summary, nameEntries: names.count,
+                                seconds: Date().timeIntervalSince(started), fileBytes: bytes)
+    }
+
+    static func makePlaceTable(records: [GeoNamesRecord], countries: [GeoNamesCountry],
+                               admin1Names: [String: String]) -> PlaceTable {
+        var codes = Set(countries.map(\.code))
+        var allCountries = countries
+        for r in records where !r.countryCode.isEmpty && !codes.contains(r.countryCode) {
+            codes.insert(r.countryCode)
+            allCountries.append(GeoNamesCountry(code: r.countryCode, iso3: "", name: r.countryCode))
+        }
+        let (countryInfos, admin1Infos) = IndexStructures.makeDivisions(countries: allCountries, admin1Names: admin1Names)
+        let countryIndex = Dictionary(uniqueKeysWithValues: countryInfos.enumerated().map { ($1.code, UInt16($0)) })
+        let admin1Index = Dictionary(uniqueKeysWithValues: admin1Infos.enumerated().map { ("\($1.countryCode).\($1.code)", Int32($0)) })
+        var table = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
+                               flags: [], nameStart: [0], nameBytes: [], countries: countryInfos, admin1s: admin1Infos)
+        for r in records {
+            table.geonameID.append(Int32(truncatingIfNeeded: r.geonameID))
+            table.latitude.append(r.latitude)
+            table.longitude.append(r.longitude)
+            table.population.append(Int32(clamping: r.population))
+            table.country.append(countryIndex[r.countryCode] ?? PlaceTable.noCountry)
+            table.admin1.append(admin1Index["\(r.countryCode).\(r.admin1Code)"] ?? -1)
+            table.flags.append(r.featureCode == "PPLC" ? PlaceTable.capitalFlag : 0)
+            table.nameBytes.append(contentsOf: r.name.utf8)
+            table.nameStart.append(UInt32(table.nameBytes.count))
+        }
+        return table
+    }
+
+    /// Longest folded name kept, in bytes (longer "names" in the dumps are descriptions, not names).
+    static let maxKeyBytes = 120
+
+    static func makeNameIndex(records: [GeoNamesRecord], places: PlaceTable) -> NameIndex {
+        var keys: [UInt8] = []
+        keys.reserveCapacity(24 << 20)
+        var starts: [UInt32] = [], lengths: [UInt8] = [], owners: [Int32] = [], kinds: [UInt8] = [], scores: [Float] = []
+        var folded: [UInt8] = []
+        var seen = Set<[UInt8]>()
+        func add(_ bytes: ArraySlice<UInt8>, place: Int, kind: NameIndex.Kind, importance: Float) {
+            guard !bytes.isEmpty, bytes.count <= maxKeyBytes, seen.insert(Array(bytes)).inserted else { return }
+            starts.append(UInt32(keys.count))
+            keys.append(contentsOf: bytes)
+            lengths.append(UInt8(bytes.count))
+            owners.append(Int32(place))
+            kinds.append(kind.rawValue)
+            scores.append(importance - kind.penalty)
+        }
+        for (i, r) in records.enumerated() {
+            seen.removeAll(keepingCapacity: true)
+            let importance = places.importance(i)
+            for (n, name) in ([r.name, r.asciiName] + r.alternateNames).enumerated() {
+                if n >= 2, name.contains("http") { continue }
+                folded.removeAll(keepingCapacity: true)
+                TextFolding.fold(name, into: &folded)
+                let kind: NameIndex.Kind = n < 2 ? .primary : .alternate
+                add(folded[...], place: i, kind: kind, importance: importance)
+                // Later words of a primary name, so "york" finds "New York" (ranked below names that start so).
+                if kind == .primary {
+                    for (j, byte) in folded.enumerated() where byte == 0x20 {
+                        add(folded[(j + 1)...], place: i, kind: .innerWord, importance: importance)
+                    }
+                }
+            }
+        }
+        return NameIndex(keys: keys, starts: starts, lengths: lengths, places: owners, kinds: kinds, scores: scores)
+    }
+}
+
+/// Turns read structures into named blobs and back.
+enum IndexStructures {
+    static func encode(places: PlaceTable, names: NameIndex, spatial: SpatialIndex) -> [String: Data] {
+        [
+            "place.geonameid": ArrayBlob.data(places.geonameID),
+            "place.latitude": ArrayBlob.data(places.latitude),
+            "place.longitude": ArrayBlob.data(places.longitude),
+            "place.population": ArrayBlob.data(places.population),
+            "place.country": ArrayBlob.data(places.country),
+            "place.admin1": ArrayBlob.data(places.admin1),
+            "place.flags": ArrayBlob.data(places.flags),
+            "place.name_start": ArrayBlob.data(places.nameStart),
+            "place.name_bytes": ArrayBlob.data(places.nameBytes),
+            "name.key_bytes": ArrayBlob.data(names.keyBytes),
+            "name.key_start": ArrayBlob.data(names.keyStart),
+            "name.key_length": ArrayBlob.data(names.keyLength),
+            "name.place": ArrayBlob.data(names.entryPlace),
+            "name.kind": ArrayBlob.data(names.entryKind),
+            "name.score": ArrayBlob.data(names.entryScore),
+            "name.tree": ArrayBlob.data(names.tree),
+            "spatial.xyz": ArrayBlob.data(spatial.xyz),
+            "spatial.place": ArrayBlob.data(spatial.slotPlace),
+            "spatial.axis": ArrayBlob.data(spatial.axis),
+        ]
+    }
+
+    static func decode(_ blobs: [String: Data], countries: [GeoNamesCountry], admin1Names: [String: String])
+        throws(PindropError) -> (PlaceTable, NameIndex, SpatialIndex) {
+        func blob(_ name: String) throws(PindropError) -> Data {
+            guard let data = blobs[name] else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }
+            return data
+        }
+        let (countryInfos, admin1Infos) = makeDivisions(countries: countries, admin1Names: admin1Names)
+        let places = PlaceTable(
+            geonameID: try ArrayBlob.array(blob("place.geonameid"), name: "place.geonameid"),
+            latitude: try ArrayBlob.array(blob("place.latitude"), name: "place.latitude"),
+            longitude: try ArrayBlob.array(blob("place.longitude"), name: "place.longitude"),
+            population: try ArrayBlob.array(blob("place.population"), name: "place.population"),
+            country: try ArrayBlob.array(blob("place.country"), name: "place.country"),
+            admin1: try ArrayBlob.array(blob("place.admin1"), name: "place.admin1"),
+            flags: try ArrayBlob.array(blob("place.flags"), name: "place.flags"),
+            nameStart: try ArrayBlob.array(blob("place.name_start"), name: "place.name_start"),
+            nameBytes: try ArrayBlob.array(blob("place.name_bytes"), name: "place.name_bytes"),
+            countries: countryInfos, admin1s: admin1Infos)
+        let names = NameIndex(
+            keyBytes: try ArrayBlob.array(blob("name.key_bytes"), name: "name.key_bytes"),
+            keyStart: try ArrayBlob.array(blob("name.key_start"), name: "name.key_start"),
+            keyLength: try ArrayBlob.array(blob("name.key_length"), name: "name.key_length"),
+            entryPlace: try ArrayBlob.array(blob("name.place"), name: "name.place"),
+            entryKind: try ArrayBlob.array(blob("name.kind"), name: "name.kind"),
+            entryScore: try ArrayBlob.array(blob("name.score"), name: "name.score"),
+            tree: try ArrayBlob.array(blob("name.tree"), name: "name.tree"))
+        let spatial = SpatialIndex(
+            xyz: try ArrayBlob.array(blob("spatial.xyz"), name: "spatial.xyz"),
+            slotPlace: try ArrayBlob.array(blob("spatial.place"), name: "spatial.place"),
+            axis: try ArrayBlob.array(blob("spatial.axis"), name: "spatial.axis"))
+        // Cheap consistency checks: a mismatch means a damaged file, which must not crash a query later.
+        let n = places.geonameID.count
+        let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
+                          places.admin1.count, places.flags.count, places.nameStart.count - 1, spatial.slotPlace.count,
+                          spatial.axis.count, spatial.xyz.count / 3].allSatisfy { $0 == n }
+            && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
+            && names.tree.count == max(2 * names.entryPlace.count, 2)
+            && Int(places.nameStart.last ?? 0) == places.nameBytes.count
+            && names.entryPlace.allSatisfy { $0 >= 0 && Int($0) < n }
+            && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }
+            && places.country.allSatisfy { $0 == PlaceTable.noCountry || Int($0) < countryInfos.count }
+            && places.admin1.allSatisfy { $0 < Int32(admin1Infos.count) }
+        guard consistent else { throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it") }
+        return (places, names, spatial)
+    }
+
+    /// Countries and admin1 divisions in a fixed order (by code), with their qualifier forms.
+    static func makeDivisions(countries: [GeoNamesCountry], admin1Names: [String: String]) -> ([CountryInfo], [Admin1Info]) {
+        let countryInfos = countries.sorted { $0.code < $1.code }.map { c in
+            let forms = [c.code.lowercased(), c.iso3.lowercased(), TextFolding.fold(c.name)]
+                + (PlaceTable.countryAliases[c.code] ?? [])
+            return CountryInfo(code: c.code, iso3: c.iso3, name: c.name, qualifierForms: forms.filter { !$0.isEmpty })
+        }
+        let admin1Infos = admin1Names.keys.sorted().compactMap { key -> Admin1Info? in
+            let parts = key.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let name = admin1Names[key] ?? ""
+            let forms = [parts[1].lowercased(), TextFolding.fold(name)].filter { !$0.isEmpty }
+            return Admin1Info(countryCode: String(parts[0]), code: String(parts[1]), name: name, qualifierForms: forms)
+        }
+        return (countryInfos, admin1Infos)
+    }
+}

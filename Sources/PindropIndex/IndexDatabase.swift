@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import PindropCore
+import PindropImport
+
+/// The index file: a SQLite database holding the places as rows (the durable, queryable truth) and the
+/// read structures derived from them as blobs (so opening is one read, not a rebuild).
+/// Migrations are named and append-only.
+final class IndexDatabase {
+    /// Bumped whenever the blob layout changes; an index of another version is rebuilt, not misread.
+    static let structureVersion = "4"
+
+    let queue: DatabaseQueue
+    let path: String
+
+    /// Opens an existing index read-only.
+    init(openingAt path: String) throws(PindropError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .indexUnavailable("no index at \(path); build one with `pindrop import geonames <file-or-folder>`")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            // Touch the schema so a file that is not SQLite fails here, with a clear message.
+            _ = try queue.read { db in try db.tableExists("meta") }
+        } catch {
+            throw .indexUnavailable("the index at \(path) is not a Pindrop index or is corrupt (\(Self.describe(error)))")
+        }
+        self.path = path
+    }
+
+    /// Creates a new, empty index file (replacing any file at `path`).
+    init(creatingAt path: String) throws {
+        try? FileManager.default.removeItem(atPath: path)
+        var configuration = Configuration()
+        configuration.journalMode = .default
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        self.path = path
+        try Self.migrator.migrate(queue)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-geonames") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                CREATE TABLE country (code TEXT PRIMARY KEY NOT NULL, iso3 TEXT NOT NULL, name TEXT NOT NULL);
+                CREATE TABLE admin1 (code TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL);
+                CREATE TABLE place (
+                    geonameid INTEGER PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    asciiname TEXT NOT NULL,
+                    alternatenames TEXT NOT NULL,
+                    latitude REAL NOT NULL,
+                    longitude REAL NOT NULL,
+                    feature_code TEXT NOT NULL,
+                    country_code TEXT NOT NULL,
+                    admin1_code TEXT NOT NULL,
+                    population INTEGER NOT NULL,
+                    timezone TEXT NOT NULL);
+                CREATE TABLE structure (name TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL);
+                """)
+        }
+        return migrator
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let e = error as? DatabaseError { return e.message ?? "\(e.resultCode)" }
+        return "\(error)"
+    }
+
+    // MARK: Writing
+
+    func write(records: [GeoNamesRecord], countries: [GeoNamesCountry], admin1Names: [String: String],
+               structures: [String: Data], meta: [String: String]) throws {
+        try queue.write { db in
+            let insertCountry = try db.makeStatement(sql: "INSERT OR REPLACE INTO country VALUES (?, ?, ?)")
+            for c in countries { try insertCountry.execute(arguments: [c.code, c.iso3, c.name]) }
+            let insertAdmin = try db.makeStatement(sql: "INSERT OR REPLACE INTO admin1 VALUES (?, ?)")
+            for (code, name) in admin1Names { try insertAdmin.execute(arguments: [code, name]) }
+            let insertPlace = try db.makeStatement(sql: "INSERT OR REPLACE INTO place VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+            for r in records {
+                try insertPlace.execute(arguments: [
+                    r.geonameID, r.name, r.asciiName, r.alternateNames.joined(separator: ","), r.latitude, r.longitude,
+                    r.featureCode, r.countryCode, r.admin1Code, r.population, r.timezone,
+                ])
+            }
+            let insertStructure = try db.makeStatement(sql: "INSERT OR REPLACE INTO structure VALUES (?, ?)")
+            for (name, data) in structures { try insertStructure.execute(arguments: [name, data]) }
+            let insertMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta VALUES (?, ?)")
+            for (key, value) in meta.merging(["structure_version": Self.structureVersion], uniquingKeysWith: { a, _ in a }) {
+                try insertMeta.execute(arguments: [key, value])
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    func meta() throws(PindropError) -> [String: String] {
+        do {
+            return try queue.read { db in
+                var meta: [String: String] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") { meta[row[0]] = row[1] }
+                return meta
+            }
+        } catch {
+            throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
+        }
+    }
+
+    func structures() throws(PindropError) -> [String: Data] {
+        do {
+            return try queue.read { db in
+                var found: [String: Data] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT name, data FROM structure") { found[row[0]] = row[1] }
+                return found
+            }
+        } catch {
+            throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
+        }
+    }
+
+    func countriesAndAdmin1() throws(PindropError) -> (countries: [GeoNamesCountry], admin1: [String: String]) {
+        do {
+            return try queue.read { db in
+                let countries = try Row.fetchAll(db, sql: "SELECT code, iso3, name FROM country ORDER BY code").map {
+                    GeoNamesCountry(code: $0[0], iso3: $0[1], name: $0[2])
+                }
+                var admin1: [String: String] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT code, name FROM admin1") { admin1[row[0]] = row[1] }
+                return (countries, admin1)
+            }
+        } catch {
+            throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
+        }
+    }
+}

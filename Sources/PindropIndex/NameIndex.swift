@@ -1,0 +1,253 @@
+import PindropCore
+
+/// Every folded name of every place, sorted, with a max-score segment tree so the best places under any
+/// prefix come out in O(log n) each, and a trie walk over the sorted keys for typo-tolerant matches.
+struct NameIndex: Sendable {
+    /// How a name belongs to its place; lower is better.
+    enum Kind: UInt8 {
+        case primary = 0, alternate = 1, innerWord = 2
+        /// Subtracted from the place's importance (log2 units): an alternate name counts as 1/8 of the
+        /// population; a match on a later word ("york" in "new york") as 1/256.
+        var penalty: Float { switch self { case .primary: 0; case .alternate: 3; case .innerWord: 8 } }
+    }
+
+    /// Folded UTF-8 of all keys, back to back.
+    var keyBytes: [UInt8]
+    /// Entry i's key is keyBytes[keyStart[i] ..< keyStart[i] + keyLength[i]]; entries are sorted by key.
+    var keyStart: [UInt32]
+    var keyLength: [UInt8]
+    var entryPlace: [Int32]
+    var entryKind: [UInt8]
+    /// Place importance minus the kind's penalty.
+    var entryScore: [Float]
+    /// Iterative segment tree over entryScore: tree[n + i] = i, tree[j] = index of the best of its children.
+    var tree: [Int32]
+
+    var count: Int { entryPlace.count }
+
+    /// Builds from unsorted (key, place, kind, score) entries.
+    init(keys: [UInt8], starts: [UInt32], lengths: [UInt8], places: [Int32], kinds: [UInt8], scores: [Float]) {
+        let n = places.count
+        var order = Array(0..<n)
+        keys.withUnsafeBufferPointer { k in
+            order.sort { a, b in
+                let c = NameIndex.compare(k, Int(starts[a]), Int(lengths[a]), k, Int(starts[b]), Int(lengths[b]))
+                return c != 0 ? c < 0 : scores[a] > scores[b]
+            }
+        }
+        keyBytes = keys
+        keyStart = order.map { starts[$0] }
+        keyLength = order.map { lengths[$0] }
+        entryPlace = order.map { places[$0] }
+        entryKind = order.map { kinds[$0] }
+        entryScore = order.map { scores[$0] }
+        tree = NameIndex.buildTree(entryScore)
+    }
+
+    /// Rebuilds from stored arrays (already sorted).
+    init(keyBytes: [UInt8], keyStart: [UInt32], keyLength: [UInt8], entryPlace: [Int32], entryKind: [UInt8],
+         entryScore: [Float], tree: [Int32]) {
+        self.keyBytes = keyBytes; self.keyStart = keyStart; self.keyLength = keyLength
+        self.entryPlace = entryPlace; self.entryKind = entryKind; self.entryScore = entryScore; self.tree = tree
+    }
+
+    static func buildTree(_ scores: [Float]) -> [Int32] {
+        let n = scores.count
+        var tree = [Int32](repeating: 0, count: max(2 * n, 2))
+        for i in 0..<n { tree[n + i] = Int32(i) }
+        var j = n - 1
+        while j >= 1 {
+            let a = tree[2 * j], b = tree[2 * j + 1]
+            tree[j] = scores[Int(a)] >= scores[Int(b)] ? a : b
+            j -= 1
+        }
+        return tree
+    }
+
+    @inline(__always)
+    static func compare(_ a: UnsafeBufferPointer<UInt8>, _ aStart: Int, _ aCount: Int,
+                        _ b: UnsafeBufferPointer<UInt8>, _ bStart: Int, _ bCount: Int) -> Int {
+        let n = min(aCount, bCount)
+        var i = 0
+        while i < n {
+            let x = a[aStart + i], y = b[bStart + i]
+            if x != y { return x < y ? -1 : 1 }
+            i += 1
+        }
+        return aCount == bCount ? 0 : (aCount < bCount ? -1 : 1)
+    }
+
+    // MARK: Ranges
+
+    /// Entries whose key starts with `prefix`, and within them those equal to it (which sort first).
+    func ranges(prefix: [UInt8]) -> (all: Range<Int>, exact: Range<Int>) {
+        keyBytes.withUnsafeBufferPointer { k in
+            prefix.withUnsafeBufferPointer { q in
+                let m = q.count
+                // First entry >= prefix.
+                var lo = 0, hi = count
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if Self.compare(k, Int(keyStart[mid]), Int(keyLength[mid]), q, 0, m) < 0 { lo = mid + 1 } else { hi = mid }
+                }
+                let first = lo
+                // First entry > prefix (end of exact matches).
+                hi = count
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if Self.compare(k, Int(keyStart[mid]), Int(keyLength[mid]), q, 0, m) <= 0 { lo = mid + 1 } else { hi = mid }
+                }
+                let exactEnd = lo
+                // First entry that does not start with prefix.
+                hi = count
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    let length = min(Int(keyLength[mid]), m)
+                    if Self.compare(k, Int(keyStart[mid]), length, q, 0, m) <= 0 || length < m && Self.compare(k, Int(keyStart[mid]), length, q, 0, length) == 0 {
+                        lo = mid + 1
+                    } else { hi = mid }
+                }
+                return (first..<lo, first..<exactEnd)
+            }
+        }
+    }
+
+    /// The index of the best-scoring entry in a non-empty range.
+    @inline(__always)
+    func best(in range: Range<Int>) -> Int {
+        let n = count
+        var l = range.lowerBound + n, r = range.upperBound + n
+        var best = Int32(range.lowerBound)
+        while l < r {
+            if l & 1 == 1 { let c = tree[l]; if entryScore[Int(c)] > entryScore[Int(best)] { best = c }; l += 1 }
+            if r & 1 == 1 { r -= 1; let c = tree[r]; if entryScore[Int(c)] > entryScore[Int(best)] { best = c } }
+            l >>= 1; r >>= 1
+        }
+        return Int(best)
+    }
+
+    /// A range to draw from, ranked above all ranges of a lower tier.
+    struct TieredRange { var range: Range<Int>; var tier: Int }
+
+    /// Calls `visit` with entries from the ranges in order of (tier, score), best first, until it returns false.
+    func forEachBest(_ ranges: [TieredRange], _ visit: (_ entry: Int, _ tier: Int) -> Bool) {
+        var heap = BestFirstHeap()
+        for r in ranges where !r.range.isEmpty {
+            let b = best(in: r.range)
+            heap.push(.init(key: Float(r.tier) * 1000 + entryScore[b], entry: b, range: r.range, tier: r.tier))
+        }
+        while let top = heap.pop() {
+            guard visit(top.entry, top.tier) else { return }
+            for part in [top.range.lowerBound..<top.entry, (top.entry + 1)..<top.range.upperBound] where !part.isEmpty {
+                let b = best(in: part)
+                heap.push(.init(key: Float(top.tier) * 1000 + entryScore[b], entry: b, range: part, tier: top.tier))
+            }
+        }
+    }
+
+    // MARK: Typo tolerance
+
+    /// Ranges of keys within `maxEdits` edits (insert, delete, substitute, swap of neighbours) of `query`;
+    /// with `asPrefix`, of keys that *start* with something that close (search as you type).
+    func fuzzyRanges(_ query: [UInt8], maxEdits: Int, asPrefix: Bool) -> [(range: Range<Int>, edits: Int)] {
+        guard maxEdits > 0, !query.isEmpty, count > 0 else { return [] }
+        var found: [(Range<Int>, Int)] = []
+        let m = query.count
+        let width = m + 1
+        let maxDepth = m + maxEdits
+        var rows = [Int](repeating: 0, count: (maxDepth + 1) * width)
+        for j in 0...m { rows[j] = j }
+        var path = [UInt8](repeating: 0, count: maxDepth + 1)
+        keyBytes.withUnsafeBufferPointer { k in
+            query.withUnsafeBufferPointer { q in
+                rows.withUnsafeMutableBufferPointer { rows in
+                    path.withUnsafeMutableBufferPointer { path in
+                        keyStart.withUnsafeBufferPointer { starts in
+                            keyLength.withUnsafeBufferPointer { lengths in
+                                func walk(_ lo: Int, _ hi: Int, _ depth: Int) {
+                                    let row = depth * width
+                                    // Keys that end here sort first in the range.
+                                    var rest = lo
+                                    while rest < hi, Int(lengths[rest]) == depth { rest += 1 }
+                                    let distance = rows[row + m]
+                                    if asPrefix, distance <= maxEdits { found.append((lo..<hi, distance)); return }
+                                    if !asPrefix, distance <= maxEdits, rest > lo { found.append((lo..<rest, distance)) }
+                                    guard depth < maxDepth else { return }
+                                    var smallest = Int.max
+                                    for j in 0...m { smallest = min(smallest, rows[row + j]) }
+                                    guard smallest <= maxEdits else { return }
+                                    var childStart = rest
+                                    while childStart < hi {
+                                        let c = k[Int(starts[childStart]) + depth]
+                                        // Gallop to the end of the run of keys with byte c at this depth.
+                                        var good = childStart, step = 1, bad = hi
+                                        while good + step < hi {
+                                            if k[Int(starts[good + step]) + depth] == c { good += step; step <<= 1 }
+                                            else { bad = good + step; break }
+                                        }
+                                        var a = good + 1, b = bad
+                                        while a < b {
+                                            let mid = (a + b) >> 1
+                                            if k[Int(starts[mid]) + depth] == c { a = mid + 1 } else { b = mid }
+                                        }
+                                        let childEnd = a
+                                        // Next DP row (optimal string alignment distance).
+                                        let next = row + width
+                                        path[depth] = c
+                                        rows[next] = depth + 1
+                                        for j in 1...m {
+                                            let cost = q[j - 1] == c ? 0 : 1
+                                            var v = min(rows[row + j] + 1, rows[next + j - 1] + 1, rows[row + j - 1] + cost)
+                                            if depth > 0, j > 1, q[j - 1] == path[depth - 1], q[j - 2] == c {
+                                                v = min(v, rows[row - width + j - 2] + 1)
+                                            }
+                                            rows[next + j] = v
+                                        }
+                                        walk(childStart, childEnd, depth + 1)
+                                        childStart = childEnd
+                                    }
+                                }
+                                walk(0, count, 0)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return found
+    }
+}
+
+/// A binary max-heap of ranges keyed by their best entry.
+struct BestFirstHeap {
+    struct Item { var key: Float; var entry: Int; var range: Range<Int>; var tier: Int }
+    private var items: [Item] = []
+
+    mutating func push(_ item: Item) {
+        items.append(item)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard items[i].key > items[parent].key else { break }
+            items.swapAt(i, parent); i = parent
+        }
+    }
+
+    mutating func pop() -> Item? {
+        guard let top = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < items.count, items[l].key > items[m].key { m = l }
+                if r < items.count, items[r].key > items[m].key { m = r }
+                if m == i { break }
+                items.swapAt(i, m); i = m
+            }
+        }
+        return top
+    }
+}

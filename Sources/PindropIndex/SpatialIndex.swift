@@ -1,0 +1,159 @@
+import PindropCore
+
+/// A k-d tree over points on the unit sphere (x, y, z). Straight-line distance through the sphere grows with
+/// great-circle distance, so the nearest point by chord is the true great-circle nearest, with no degree
+/// distortion near the poles or across the antimeridian.
+struct SpatialIndex: Sendable {
+    /// Unit vectors in tree order, 3 doubles per slot.
+    var xyz: [Double]
+    /// The place in each slot.
+    var slotPlace: [Int32]
+    /// The split axis of the node at each slot (the middle of its range).
+    var axis: [UInt8]
+
+    var count: Int { slotPlace.count }
+
+    /// Builds a balanced tree from coordinates (one per place).
+    init(latitudes: [Double], longitudes: [Double]) {
+        let n = latitudes.count
+        var points = [Double](repeating: 0, count: 3 * n)
+        for i in 0..<n {
+            let (x, y, z) = Geo.unitVector(latitude: latitudes[i], longitude: longitudes[i])
+            points[3 * i] = x; points[3 * i + 1] = y; points[3 * i + 2] = z
+        }
+        var order = (0..<n).map { Int32($0) }
+        var axis = [UInt8](repeating: 0, count: n)
+        points.withUnsafeBufferPointer { p in
+            order.withUnsafeMutableBufferPointer { order in
+                func build(_ lo: Int, _ hi: Int) {
+                    guard hi - lo > 1 else { return }
+                    // Split on the widest dimension of this range.
+                    var minV = (Double.infinity, Double.infinity, Double.infinity)
+                    var maxV = (-Double.infinity, -Double.infinity, -Double.infinity)
+                    for i in lo..<hi {
+                        let b = 3 * Int(order[i])
+                        minV = (min(minV.0, p[b]), min(minV.1, p[b + 1]), min(minV.2, p[b + 2]))
+                        maxV = (max(maxV.0, p[b]), max(maxV.1, p[b + 1]), max(maxV.2, p[b + 2]))
+                    }
+                    let spread = (maxV.0 - minV.0, maxV.1 - minV.1, maxV.2 - minV.2)
+                    let a = spread.0 >= spread.1 && spread.0 >= spread.2 ? 0 : (spread.1 >= spread.2 ? 1 : 2)
+                    let mid = (lo + hi) / 2
+                    Self.select(order, lo, hi, mid) { p[3 * Int($0) + a] }
+                    axis[mid] = UInt8(a)
+                    build(lo, mid)
+                    build(mid + 1, hi)
+                }
+                build(0, n)
+            }
+        }
+        var xyz = [Double](repeating: 0, count: 3 * n)
+        for slot in 0..<n {
+            let b = 3 * Int(order[slot])
+            xyz[3 * slot] = points[b]; xyz[3 * slot + 1] = points[b + 1]; xyz[3 * slot + 2] = points[b + 2]
+        }
+        self.xyz = xyz
+        self.slotPlace = order
+        self.axis = axis
+    }
+
+    /// Rebuilds from stored arrays.
+    init(xyz: [Double], slotPlace: [Int32], axis: [UInt8]) {
+        self.xyz = xyz; self.slotPlace = slotPlace; self.axis = axis
+    }
+
+    /// Quickselect: puts the element of rank `k` (by `value`) at k, smaller before, larger after.
+    private static func select(_ a: UnsafeMutableBufferPointer<Int32>, _ lo: Int, _ hi: Int, _ k: Int,
+                               _ value: (Int32) -> Double) {
+        var lo = lo, hi = hi - 1
+        while hi > lo {
+            let pivot = value(a[(lo + hi) / 2])
+            var i = lo, j = hi
+            while i <= j {
+                while value(a[i]) < pivot { i += 1 }
+                while value(a[j]) > pivot { j -= 1 }
+                if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return }
+        }
+    }
+
+    /// The nearest place and its squared chord distance; nil for an empty tree.
+    func nearest(latitude: Double, longitude: Double) -> (place: Int32, chord2: Double)? {
+        guard count > 0 else { return nil }
+        let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
+        var bestSlot = 0
+        var bestD2 = Double.infinity
+        xyz.withUnsafeBufferPointer { p in
+            axis.withUnsafeBufferPointer { ax in
+                let q = (qx, qy, qz)
+                func visit(_ lo: Int, _ hi: Int) {
+                    if hi - lo <= 6 {
+                        for s in lo..<hi {
+                            let dx = p[3 * s] - q.0, dy = p[3 * s + 1] - q.1, dz = p[3 * s + 2] - q.2
+                            let d2 = dx * dx + dy * dy + dz * dz
+                            if d2 < bestD2 { bestD2 = d2; bestSlot = s }
+                        }
+                        return
+                    }
+                    let mid = (lo + hi) >> 1
+                    let dx = p[3 * mid] - q.0, dy = p[3 * mid + 1] - q.1, dz = p[3 * mid + 2] - q.2
+                    let d2 = dx * dx + dy * dy + dz * dz
+                    if d2 < bestD2 { bestD2 = d2; bestSlot = mid }
+                    let a = Int(ax[mid])
+                    let diff = (a == 0 ? q.0 : a == 1 ? q.1 : q.2) - p[3 * mid + a]
+                    if diff < 0 {
+                        visit(lo, mid)
+                        if diff * diff < bestD2 { visit(mid + 1, hi) }
+                    } else {
+                        visit(mid + 1, hi)
+                        if diff * diff < bestD2 { visit(lo, mid) }
+                    }
+                }
+                visit(0, count)
+            }
+        }
+        return (slotPlace[bestSlot], bestD2)
+    }
+
+    /// Every place within `chord` (unit-sphere straight-line distance), with its squared chord, unordered.
+    func within(latitude: Double, longitude: Double, chord: Double, into found: inout [(place: Int32, chord2: Double)]) {
+        guard count > 0 else { return }
+        let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
+        let r2 = chord * chord
+        xyz.withUnsafeBufferPointer { p in
+            axis.withUnsafeBufferPointer { ax in
+                slotPlace.withUnsafeBufferPointer { places in
+                    func visit(_ lo: Int, _ hi: Int) {
+                        guard lo < hi else { return }
+                        let mid = (lo + hi) >> 1
+                        let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
+                        let d2 = dx * dx + dy * dy + dz * dz
+                        if d2 <= r2 { found.append((places[mid], d2)) }
+                        let a = Int(ax[mid])
+                        let diff = (a == 0 ? qx : a == 1 ? qy : qz) - p[3 * mid + a]
+                        if diff <= chord { visit(lo, mid) }
+                        if diff >= -chord { visit(mid + 1, hi) }
+                    }
+                    visit(0, count)
+                }
+            }
+        }
+    }
+
+    /// The `k` nearest places, nearest first, with squared chords.
+    func nearest(latitude: Double, longitude: Double, k: Int) -> [(place: Int32, chord2: Double)] {
+        guard count > 0, k > 0 else { return [] }
+        if k == 1 { return nearest(latitude: latitude, longitude: longitude).map { [$0] } ?? [] }
+        // Widen a radius search until it holds k places (rarely more than two rounds).
+        var chord = 0.002
+        var found: [(place: Int32, chord2: Double)] = []
+        while true {
+            found.removeAll(keepingCapacity: true)
+            within(latitude: latitude, longitude: longitude, chord: chord, into: &found)
+            if found.count >= k || chord >= 2 { break }
+            chord = min(2, chord * 4)
+        }
+        found.sort { $0.chord2 < $1.chord2 }
+        return Array(found.prefix(k))
+    }
+}
