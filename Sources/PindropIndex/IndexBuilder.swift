@@ -75,7 +75,7 @@ public enum IndexBuilder {
         let countryIndex = Dictionary(uniqueKeysWithValues: countryInfos.enumerated().map { ($1.code, UInt16($0)) })
         let admin1Index = Dictionary(uniqueKeysWithValues: admin1Infos.enumerated().map { ("\($1.countryCode).\($1.code)", Int32($0)) })
         var table = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
-                               flags: [], nameStart: [0], nameBytes: [], countries: countryInfos, admin1s: admin1Infos)
+                               nameStart: [0], nameBytes: [], countries: countryInfos, admin1s: admin1Infos)
         for r in records {
             table.geonameID.append(Int32(truncatingIfNeeded: r.geonameID))
             table.latitude.append(r.latitude)
@@ -83,7 +83,6 @@ public enum IndexBuilder {
             table.population.append(Int32(clamping: r.population))
             table.country.append(countryIndex[r.countryCode] ?? PlaceTable.noCountry)
             table.admin1.append(admin1Index["\(r.countryCode).\(r.admin1Code)"] ?? -1)
-            table.flags.append(r.featureCode == "PPLC" ? PlaceTable.capitalFlag : 0)
             table.nameBytes.append(contentsOf: r.name.utf8)
             table.nameStart.append(UInt32(table.nameBytes.count))
         }
@@ -139,7 +138,6 @@ enum IndexStructures {
             "place.population": ArrayBlob.data(places.population),
             "place.country": ArrayBlob.data(places.country),
             "place.admin1": ArrayBlob.data(places.admin1),
-            "place.flags": ArrayBlob.data(places.flags),
             "place.name_start": ArrayBlob.data(places.nameStart),
             "place.name_bytes": ArrayBlob.data(places.nameBytes),
             "name.key_bytes": ArrayBlob.data(names.keyBytes),
@@ -152,6 +150,7 @@ enum IndexStructures {
             "spatial.xyz": ArrayBlob.data(spatial.xyz),
             "spatial.place": ArrayBlob.data(spatial.slotPlace),
             "spatial.axis": ArrayBlob.data(spatial.axis),
+            "spatial.box": ArrayBlob.data(spatial.box),
         ]
     }
 
@@ -169,7 +168,6 @@ enum IndexStructures {
             population: try ArrayBlob.array(blob("place.population"), name: "place.population"),
             country: try ArrayBlob.array(blob("place.country"), name: "place.country"),
             admin1: try ArrayBlob.array(blob("place.admin1"), name: "place.admin1"),
-            flags: try ArrayBlob.array(blob("place.flags"), name: "place.flags"),
             nameStart: try ArrayBlob.array(blob("place.name_start"), name: "place.name_start"),
             nameBytes: try ArrayBlob.array(blob("place.name_bytes"), name: "place.name_bytes"),
             countries: countryInfos, admin1s: admin1Infos)
@@ -184,12 +182,13 @@ enum IndexStructures {
         let spatial = SpatialIndex(
             xyz: try ArrayBlob.array(blob("spatial.xyz"), name: "spatial.xyz"),
             slotPlace: try ArrayBlob.array(blob("spatial.place"), name: "spatial.place"),
-            axis: try ArrayBlob.array(blob("spatial.axis"), name: "spatial.axis"))
+            axis: try ArrayBlob.array(blob("spatial.axis"), name: "spatial.axis"),
+            box: try ArrayBlob.array(blob("spatial.box"), name: "spatial.box"))
         // Cheap consistency checks: a mismatch means a damaged file, which must not crash a query later.
         let n = places.geonameID.count
         let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
-                          places.admin1.count, places.flags.count, places.nameStart.count - 1, spatial.slotPlace.count,
-                          spatial.axis.count, spatial.xyz.count / 3].allSatisfy { $0 == n }
+                          places.admin1.count, places.nameStart.count - 1, spatial.slotPlace.count,
+                          spatial.axis.count, spatial.xyz.count / 3, spatial.box.count / 6].allSatisfy { $0 == n }
             && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
             && names.tree.count == max(2 * names.entryPlace.count, 2)
             && Int(places.nameStart.last ?? 0) == places.nameBytes.count

@@ -22,6 +22,9 @@ struct NameIndex: Sendable {
     var entryScore: [Float]
     /// Iterative segment tree over entryScore: tree[n + i] = i, tree[j] = index of the best of its children.
     var tree: [Int32]
+    /// First entry whose key starts with each two-byte prefix (b0 << 8 | b1; a one-byte key counts as b1 = 0):
+    /// the top two levels of the trie walk without searching, where the ranges are largest.
+    let buckets: [UInt32]
 
     var count: Int { entryPlace.count }
 
@@ -35,13 +38,33 @@ struct NameIndex: Sendable {
                 return c != 0 ? c < 0 : scores[a] > scores[b]
             }
         }
-        keyBytes = keys
-        keyStart = order.map { starts[$0] }
+        // Key bytes laid out in sorted order, equal keys stored once: walks and binary searches then read
+        // neighbouring memory instead of jumping across the whole pool.
+        var sortedBytes: [UInt8] = []
+        sortedBytes.reserveCapacity(keys.count)
+        var sortedStart: [UInt32] = []
+        sortedStart.reserveCapacity(n)
+        keys.withUnsafeBufferPointer { k in
+            var previous = -1
+            for i in order {
+                let s = Int(starts[i]), l = Int(lengths[i])
+                if previous >= 0, NameIndex.compare(k, s, l, k, Int(starts[previous]), Int(lengths[previous])) == 0 {
+                    sortedStart.append(sortedStart[sortedStart.count - 1])
+                } else {
+                    sortedStart.append(UInt32(sortedBytes.count))
+                    sortedBytes.append(contentsOf: k[s..<(s + l)])
+                }
+                previous = i
+            }
+        }
+        keyBytes = sortedBytes
+        keyStart = sortedStart
         keyLength = order.map { lengths[$0] }
         entryPlace = order.map { places[$0] }
         entryKind = order.map { kinds[$0] }
         entryScore = order.map { scores[$0] }
         tree = NameIndex.buildTree(entryScore)
+        buckets = NameIndex.buildBuckets(keyBytes, keyStart, keyLength)
     }
 
     /// Rebuilds from stored arrays (already sorted).
@@ -49,6 +72,21 @@ struct NameIndex: Sendable {
          entryScore: [Float], tree: [Int32]) {
         self.keyBytes = keyBytes; self.keyStart = keyStart; self.keyLength = keyLength
         self.entryPlace = entryPlace; self.entryKind = entryKind; self.entryScore = entryScore; self.tree = tree
+        buckets = NameIndex.buildBuckets(keyBytes, keyStart, keyLength)
+    }
+
+    static func buildBuckets(_ keys: [UInt8], _ starts: [UInt32], _ lengths: [UInt8]) -> [UInt32] {
+        var buckets = [UInt32](repeating: 0, count: 65_537)
+        var counts = [UInt32](repeating: 0, count: 65_536)
+        for i in starts.indices {
+            let s = Int(starts[i])
+            let b0 = Int(keys[s]), b1 = lengths[i] > 1 ? Int(keys[s + 1]) : 0
+            counts[b0 << 8 | b1] += 1
+        }
+        var total: UInt32 = 0
+        for b in 0..<65_536 { buckets[b] = total; total += counts[b] }
+        buckets[65_536] = total
+        return buckets
     }
 
     static func buildTree(_ scores: [Float]) -> [Int32] {
@@ -147,9 +185,10 @@ struct NameIndex: Sendable {
 
     // MARK: Typo tolerance
 
-    /// Ranges of keys within `maxEdits` edits (insert, delete, substitute, swap of neighbours) of `query`;
-    /// with `asPrefix`, of keys that *start* with something that close (search as you type).
-    func fuzzyRanges(_ query: [UInt8], maxEdits: Int, asPrefix: Bool) -> [(range: Range<Int>, edits: Int)] {
+    /// Ranges of keys within `maxEdits` edits (insert, delete, substitute, swap of neighbours) of `query`,
+    /// at most one of them in the first three letters; with `asPrefix`, of keys that *start* with something
+    /// that close (search as you type).
+    func fuzzyRanges(_ query: [UInt8], maxEdits: Int, asPrefix: Bool, exactFirstByte: Bool = false) -> [(range: Range<Int>, edits: Int)] {
         guard maxEdits > 0, !query.isEmpty, count > 0 else { return [] }
         var found: [(Range<Int>, Int)] = []
         let m = query.count
@@ -175,7 +214,35 @@ struct NameIndex: Sendable {
                                     guard depth < maxDepth else { return }
                                     var smallest = Int.max
                                     for j in 0...m { smallest = min(smallest, rows[row + j]) }
-                                    guard smallest <= maxEdits else { return }
+                                    // At most one edit in the first three letters: two early edits would
+                                    // keep nearly every short branch alive, and people rarely make them.
+                                    guard smallest <= (depth < 3 ? min(maxEdits, 1) : maxEdits) else { return }
+                                    /// The DP row for child byte c, then the walk below it.
+                                    func descend(_ c: UInt8, _ childStart: Int, _ childEnd: Int) {
+                                        if exactFirstByte, depth == 0, c != q[0] { return }
+                                        let next = row + width
+                                        path[depth] = c
+                                        rows[next] = depth + 1
+                                        for j in 1...m {
+                                            let cost = q[j - 1] == c ? 0 : 1
+                                            var v = min(rows[row + j] + 1, rows[next + j - 1] + 1, rows[row + j - 1] + cost)
+                                            if depth > 0, j > 1, q[j - 1] == path[depth - 1], q[j - 2] == c {
+                                                v = min(v, rows[row - width + j - 2] + 1)
+                                            }
+                                            rows[next + j] = v
+                                        }
+                                        walk(childStart, childEnd, depth + 1)
+                                    }
+                                    if depth < 2 {
+                                        // Children straight from the two-byte buckets.
+                                        let base = depth == 0 ? 0 : Int(path[0]) << 8
+                                        for c in 1...255 {
+                                            let from = depth == 0 ? Int(buckets[c << 8]) : Int(buckets[base | c])
+                                            let to = depth == 0 ? Int(buckets[(c + 1) << 8]) : Int(buckets[(base | c) + 1])
+                                            if from < to { descend(UInt8(c), max(from, rest), to) }
+                                        }
+                                        return
+                                    }
                                     var childStart = rest
                                     while childStart < hi {
                                         let c = k[Int(starts[childStart]) + depth]
@@ -190,21 +257,8 @@ struct NameIndex: Sendable {
                                             let mid = (a + b) >> 1
                                             if k[Int(starts[mid]) + depth] == c { a = mid + 1 } else { b = mid }
                                         }
-                                        let childEnd = a
-                                        // Next DP row (optimal string alignment distance).
-                                        let next = row + width
-                                        path[depth] = c
-                                        rows[next] = depth + 1
-                                        for j in 1...m {
-                                            let cost = q[j - 1] == c ? 0 : 1
-                                            var v = min(rows[row + j] + 1, rows[next + j - 1] + 1, rows[row + j - 1] + cost)
-                                            if depth > 0, j > 1, q[j - 1] == path[depth - 1], q[j - 2] == c {
-                                                v = min(v, rows[row - width + j - 2] + 1)
-                                            }
-                                            rows[next + j] = v
-                                        }
-                                        walk(childStart, childEnd, depth + 1)
-                                        childStart = childEnd
+                                        descend(c, childStart, a)
+                                        childStart = a
                                     }
                                 }
                                 walk(0, count, 0)

@@ -26,7 +26,20 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
 
     init(places: PlaceTable, names: NameIndex, spatial: SpatialIndex, path: String) {
         self.places = places; self.names = names; self.spatial = spatial; self.path = path
+        var forms: [String: Division] = [:]
+        for (i, c) in places.countries.enumerated() {
+            for form in c.qualifierForms { forms[form, default: Division()].countries.append(UInt16(i)) }
+        }
+        for (i, a) in places.admin1s.enumerated() {
+            for form in a.qualifierForms { forms[form, default: Division()].admin1s.append(Int32(i)) }
+        }
+        qualifierForms = forms
     }
+
+    /// The countries and admin1 divisions a qualifier form names ("il" → Illinois and others).
+    struct Division: Sendable { var countries: [UInt16] = []; var admin1s: [Int32] = [] }
+    /// Every folded qualifier form → what it names.
+    let qualifierForms: [String: Division]
 
     /// How many places the index holds.
     public var placeCount: Int { places.count }
@@ -44,18 +57,21 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
         let name = parts.first ?? ""
         let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
         guard !name.isEmpty else { return [] }
-        var found = rank(key: Array(name.utf8), mode: .search, request.limit, request.near) {
-            self.accepts($0, country: country, qualifiers: qualifiers, lastIsPrefix: false)
-        }
+        let accept = acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: false)
+        var found = rank(key: Array(name.utf8), mode: .search, request.limit, request.near, typos: false, accept: accept)
         // "Paris France", "Portland Oregon": no match for the whole text, so try its last words as a qualifier.
         if found.isEmpty, qualifiers.isEmpty {
             let words = name.split(separator: " ")
             for split in stride(from: words.count - 1, through: 1, by: -1) where found.isEmpty {
                 let head = words[..<split].joined(separator: " "), tail = words[split...].joined(separator: " ")
-                found = rank(key: Array(head.utf8), mode: .search, request.limit, request.near) {
-                    self.accepts($0, country: country, qualifiers: [tail], lastIsPrefix: false)
-                }
+                found = rank(key: Array(head.utf8), mode: .exact, request.limit, request.near, typos: false,
+                             accept: acceptance(country: country, qualifiers: [tail], lastIsPrefix: false))
             }
+        }
+        // Typo tolerance only when the text matches nothing as typed: exact and prefix matches always rank
+        // above typo matches, so they would only trail behind.
+        if found.isEmpty {
+            found = rank(key: Array(name.utf8), mode: .search, request.limit, request.near, typos: true, accept: accept)
         }
         return results(found, near: request.near)
     }
@@ -71,14 +87,13 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
         if parts.count == 1 {
             // A trailing space means the last word is complete: "new " should not suggest "Newark".
             if request.text.last == " " { key.append(0x20) }
-            found = rank(key: key, mode: .suggest, request.limit, request.near) {
-                self.accepts($0, country: country, qualifiers: [], lastIsPrefix: false)
-            }
+            let accept = acceptance(country: country, qualifiers: [], lastIsPrefix: false)
+            let typed = rank(key: key, mode: .suggest, request.limit, request.near, typos: false, accept: accept)
+            found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, accept: accept) : typed
         } else {
             let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
-            found = rank(key: key, mode: .search, request.limit, request.near) {
-                self.accepts($0, country: country, qualifiers: Array(qualifiers), lastIsPrefix: true)
-            }
+            found = rank(key: key, mode: .search, request.limit, request.near, typos: false,
+                         accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true))
         }
         return results(found, near: request.near)
     }
@@ -130,35 +145,36 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
 
     // MARK: Ranking
 
-    enum Mode { case search, suggest }
+    /// Which matches count: exact and prefix (search), prefix (suggest), exact only (a head before a qualifier).
+    enum Mode { case search, suggest, exact }
 
     struct Candidate { var slot: Int; var tier: Int; var score: Float }
 
-    /// Collects the best candidates for a folded key. Search: exact (tier 3) > prefix (2) > one typo (1) > two (0).
-    /// Suggest: prefix (2) > typo-tolerant prefix. With `near`, more candidates are drawn and re-ranked by distance.
-    func rank(key: [UInt8], mode: Mode, _ limit: Int, _ near: Coordinate?, accept: (Int32) -> Bool) -> [Candidate] {
-        let (all, exact) = names.ranges(prefix: key)
-        var ranges: [NameIndex.TieredRange]
-        switch mode {
-        case .search:
-            ranges = [.init(range: exact, tier: 3), .init(range: exact.upperBound..<all.upperBound, tier: 2)]
-        case .suggest:
-            ranges = [.init(range: all, tier: 2)]
-        }
+    /// Collects the best candidates for a folded key. Search: exact (tier 3) > prefix (2); suggest: prefix (2).
+    /// With `typos`, only typo-tolerant matches instead: one edit (tier 1) > two (0), for 5+ and 9+ letters.
+    /// With `near`, more candidates are drawn and re-ranked by distance.
+    func rank(key: [UInt8], mode: Mode, _ limit: Int, _ near: Coordinate?, typos: Bool,
+              accept: (Int32) -> Bool) -> [Candidate] {
         let wanted = near == nil ? limit : max(limit, 200)
-        var found = collect(ranges, wanted: wanted, accept: accept)
-        if found.count < limit {
+        var ranges: [NameIndex.TieredRange]
+        if typos {
             let letters = String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
-            let maxEdits = letters >= 9 ? 2 : (letters >= 5 ? 1 : 0)
-            let fuzzy = names.fuzzyRanges(key, maxEdits: maxEdits, asPrefix: mode == .suggest)
-            if !fuzzy.isEmpty {
-                let seen = Set(found.map(\.slot))
-                let more = collect(fuzzy.map { .init(range: $0.range, tier: 1 - $0.edits) }, wanted: wanted + seen.count) {
-                    !seen.contains(Int($0)) && accept($0)
-                }
-                found += more.filter { !seen.contains($0.slot) }
+            var fuzzy = letters >= 5 ? names.fuzzyRanges(key, maxEdits: 1, asPrefix: mode == .suggest) : []
+            // Two edits only when one finds nothing, and then keeping the first letter: the two-edit
+            // neighbourhood of every first letter is most of the dictionary.
+            if fuzzy.isEmpty, letters >= 9 {
+                fuzzy = names.fuzzyRanges(key, maxEdits: 2, asPrefix: mode == .suggest, exactFirstByte: true)
+            }
+            ranges = fuzzy.map { .init(range: $0.range, tier: 1 - $0.edits) }
+        } else {
+            let (all, exact) = names.ranges(prefix: key)
+            switch mode {
+            case .search: ranges = [.init(range: exact, tier: 3), .init(range: exact.upperBound..<all.upperBound, tier: 2)]
+            case .suggest: ranges = [.init(range: all, tier: 2)]
+            case .exact: ranges = [.init(range: exact, tier: 3)]
             }
         }
+        var found = collect(ranges, wanted: wanted, accept: accept)
         guard let near else { return Array(found.prefix(limit)) }
         // Location bias: within a tier, every doubling of the distance (past 10 km) weighs like 1.5 doublings
         // of population, so a nearby town beats a distant city of the same name.
@@ -181,7 +197,7 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
                 found.append(Candidate(slot: Int(slot), tier: tier, score: places.importance(Int(slot))))
             }
             // Bounded: a filter that rejects nearly everything must not scan a whole prefix range.
-            return found.count < wanted && visited < 20_000
+            return found.count < wanted && visited < 5_000
         }
         return found
     }
@@ -204,17 +220,31 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
         return UInt16(i)
     }
 
-    /// Whether a place passes the country filter and every qualifier (each naming its country or admin1).
-    private func accepts(_ slot: Int32, country: UInt16?, qualifiers: [String], lastIsPrefix: Bool) -> Bool {
-        let i = Int(slot)
-        if let country, places.country[i] != country { return false }
-        for (n, q) in qualifiers.enumerated() {
-            let prefix = lastIsPrefix && n == qualifiers.count - 1
-            func matches(_ form: String) -> Bool { prefix ? form.hasPrefix(q) : form == q }
-            let countryForms = places.countryInfo(i)?.qualifierForms ?? []
-            let admin1Forms = places.admin1Info(i)?.qualifierForms ?? []
-            guard countryForms.contains(where: matches) || admin1Forms.contains(where: matches) else { return false }
+    /// A filter built once per query: the country filter and every qualifier (each must name the place's
+    /// country or admin1), as lookup tables so testing a candidate costs two array reads per qualifier.
+    private func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool) -> (Int32) -> Bool {
+        let tables: [(countries: [Bool], admin1s: [Bool])] = qualifiers.enumerated().map { n, q in
+            var countries = [Bool](repeating: false, count: places.countries.count)
+            var admin1s = [Bool](repeating: false, count: places.admin1s.count)
+            let named = lastIsPrefix && n == qualifiers.count - 1
+                ? qualifierForms.filter { $0.key.hasPrefix(q) }.map(\.value)
+                : [qualifierForms[q]].compactMap { $0 }
+            for division in named {
+                for c in division.countries { countries[Int(c)] = true }
+                for a in division.admin1s { admin1s[Int(a)] = true }
+            }
+            return (countries, admin1s)
         }
-        return true
+        let placeCountry = places.country, placeAdmin1 = places.admin1
+        return { slot in
+            let i = Int(slot)
+            if let country, placeCountry[i] != country { return false }
+            for table in tables {
+                let c = placeCountry[i], a = placeAdmin1[i]
+                let byCountry = c != PlaceTable.noCountry && table.countries[Int(c)]
+                guard byCountry || (a >= 0 && table.admin1s[Int(a)]) else { return false }
+            }
+            return true
+        }
     }
 }

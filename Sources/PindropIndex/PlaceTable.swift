@@ -29,8 +29,6 @@ struct PlaceTable: Sendable {
     var country: [UInt16]
     /// Index into `admin1s`, or -1.
     var admin1: [Int32]
-    /// Bit 0: the country's capital.
-    var flags: [UInt8]
     /// Place i's name is nameBytes[nameStart[i] ..< nameStart[i + 1]].
     var nameStart: [UInt32]
     var nameBytes: [UInt8]
@@ -38,7 +36,6 @@ struct PlaceTable: Sendable {
     var admin1s: [Admin1Info]
 
     static let noCountry = UInt16.max
-    static let capitalFlag: UInt8 = 1
 
     var count: Int { geonameID.count }
 
@@ -54,9 +51,9 @@ struct PlaceTable: Sendable {
         admin1[i] < 0 ? nil : admin1s[Int(admin1[i])]
     }
 
-    /// Ranking weight: log2 of the population, a little more for capitals.
+    /// Ranking weight: log2 of the population (people expect the biggest place of a name first).
     func importance(_ i: Int) -> Float {
-        Float(log2(Double(population[i]) + 100)) + (flags[i] & Self.capitalFlag != 0 ? 2 : 0)
+        Float(log2(Double(population[i]) + 100))
     }
 
     /// The place as the rest of Pindrop sees it.

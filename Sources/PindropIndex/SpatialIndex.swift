@@ -10,6 +10,9 @@ struct SpatialIndex: Sendable {
     var slotPlace: [Int32]
     /// The split axis of the node at each slot (the middle of its range).
     var axis: [UInt8]
+    /// The bounding box of the subtree whose node is at each slot: min x, y, z, max x, y, z. Pruning by box
+    /// instead of by split plane alone keeps far-from-everything queries (mid-ocean) cheap.
+    var box: [Double]
 
     var count: Int { slotPlace.count }
 
@@ -51,14 +54,30 @@ struct SpatialIndex: Sendable {
             let b = 3 * Int(order[slot])
             xyz[3 * slot] = points[b]; xyz[3 * slot + 1] = points[b + 1]; xyz[3 * slot + 2] = points[b + 2]
         }
+        var box = [Double](repeating: 0, count: 6 * n)
+        func fillBox(_ lo: Int, _ hi: Int) {
+            guard lo < hi else { return }
+            let mid = (lo + hi) / 2
+            var b = (Double.infinity, Double.infinity, Double.infinity, -Double.infinity, -Double.infinity, -Double.infinity)
+            for s in lo..<hi {
+                b = (min(b.0, xyz[3 * s]), min(b.1, xyz[3 * s + 1]), min(b.2, xyz[3 * s + 2]),
+                     max(b.3, xyz[3 * s]), max(b.4, xyz[3 * s + 1]), max(b.5, xyz[3 * s + 2]))
+            }
+            box[6 * mid] = b.0; box[6 * mid + 1] = b.1; box[6 * mid + 2] = b.2
+            box[6 * mid + 3] = b.3; box[6 * mid + 4] = b.4; box[6 * mid + 5] = b.5
+            fillBox(lo, mid)
+            fillBox(mid + 1, hi)
+        }
+        fillBox(0, n)
         self.xyz = xyz
         self.slotPlace = order
         self.axis = axis
+        self.box = box
     }
 
     /// Rebuilds from stored arrays.
-    init(xyz: [Double], slotPlace: [Int32], axis: [UInt8]) {
-        self.xyz = xyz; self.slotPlace = slotPlace; self.axis = axis
+    init(xyz: [Double], slotPlace: [Int32], axis: [UInt8], box: [Double]) {
+        self.xyz = xyz; self.slotPlace = slotPlace; self.axis = axis; self.box = box
     }
 
     /// Quickselect: puts the element of rank `k` (by `value`) at k, smaller before, larger after.
@@ -84,29 +103,36 @@ struct SpatialIndex: Sendable {
         var bestSlot = 0
         var bestD2 = Double.infinity
         xyz.withUnsafeBufferPointer { p in
-            axis.withUnsafeBufferPointer { ax in
-                let q = (qx, qy, qz)
+            box.withUnsafeBufferPointer { b in
+                /// Squared distance from the query to the box of the subtree in [lo, hi) (0 inside it).
+                func boxDistance2(_ lo: Int, _ hi: Int) -> Double {
+                    let o = 6 * ((lo + hi) >> 1)
+                    let dx = max(b[o] - qx, 0, qx - b[o + 3])
+                    let dy = max(b[o + 1] - qy, 0, qy - b[o + 4])
+                    let dz = max(b[o + 2] - qz, 0, qz - b[o + 5])
+                    return dx * dx + dy * dy + dz * dz
+                }
                 func visit(_ lo: Int, _ hi: Int) {
-                    if hi - lo <= 6 {
+                    if hi - lo <= 8 {
                         for s in lo..<hi {
-                            let dx = p[3 * s] - q.0, dy = p[3 * s + 1] - q.1, dz = p[3 * s + 2] - q.2
+                            let dx = p[3 * s] - qx, dy = p[3 * s + 1] - qy, dz = p[3 * s + 2] - qz
                             let d2 = dx * dx + dy * dy + dz * dz
                             if d2 < bestD2 { bestD2 = d2; bestSlot = s }
                         }
                         return
                     }
                     let mid = (lo + hi) >> 1
-                    let dx = p[3 * mid] - q.0, dy = p[3 * mid + 1] - q.1, dz = p[3 * mid + 2] - q.2
+                    let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
                     let d2 = dx * dx + dy * dy + dz * dz
                     if d2 < bestD2 { bestD2 = d2; bestSlot = mid }
-                    let a = Int(ax[mid])
-                    let diff = (a == 0 ? q.0 : a == 1 ? q.1 : q.2) - p[3 * mid + a]
-                    if diff < 0 {
-                        visit(lo, mid)
-                        if diff * diff < bestD2 { visit(mid + 1, hi) }
+                    // Nearer box first; the other only if it could still hold something nearer.
+                    let left = boxDistance2(lo, mid), right = mid + 1 < hi ? boxDistance2(mid + 1, hi) : .infinity
+                    if left <= right {
+                        if left < bestD2 { visit(lo, mid) }
+                        if right < bestD2 { visit(mid + 1, hi) }
                     } else {
-                        visit(mid + 1, hi)
-                        if diff * diff < bestD2 { visit(lo, mid) }
+                        if right < bestD2 { visit(mid + 1, hi) }
+                        if left < bestD2 { visit(lo, mid) }
                     }
                 }
                 visit(0, count)

@@ -1,0 +1,267 @@
+import Foundation
+import GRDB
+import PindropCore
+import PindropImport
+import PindropIndex
+
+/// A deterministic random source (SplitMix64), so every run measures the same queries.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Nanoseconds of one call.
+@inline(__always) func nanos(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start)
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+}
+
+func micros(_ ns: Double) -> String { String(format: "%8.1f µs", ns / 1000) }
+
+/// Latency of each query after one warm-up pass: (p50, p99, queries per second single-threaded).
+func measure<Q>(_ queries: [Q], _ body: (Q) throws -> Void) rethrows -> (p50: Double, p99: Double, qps: Double) {
+    for q in queries.prefix(500) { try body(q) }
+    var times: [Double] = []
+    times.reserveCapacity(queries.count)
+    for q in queries { times.append(try nanos { try body(q) }) }
+    let total = times.reduce(0, +)
+    times.sort()
+    return (percentile(times, 0.5), percentile(times, 0.99), Double(times.count) / (total / 1e9))
+}
+
+func row(_ name: String, _ m: (p50: Double, p99: Double, qps: Double)) {
+    say("  \(name.padding(toLength: 28, withPad: " ", startingAt: 0)) p50 \(micros(m.p50))  p99 \(micros(m.p99))  \(String(format: "%10.0f", m.qps)) q/s")
+}
+
+func peakResidentMegabytes() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return .nan }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Double(line.split(separator: " ")[1]).map { $0 / 1024 } ?? .nan
+    }
+    return .nan
+}
+
+/// Run in a child process: open the index and answer a query mix, then report peak memory (serving only).
+func runServingMemory(indexPath: String) throws {
+    let index = try PlaceIndex.open(at: indexPath)
+    var rng = SeededRandom(state: 7)
+    for _ in 0..<20_000 {
+        let slot = Int.random(in: 0..<index.placeCount, using: &rng)
+        let name = index.place(atSlot: slot).name
+        _ = try index.suggest(SuggestRequest(text: String(name.prefix(4)), minChars: 1)) as [PlaceResult]
+        _ = try index.search(SearchRequest(text: name)) as [PlaceResult]
+    }
+    say(String(format: "%.0f", peakResidentMegabytes()))
+}
+
+/// Makes a one-letter typo (substitute, delete, insert, swap) in a name of 5+ letters.
+func typo(_ name: String, _ rng: inout SeededRandom) -> String {
+    var chars = Array(name)
+    guard chars.count >= 5 else { return name }
+    let i = Int.random(in: 1..<(chars.count - 1), using: &rng)
+    let letters = Array("abcdefghijklmnopqrstuvwxyz")
+    switch Int.random(in: 0..<4, using: &rng) {
+    case 0: chars[i] = letters.randomElement(using: &rng)!
+    case 1: chars.remove(at: i)
+    case 2: chars.insert(letters.randomElement(using: &rng)!, at: i)
+    default: chars.swapAt(i, i + 1)
+    }
+    return String(chars)
+}
+
+/// The naive baseline: one FTS5 row per place holding all its names, prefix query, ORDER BY bm25 then population.
+final class FTS5Baseline {
+    let db: DatabaseQueue
+
+    init(records: [GeoNamesRecord]) throws {
+        db = try DatabaseQueue()
+        try db.write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE names USING fts5(name_list, place UNINDEXED, population UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')")
+            let insert = try db.makeStatement(sql: "INSERT INTO names VALUES (?, ?, ?)")
+            for r in records {
+                try insert.execute(arguments: [([r.name, r.asciiName] + r.alternateNames).joined(separator: ", "), r.geonameID, r.population])
+            }
+        }
+    }
+
+    /// Prefix query: every word must match, the last as a prefix.
+    func suggest(_ text: String, limit: Int = 10) throws -> [Int] {
+        let words = TextFolding.fold(text).split(separator: " ")
+        guard !words.isEmpty else { return [] }
+        let match = words.map { "\"\($0)\"" }.joined(separator: " ") + "*"
+        return try db.read { db in
+            try Int.fetchAll(db, sql: "SELECT place FROM names WHERE names MATCH ? ORDER BY bm25(names), population DESC LIMIT ?",
+                             arguments: [match, limit])
+        }
+    }
+}
+
+func runGeoNamesBenchmark(arguments: [String]) throws {
+    func option(_ name: String) -> String? {
+        arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    }
+    let queryCount = Int(option("--queries") ?? "") ?? 20_000
+    let candidates = [option("--data"), "../shared/data/geonames", "data/geonames"].compactMap { $0 }
+    guard let folder = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+        say("no GeoNames data found (tried \(candidates))"); exit(1)
+    }
+    let files = try GeoNamesReader.locate(folder)
+    let work = NSTemporaryDirectory() + "pindrop-bench-\(getpid())"
+    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: work) }
+    let indexPath = work + "/geonames.sqlite"
+    say("Pindrop benchmark — \(files.places), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(queryCount) queries per mix")
+
+    // Import and open.
+    let report = try IndexBuilder.build(from: files, to: indexPath)
+    say(String(format: "import: %.2f s for %d places (%d names), index %.1f MB on disk",
+                 report.seconds, report.summary.rowsImported, report.nameEntries, Double(report.fileBytes) / 1_048_576))
+    var openTimes: [Double] = []
+    var index = try PlaceIndex.open(at: indexPath)
+    for _ in 0..<5 { openTimes.append(try nanos { index = try PlaceIndex.open(at: indexPath) }) }
+    openTimes.sort()
+    say(String(format: "open: median %.0f ms (of 5)", openTimes[2] / 1e6))
+
+    // The fixed query mix.
+    var rng = SeededRandom(state: 1990)
+    let sample = (0..<queryCount).map { _ in index.place(atSlot: Int.random(in: 0..<index.placeCount, using: &rng)) }
+    let suggestQueries = sample.map { String($0.name.prefix(Int.random(in: 3...8, using: &rng))) }
+    let searchQueries: [String] = sample.map { p in
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 0, 1: p.name
+        case 2: p.admin1.map { "\(p.name), \($0)" } ?? p.name
+        case 3: TextFolding.fold(p.name)
+        default: typo(p.name, &rng)
+        }
+    }
+    let points: [Coordinate] = (0..<queryCount).map { i in
+        if i % 2 == 0 {
+            // Uniform on the sphere.
+            let z = Double.random(in: -1...1, using: &rng)
+            return Coordinate(latitude: asin(z) * 180 / .pi, longitude: Double.random(in: -180..<180, using: &rng))
+        }
+        let c = sample[i].coordinate
+        return Coordinate(latitude: max(-90, min(90, c.latitude + Double.random(in: -0.1...0.1, using: &rng))),
+                          longitude: max(-180, min(180, c.longitude + Double.random(in: -0.1...0.1, using: &rng))))
+    }
+
+    say("\nlatency in process (release, one thread):")
+    let suggest = try measure(suggestQueries) { _ = try index.suggest(SuggestRequest(text: $0, minChars: 1)) as [PlaceResult] }
+    row("suggest", suggest)
+    row("search", try measure(searchQueries) { _ = try index.search(SearchRequest(text: $0)) as [PlaceResult] })
+    let slowest = try searchQueries.prefix(5000).map { q in (q, try nanos { _ = try index.search(SearchRequest(text: q)) as [PlaceResult] }) }
+        .sorted { $0.1 > $1.1 }.prefix(5)
+    say("  slowest searches: " + slowest.map { "\"\($0.0)\" \(micros($0.1).trimmingCharacters(in: .whitespaces))" }.joined(separator: ", "))
+    row("reverse", try measure(points) { _ = try index.reverse(ReverseRequest(coordinate: $0)) as [PlaceResult] })
+    let nearbyPoints = sample.map(\.coordinate)
+    row("nearby 5 km", try measure(nearbyPoints) {
+        _ = try index.nearby(NearbyRequest(coordinate: $0, radiusMeters: 5000)) as [PlaceResult]
+    })
+
+    // Baseline, same queries.
+    var records: [GeoNamesRecord] = []
+    _ = try GeoNamesReader.readPlaces(path: files.places) { records.append($0) }
+    let baselineBuild = try nanos { _ = try FTS5Baseline(records: records) }
+    let baseline = try FTS5Baseline(records: records)
+    let baselineSuggest = try measure(Array(suggestQueries.prefix(max(1000, queryCount / 4)))) { _ = try baseline.suggest($0) }
+    say(String(format: "\nbaseline: SQLite FTS5 prefix query, bm25 then population (built in %.1f s):", baselineBuild / 1e9))
+    row("FTS5 suggest", baselineSuggest)
+    say(String(format: "  suggest throughput ratio: Pindrop %.0f q/s vs FTS5 %.0f q/s = %.1f×; p50 ratio %.1f×",
+                 suggest.qps, baselineSuggest.qps, suggest.qps / baselineSuggest.qps, baselineSuggest.p50 / suggest.p50))
+
+    // Reverse in batch on every core, and its correctness against brute force.
+    let batchPoints: [Coordinate] = (0..<2_000_000).map { _ in
+        let z = Double.random(in: -1...1, using: &rng)
+        return Coordinate(latitude: asin(z) * 180 / .pi, longitude: Double.random(in: -180..<180, using: &rng))
+    }
+    let workers = ProcessInfo.processInfo.activeProcessorCount
+    let frozen = index
+    var batchSeconds = Double.infinity
+    for _ in 0..<3 {
+        batchSeconds = min(batchSeconds, nanos {
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var checksum = 0
+                for i in stride(from: w, to: batchPoints.count, by: workers) {
+                    checksum &+= frozen.nearestPlace(latitude: batchPoints[i].latitude, longitude: batchPoints[i].longitude)?.slot ?? 0
+                }
+                if checksum == -1 { say("") }
+            }
+        } / 1e9)
+    }
+    say(String(format: "\nreverse batch: %.2f M points/s on %d cores (%d points, best of 3)",
+                 Double(batchPoints.count) / batchSeconds / 1e6, workers, batchPoints.count))
+    let all = (0..<index.placeCount).map { index.place(atSlot: $0).coordinate }
+    var agree = 0, degreeWrong = 0
+    let checks = 500
+    for p in batchPoints.prefix(checks) {
+        var best = Double.infinity, bestDegrees = Double.infinity, bestDegreesSlot = 0
+        for (slot, c) in all.enumerated() {
+            best = min(best, p.distance(to: c))
+            let dlat = p.latitude - c.latitude, dlon = p.longitude - c.longitude
+            let d = dlat * dlat + dlon * dlon
+            if d < bestDegrees { bestDegrees = d; bestDegreesSlot = slot }
+        }
+        if let hit = index.nearestPlace(latitude: p.latitude, longitude: p.longitude), abs(hit.meters - best) < 1e-6 { agree += 1 }
+        if abs(p.distance(to: all[bestDegreesSlot]) - best) > 1e-6 { degreeWrong += 1 }
+    }
+    say(String(format: "reverse vs brute-force great-circle nearest: %d/%d agree; nearest by raw degrees would be wrong for %.1f%%",
+                 agree, checks, 100 * Double(degreeWrong) / Double(checks)))
+
+    // Accuracy on the kept query set, Pindrop vs the FTS5 baseline.
+    let queryFile = "Tests/PindropIndexTests/Fixtures/queries.tsv"
+    if let text = try? String(contentsOfFile: queryFile, encoding: .utf8) {
+        var stats: [String: (n: Int, top1: Int, top5: Int, base1: Int)] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let cols = line.split(separator: "\t").map(String.init)
+            guard cols.count == 3, let expected = Int(cols[2]) else { continue }
+            let ids: [String] = cols[0] == "prefix"
+                ? try index.suggest(SuggestRequest(text: cols[1], limit: 5, minChars: 1)).map(\.place.id)
+                : try index.search(SearchRequest(text: cols[1], limit: 5)).map(\.place.id)
+            let base = try baseline.suggest(cols[1], limit: 1)
+            var s = stats[cols[0], default: (0, 0, 0, 0)]
+            s.n += 1
+            if ids.first == "geonames:\(expected)" { s.top1 += 1 }
+            if ids.contains("geonames:\(expected)") { s.top5 += 1 }
+            if base.first == expected { s.base1 += 1 }
+            stats[cols[0]] = s
+        }
+        say("\naccuracy on \(queryFile):")
+        var total = (n: 0, top1: 0, top5: 0, base1: 0)
+        for (category, s) in stats.sorted(by: { $0.key < $1.key }) {
+            say(String(format: "  %-15@ top-1 %5.1f%%  top-5 %5.1f%%  (FTS5 baseline top-1 %5.1f%%)  n=%d", category as NSString,
+                         100 * Double(s.top1) / Double(s.n), 100 * Double(s.top5) / Double(s.n), 100 * Double(s.base1) / Double(s.n), s.n))
+            total = (total.n + s.n, total.top1 + s.top1, total.top5 + s.top5, total.base1 + s.base1)
+        }
+        say(String(format: "  %-15@ top-1 %5.1f%%  top-5 %5.1f%%  (FTS5 baseline top-1 %5.1f%%)  n=%d", "all" as NSString,
+                     100 * Double(total.top1) / Double(total.n), 100 * Double(total.top5) / Double(total.n),
+                     100 * Double(total.base1) / Double(total.n), total.n))
+    }
+
+    // Memory while serving, in a fresh process that only opens and queries.
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = ["serving-memory", indexPath]
+    let pipe = Pipe()
+    child.standardOutput = pipe
+    try child.run()
+    child.waitUntilExit()
+    let rss = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    say("\nmemory while serving (open + 40,000 queries, peak RSS): \(rss) MB")
+}
+
+/// Prints a line at once (unbuffered), so figures survive even if a later stage fails.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,17 @@
+import Foundation
+import PindropCore
+import PindropImport
+import PindropIndex
+
+// `pindrop-bench [geonames|music|cache] ...` — figures from a release build, each with a baseline measured
+// in the same run, so a noisy shared machine moves both sides alike.
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "music": try await runMusicBenchmark(arguments: Array(arguments.dropFirst()))
+case "cache": try await runProviderCacheBenchmark(arguments: Array(arguments.dropFirst()))
+case "serving-memory": try runServingMemory(indexPath: arguments[1])
+case "geonames", nil: try runGeoNamesBenchmark(arguments: Array(arguments.dropFirst()))
+default:
+    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | music | cache\n".utf8))
+    exit(64)
+}

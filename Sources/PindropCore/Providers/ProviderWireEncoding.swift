@@ -1,0 +1,70 @@
+extension WireEncoding {
+    /// A response document for a provider chain's answer: as `document(query:results:format:)`, plus who
+    /// answered, whether it was a fallback and why, and whether it came from the cache:
+    /// `{"query": {...}, "provider": "embedded", "fallback": true, "fromCache": false,
+    ///   "failures": [{"provider": "photon", "code": "upstream_failed", "message": "Photon: ..."}], "results": [...]}`.
+    /// In GeoJSON these are foreign members of the FeatureCollection.
+    public static func document(query: [(String, QueryValue)], answer: ProviderAnswer, format: ResultFormat) -> JSONWriter {
+        var w = JSONWriter(capacity: 512 + answer.results.count * 320)
+        w.beginObject()
+        if format == .geojson { w.key("type"); w.string("FeatureCollection") }
+        w.key("query")
+        writeQuery(query, into: &w)
+        w.key("provider"); w.string(answer.provider)
+        w.key("fallback"); w.bool(answer.isFallback)
+        w.key("fromCache"); w.bool(answer.fromCache)
+        w.key("failures")
+        w.beginArray()
+        for failure in answer.failures {
+            w.beginObject()
+            w.key("provider"); w.string(failure.provider)
+            w.key("code"); w.string(failure.error.code)
+            w.key("message"); w.string(failure.error.message)
+            w.endObject()
+        }
+        w.endArray()
+        w.key(format == .geojson ? "features" : "results")
+        w.beginArray()
+        for result in answer.results {
+            if format == .geojson { writeFeature(result, into: &w) } else { writeResult(result, into: &w) }
+        }
+        w.endArray()
+        w.endObject()
+        return w
+    }
+
+    /// The provider list for `GET /v1/providers` and `pindrop providers --json`:
+    /// `{"providers": [{"name", "displayName", "configured", "capabilities", "attribution", "unavailableReason"?}],
+    ///   "chains": {"search": ["photon", "embedded"], "suggest": [...], "reverse": [...], "nearby": [...]}}`.
+    public static func providersDocument(_ registry: ProviderRegistry) -> JSONWriter {
+        var w = JSONWriter(capacity: 1024)
+        w.beginObject()
+        w.key("providers")
+        w.beginArray()
+        for d in registry.descriptions {
+            w.beginObject()
+            w.key("name"); w.string(d.name)
+            w.key("displayName"); w.string(d.displayName)
+            w.key("configured"); w.bool(d.isConfigured)
+            w.key("capabilities")
+            w.beginArray()
+            for capability in d.capabilities { w.string(capability.rawValue) }
+            w.endArray()
+            w.key("attribution"); w.string(d.attribution)
+            w.field("unavailableReason", d.unavailableReason)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("chains")
+        w.beginObject()
+        for capability in ProviderCapability.allCases {
+            w.key(capability.rawValue)
+            w.beginArray()
+            for name in registry.chains[capability] ?? [] { w.string(name) }
+            w.endArray()
+        }
+        w.endObject()
+        w.endObject()
+        return w
+    }
+}

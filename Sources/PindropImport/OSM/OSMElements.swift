@@ -1,0 +1,128 @@
+import PindropCore
+
+/// An OpenStreetMap node: a point with tags.
+public struct OSMNode: Sendable, Hashable {
+    /// The OSM node id.
+    public var id: Int64
+    /// Where the node is.
+    public var coordinate: Coordinate
+    /// The node's tags (`name`, `amenity`, `addr:street`, ...); empty for most nodes.
+    public var tags: [String: String]
+    /// Last edit, in seconds since 1970, when the file carries metadata.
+    public var timestamp: Int64?
+
+    /// Makes a node.
+    public init(id: Int64, coordinate: Coordinate, tags: [String: String] = [:], timestamp: Int64? = nil) {
+        self.id = id; self.coordinate = coordinate; self.tags = tags; self.timestamp = timestamp
+    }
+}
+
+/// An OpenStreetMap way: an ordered list of node ids with tags (a street, a building outline...).
+public struct OSMWay: Sendable, Hashable {
+    /// The OSM way id.
+    public var id: Int64
+    /// The ids of the way's nodes, in order; a closed way repeats its first id at the end.
+    public var nodeIDs: [Int64]
+    /// The way's tags.
+    public var tags: [String: String]
+    /// Last edit, in seconds since 1970, when the file carries metadata.
+    public var timestamp: Int64?
+
+    /// Makes a way.
+    public init(id: Int64, nodeIDs: [Int64], tags: [String: String] = [:], timestamp: Int64? = nil) {
+        self.id = id; self.nodeIDs = nodeIDs; self.tags = tags; self.timestamp = timestamp
+    }
+}
+
+/// The kind of object a relation member refers to.
+public enum OSMMemberType: String, Sendable, Hashable {
+    /// A node member.
+    case node
+    /// A way member.
+    case way
+    /// A relation member.
+    case relation
+}
+
+/// One member of a relation.
+public struct OSMRelationMember: Sendable, Hashable {
+    /// Whether the member is a node, a way or a relation.
+    public var type: OSMMemberType
+    /// The member's OSM id.
+    public var id: Int64
+    /// The member's role ("outer", "inner", "street", ...); empty when none.
+    public var role: String
+
+    /// Makes a member.
+    public init(type: OSMMemberType, id: Int64, role: String) {
+        self.type = type; self.id = id; self.role = role
+    }
+}
+
+/// An OpenStreetMap relation: an ordered list of members with tags (a multipolygon, a route...).
+public struct OSMRelation: Sendable, Hashable {
+    /// The OSM relation id.
+    public var id: Int64
+    /// The relation's members, in order.
+    public var members: [OSMRelationMember]
+    /// The relation's tags (`type=multipolygon`, ...).
+    public var tags: [String: String]
+    /// Last edit, in seconds since 1970, when the file carries metadata.
+    public var timestamp: Int64?
+
+    /// Makes a relation.
+    public init(id: Int64, members: [OSMRelationMember], tags: [String: String] = [:], timestamp: Int64? = nil) {
+        self.id = id; self.members = members; self.tags = tags; self.timestamp = timestamp
+    }
+}
+
+/// The file's header block.
+public struct OSMHeader: Sendable, Hashable {
+    /// Features a reader must understand ("OsmSchema-V0.6", "DenseNodes").
+    public var requiredFeatures: [String]
+    /// Features a reader may use ("Sort.Type_then_ID", ...).
+    public var optionalFeatures: [String]
+    /// The box the extract was cut to, when the file says.
+    public var boundingBox: BoundingBox?
+    /// The program that wrote the file, when the file says.
+    public var writingProgram: String?
+    /// Where the data came from, when the file says.
+    public var source: String?
+
+    /// Makes a header.
+    public init(requiredFeatures: [String] = [], optionalFeatures: [String] = [], boundingBox: BoundingBox? = nil,
+                writingProgram: String? = nil, source: String? = nil) {
+        self.requiredFeatures = requiredFeatures; self.optionalFeatures = optionalFeatures
+        self.boundingBox = boundingBox; self.writingProgram = writingProgram; self.source = source
+    }
+}
+
+/// The objects of one primitive block, as handed out while streaming a file.
+public struct OSMPrimitiveBlock: Sendable {
+    /// The block's nodes (plain and dense), in file order.
+    public var nodes: [OSMNode] = []
+    /// The block's ways, in file order.
+    public var ways: [OSMWay] = []
+    /// The block's relations, in file order.
+    public var relations: [OSMRelation] = []
+
+    /// Makes an empty block.
+    public init() {}
+}
+
+/// A whole decoded file.
+public struct OSMData: Sendable {
+    /// The file's header.
+    public var header: OSMHeader
+    /// Every node, in file order.
+    public var nodes: [OSMNode]
+    /// Every way, in file order.
+    public var ways: [OSMWay]
+    /// Every relation, in file order.
+    public var relations: [OSMRelation]
+
+    /// Makes a data set.
+    public init(header: OSMHeader = OSMHeader(), nodes: [OSMNode] = [], ways: [OSMWay] = [], relations: [OSMRelation] = []) {
+        self.header = header; self.nodes = nodes; self.ways = ways; self.relations = relations
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import PindropCore
+
+/// Turns decoded OSM objects into the street-level features an index stores: address points, named
+/// streets, venues and building footprints.
+public struct OSMFeatureExtractor: Sendable {
+    /// Tag keys that make a named object a venue, in order of preference when several are present.
+    public static let venueKeys = ["amenity", "shop", "tourism", "leisure", "office", "craft", "historic",
+                                   "healthcare", "club"]
+
+    /// How far (metres) a venue without its own address may borrow the nearest address point's.
+    public var venueAddressRadiusMeters: Double
+
+    /// Makes an extractor.
+    public init(venueAddressRadiusMeters: Double = 100) {
+        self.venueAddressRadiusMeters = venueAddressRadiusMeters
+    }
+
+    /// Reads the PBF file at `path` and extracts its features.
+    public static func extract(fromFileAt path: String) throws(PindropError) -> OSMFeatures {
+        OSMFeatureExtractor().extract(from: try OSMPBFReader.read(contentsOfFile: path))
+    }
+
+    /// Extracts the features of a decoded file. Objects whose nodes are missing from the extract keep
+    /// the nodes that are there; objects with none left are skipped.
+    public func extract(from data: OSMData) -> OSMFeatures {
+        var locations = [Int64: Coordinate](minimumCapacity: data.nodes.count)
+        for node in data.nodes { locations[node.id] = node.coordinate }
+        let wayNodes = Dictionary(data.ways.map { ($0.id, $0.nodeIDs) }, uniquingKeysWith: { first, _ in first })
+        let streetRelations = OSMStreetRelationAddresses(data.relations)
+
+        var features = OSMFeatures()
+        var venueCandidates: [VenueCandidate] = []
+
+        func consider(id: String, memberKey: OSMMemberKey, tags: [String: String], location: () -> Coordinate?) {
+            guard !tags.isEmpty else { return }
+            let address = streetRelations.complete(Self.taggedAddress(tags), for: memberKey)
+            let name = tags["name"]
+            let category = name == nil ? nil : Self.category(of: tags)
+            guard address != nil || category != nil, let coordinate = location() else { return }
+            if let address { features.addressPoints.append(OSMAddressPoint(id: id, coordinate: coordinate, address: address)) }
+            if let name, let category {
+                venueCandidates.append(VenueCandidate(id: id, name: name, key: category.key, category: category.category,
+                                                      coordinate: coordinate, address: address, tags: tags))
+            }
+        }
+
+        for node in data.nodes where !node.tags.isEmpty {
+            consider(id: "osm:node/\(node.id)", memberKey: OSMMemberKey(type: .node, id: node.id), tags: node.tags) {
+                node.coordinate
+            }
+        }
+
+        for way in data.ways where !way.tags.isEmpty {
+            let id = "osm:way/\(way.id)"
+            let points = Self.coordinates(of: way.nodeIDs, locations)
+            guard !points.isEmpty else { continue }
+            let isClosed = way.nodeIDs.count >= 4 && way.nodeIDs.first == way.nodeIDs.last
+            if let highway = way.tags["highway"], let name = way.tags["name"], points.count >= 2 {
+                features.streets.append(OSMStreet(id: id, name: name, highway: highway, points: points))
+            }
+            if isClosed, let kind = way.tags["building"], kind != "no", let ring = Self.ring(points) {
+                features.buildings.append(OSMBuilding(id: id, kind: kind, name: way.tags["name"], outlines: [ring]))
+            }
+            consider(id: id, memberKey: OSMMemberKey(type: .way, id: way.id), tags: way.tags) {
+                isClosed ? OSMGeometry.centroid(of: [points]) : OSMGeometry.meanOfVertices([points])
+            }
+        }
+
+        for relation in data.relations where relation.tags["type"] == "multipolygon" {
+            let id = "osm:relation/\(relation.id)"
+            let outerWays = relation.members
+                .filter { $0.type == .way && ($0.role == "outer" || $0.role.isEmpty) }
+                .compactMap { wayNodes[$0.id] }
+            let rings = OSMGeometry.assembleRings(outerWays)
+                .compactMap { Self.ring(Self.coordinates(of: $0, locations)) }
+            if let kind = relation.tags["building"], kind != "no", !rings.isEmpty {
+                features.buildings.append(OSMBuilding(id: id, kind: kind, name: relation.tags["name"], outlines: rings))
+            }
+            consider(id: id, memberKey: OSMMemberKey(type: .relation, id: relation.id), tags: relation.tags) {
+                // Clipped at the extract's edge, the rings may not close: use what is there.
+                OSMGeometry.centroid(of: rings)
+                    ?? OSMGeometry.meanOfVertices(outerWays.map { Self.coordinates(of: $0, locations) })
+            }
+        }
+
+        let nearest = OSMNearestAddressFinder(features.addressPoints, radiusMeters: venueAddressRadiusMeters)
+        features.venues.reserveCapacity(venueCandidates.count)
+        for candidate in venueCandidates {
+            let address = candidate.address ?? nearest.address(near: candidate.coordinate)
+                ?? Self.partialAddress(candidate.tags)
+            features.venues.append(OSMVenue(id: candidate.id, name: candidate.name, category: candidate.category,
+                                            categoryKey: candidate.key, coordinate: candidate.coordinate,
+                                            address: address, addressIsTagged: candidate.address != nil))
+        }
+        return features
+    }
+
+    /// A named object with a category, waiting for the address points to be known.
+    private struct VenueCandidate {
+        var id: String
+        var name: String
+        var key: String
+        var category: String
+        var coordinate: Coordinate
+        /// Its own full address, if tagged.
+        var address: Address?
+        var tags: [String: String]
+    }
+
+    // MARK: Tags
+
+    /// The venue key and category of an object's tags: the first venue key present with a usable value.
+    static func category(of tags: [String: String]) -> (key: String, category: String)? {
+        for key in venueKeys {
+            guard let raw = tags[key] else { continue }
+            // "nightclub;restaurant" → "nightclub"; "Store" → "store".
+            let value = (raw.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            if value.isEmpty || value == "no" { continue }
+            return (key, value == "yes" ? key : value)
+        }
+        return nil
+    }
+
+    /// The tagged address when there is an `addr:housenumber`; the street may still be missing.
+    static func taggedAddress(_ tags: [String: String]) -> Address? {
+        guard let number = tags["addr:housenumber"] else { return nil }
+        return Address(houseNumber: number, street: tags["addr:street"], postcode: tags["addr:postcode"],
+                       town: tags["addr:city"])
+    }
+
+    /// Whatever address parts are tagged, when there is no full address and no address point near.
+    static func partialAddress(_ tags: [String: String]) -> Address? {
+        let address = Address(houseNumber: tags["addr:housenumber"], street: tags["addr:street"],
+                              postcode: tags["addr:postcode"], town: tags["addr:city"])
+        return address.isEmpty ? nil : address
+    }
+
+    // MARK: Geometry
+
+    static func coordinates(of nodeIDs: [Int64], _ locations: [Int64: Coordinate]) -> [Coordinate] {
+        var points: [Coordinate] = []
+        points.reserveCapacity(nodeIDs.count)
+        for id in nodeIDs {
+            if let point = locations[id] { points.append(point) }
+        }
+        return points
+    }
+
+    /// The points as a closed ring (first point repeated at the end: a clipped way may have lost it),
+    /// or nil when fewer than three corners are left.
+    static func ring(_ points: [Coordinate]) -> [Coordinate]? {
+        guard let first = points.first else { return nil }
+        let ring = points.last == first ? points : points + [first]
+        return ring.count >= 4 ? ring : nil
+    }
+}
+
+/// Identifies a relation member (or any object) by type and id.
+struct OSMMemberKey: Hashable {
+    var type: OSMMemberType
+    var id: Int64
+}
+
+/// Streets given by `type=street` / `type=associatedStreet` relations rather than by `addr:street`
+/// on each house: the relation's name is the street of its "house"/"address" members.
+struct OSMStreetRelationAddresses {
+    private var streets: [OSMMemberKey: (street: String, postcode: String?, town: String?)] = [:]
+
+    init(_ relations: [OSMRelation]) {
+        for relation in relations where relation.tags["type"] == "street" || relation.tags["type"] == "associatedStreet" {
+            guard let name = relation.tags["name"] else { continue }
+            // "00100;00120" names several postcodes: none of them is the house's for sure.
+            let postcode = relation.tags["addr:postcode"].flatMap { $0.contains(";") ? nil : $0 }
+            for member in relation.members where member.role == "house" || member.role == "address" {
+                streets[OSMMemberKey(type: member.type, id: member.id)] = (name, postcode, relation.tags["addr:city"])
+            }
+        }
+    }
+
+    /// The address with its street (and missing postcode/town) filled from a street relation; nil when
+    /// there is no house number or no street at all.
+    func complete(_ address: Address?, for key: OSMMemberKey) -> Address? {
+        guard var address else { return nil }
+        if address.street == nil || address.postcode == nil || address.town == nil, let relation = streets[key] {
+            if address.street == nil { address.street = relation.street }
+            if address.street == relation.street {
+                address.postcode = address.postcode ?? relation.postcode
+                address.town = address.town ?? relation.town
+            }
+        }
+        return address.street == nil ? nil : address
+    }
+}

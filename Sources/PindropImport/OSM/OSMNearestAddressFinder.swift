@@ -1,0 +1,44 @@
+import Foundation
+import PindropCore
+
+/// Finds the nearest address point within a radius, through a grid of cells one radius tall, so a
+/// lookup reads a handful of cells instead of every point.
+struct OSMNearestAddressFinder {
+    private let points: [OSMAddressPoint]
+    private let radiusMeters: Double
+    private let cellDegrees: Double
+    private var cells: [Int64: [Int]] = [:]
+
+    init(_ points: [OSMAddressPoint], radiusMeters: Double) {
+        self.points = points
+        self.radiusMeters = max(radiusMeters, 1)
+        // Metres per degree of latitude on the mean sphere.
+        cellDegrees = self.radiusMeters / (Geo.earthRadiusMeters * .pi / 180)
+        for (index, point) in points.enumerated() {
+            cells[key(row: row(point.coordinate.latitude), column: column(point.coordinate.longitude)), default: []].append(index)
+        }
+    }
+
+    /// The address of the nearest point within the radius, or nil.
+    func address(near coordinate: Coordinate) -> Address? {
+        guard !points.isEmpty else { return nil }
+        let centerRow = row(coordinate.latitude), centerColumn = column(coordinate.longitude)
+        // A cell is one radius tall but only radius·cos(latitude) wide in metres: look further east and west.
+        let cosine = max(cos(min(abs(coordinate.latitude) + cellDegrees, 90) * .pi / 180), 0.01)
+        let columnReach = Int((1 / cosine).rounded(.up))
+        var best: (distance: Double, index: Int)?
+        for r in (centerRow - 1)...(centerRow + 1) {
+            for c in (centerColumn - columnReach)...(centerColumn + columnReach) {
+                for index in cells[key(row: r, column: c)] ?? [] {
+                    let distance = coordinate.distance(to: points[index].coordinate)
+                    if distance <= radiusMeters, distance < best?.distance ?? .infinity { best = (distance, index) }
+                }
+            }
+        }
+        return best.map { points[$0.index].address }
+    }
+
+    private func row(_ latitude: Double) -> Int { Int((latitude / cellDegrees).rounded(.down)) }
+    private func column(_ longitude: Double) -> Int { Int((longitude / cellDegrees).rounded(.down)) }
+    private func key(row: Int, column: Int) -> Int64 { Int64(row) << 32 | Int64(UInt32(truncatingIfNeeded: column)) }
+}

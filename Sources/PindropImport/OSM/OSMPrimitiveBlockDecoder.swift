@@ -1,0 +1,253 @@
+import PindropCore
+
+/// Decodes one `PrimitiveBlock` message (osmformat.proto) into nodes, ways and relations.
+///
+/// The block's scalars (granularity, offsets, date granularity) come after its groups on the wire,
+/// so the decoder first collects the string table, the scalars and the group ranges, then decodes the groups.
+struct OSMPrimitiveBlockDecoder {
+    private var strings: [String] = []
+    private var granularity: Int64 = 100
+    private var latitudeOffset: Int64 = 0
+    private var longitudeOffset: Int64 = 0
+    private var dateGranularity: Int64 = 1000
+    // Scratch arrays reused across objects to avoid an allocation per object.
+    private var keys: [Int64] = []
+    private var values: [Int64] = []
+
+    mutating func decode(_ content: UnsafeRawBufferPointer) throws(PindropError) -> OSMPrimitiveBlock {
+        var reader = OSMProtobufReader(content, context: "PrimitiveBlock")
+        var groups: [OSMProtobufReader] = []
+        while let field = try reader.nextField() {
+            switch (field.number, field.wireType) {
+            case (1, .lengthDelimited): try decodeStringTable(reader.readMessage("StringTable"))
+            case (2, .lengthDelimited): groups.append(try reader.readMessage("PrimitiveGroup"))
+            case (17, .varint): granularity = try reader.readInt64()
+            case (18, .varint): dateGranularity = try reader.readInt64()
+            case (19, .varint): latitudeOffset = try reader.readInt64()
+            case (20, .varint): longitudeOffset = try reader.readInt64()
+            default: try reader.skip(field.wireType)
+            }
+        }
+        guard granularity > 0, granularity <= 1_000_000_000 else {
+            throw reader.error("absurd granularity \(granularity)")
+        }
+        var block = OSMPrimitiveBlock()
+        for group in groups { try decodeGroup(group, into: &block) }
+        return block
+    }
+
+    private mutating func decodeStringTable(_ message: OSMProtobufReader) throws(PindropError) {
+        var reader = message
+        while let field = try reader.nextField() {
+            if field.number == 1, field.wireType == .lengthDelimited {
+                strings.append(try reader.readString())
+            } else {
+                try reader.skip(field.wireType)
+            }
+        }
+    }
+
+    private mutating func decodeGroup(_ message: OSMProtobufReader, into block: inout OSMPrimitiveBlock) throws(PindropError) {
+        var reader = message
+        while let field = try reader.nextField() {
+            switch (field.number, field.wireType) {
+            case (1, .lengthDelimited): block.nodes.append(try decodeNode(reader.readMessage("Node")))
+            case (2, .lengthDelimited): try decodeDenseNodes(reader.readMessage("DenseNodes"), into: &block.nodes)
+            case (3, .lengthDelimited): block.ways.append(try decodeWay(reader.readMessage("Way")))
+            case (4, .lengthDelimited): block.relations.append(try decodeRelation(reader.readMessage("Relation")))
+            default: try reader.skip(field.wireType)  // changesets and future additions
+            }
+        }
+    }
+
+    // MARK: Shared pieces
+
+    @inline(__always)
+    private func string(_ index: Int64, _ reader: OSMProtobufReader) throws(PindropError) -> String {
+        guard index >= 0, index < Int64(strings.count) else {
+            throw reader.error("string index \(index) outside the block's string table of \(strings.count)")
+        }
+        return strings[Int(index)]
+    }
+
+    /// The tags from the `keys`/`vals` scratch arrays.
+    private func tagsFromScratch(_ reader: OSMProtobufReader) throws(PindropError) -> [String: String] {
+        guard keys.count == values.count else {
+            throw reader.error("\(keys.count) tag keys but \(values.count) values")
+        }
+        guard !keys.isEmpty else { return [:] }
+        var tags = [String: String](minimumCapacity: keys.count)
+        for i in keys.indices {
+            tags[try string(keys[i], reader)] = try string(values[i], reader)
+        }
+        return tags
+    }
+
+    @inline(__always)
+    private func coordinate(latitude: Int64, longitude: Int64, _ reader: OSMProtobufReader) throws(PindropError) -> Coordinate {
+        // Wrapping arithmetic: garbage must give a range error below, not an overflow trap.
+        let lat = Double(latitudeOffset &+ granularity &* latitude) * 1e-9
+        let lon = Double(longitudeOffset &+ granularity &* longitude) * 1e-9
+        guard lat >= -90, lat <= 90, lon >= -180, lon <= 180 else {
+            throw reader.error("coordinate \(lat), \(lon) off the globe")
+        }
+        return Coordinate(latitude: lat, longitude: lon)
+    }
+
+    /// Seconds since 1970 from a timestamp in date-granularity units.
+    @inline(__always)
+    private func seconds(_ timestamp: Int64) -> Int64 {
+        timestamp &* dateGranularity / 1000
+    }
+
+    /// The timestamp of an `Info` message, in seconds.
+    private func decodeInfoTimestamp(_ message: OSMProtobufReader) throws(PindropError) -> Int64? {
+        var reader = message
+        var timestamp: Int64?
+        while let field = try reader.nextField() {
+            if field.number == 2, field.wireType == .varint {
+                timestamp = seconds(try reader.readInt64())
+            } else {
+                try reader.skip(field.wireType)
+            }
+        }
+        return timestamp
+    }
+
+    // MARK: Nodes
+
+    private mutating func decodeNode(_ message: OSMProtobufReader) throws(PindropError) -> OSMNode {
+        var reader = message
+        var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
+        var timestamp: Int64?
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        while let field = try reader.nextField() {
+            switch (field.number, field.wireType) {
+            case (1, .varint): id = try reader.readSignedVarint()
+            case (2, _): try reader.appendVarints(field.wireType, to: &keys)
+            case (3, _): try reader.appendVarints(field.wireType, to: &values)
+            case (4, .lengthDelimited): timestamp = try decodeInfoTimestamp(reader.readMessage("Info"))
+            case (8, .varint): lat = try reader.readSignedVarint()
+            case (9, .varint): lon = try reader.readSignedVarint()
+            default: try reader.skip(field.wireType)
+            }
+        }
+        return OSMNode(id: id, coordinate: try coordinate(latitude: lat, longitude: lon, reader),
+                       tags: try tagsFromScratch(reader), timestamp: timestamp)
+    }
+
+    private func decodeDenseNodes(_ message: OSMProtobufReader, into nodes: inout [OSMNode]) throws(PindropError) {
+        var reader = message
+        var ids: [Int64] = [], lats: [Int64] = [], lons: [Int64] = [], keysVals: [Int64] = []
+        var timestamps: [Int64] = []
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.appendDeltaDecoded(field.wireType, to: &ids)
+            case 5 where field.wireType == .lengthDelimited:
+                timestamps = try decodeDenseInfoTimestamps(reader.readMessage("DenseInfo"))
+            case 8: try reader.appendDeltaDecoded(field.wireType, to: &lats)
+            case 9: try reader.appendDeltaDecoded(field.wireType, to: &lons)
+            case 10: try reader.appendVarints(field.wireType, to: &keysVals)
+            default: try reader.skip(field.wireType)
+            }
+        }
+        guard lats.count == ids.count, lons.count == ids.count else {
+            throw reader.error("\(ids.count) ids but \(lats.count) latitudes and \(lons.count) longitudes")
+        }
+        guard timestamps.isEmpty || timestamps.count == ids.count else {
+            throw reader.error("\(ids.count) ids but \(timestamps.count) timestamps")
+        }
+        nodes.reserveCapacity(nodes.count + ids.count)
+        // keys_vals: for each node, (key, value) string indices ending with a 0; empty when no node has tags.
+        var cursor = 0
+        for i in ids.indices {
+            var tags: [String: String] = [:]
+            if !keysVals.isEmpty {
+                while true {
+                    guard cursor < keysVals.count else { throw reader.error("keys_vals ends before node \(ids[i])'s tags do") }
+                    let key = keysVals[cursor]
+                    cursor += 1
+                    if key == 0 { break }
+                    guard cursor < keysVals.count else { throw reader.error("keys_vals ends inside node \(ids[i])'s tags") }
+                    tags[try string(key, reader)] = try string(keysVals[cursor], reader)
+                    cursor += 1
+                }
+            }
+            nodes.append(OSMNode(id: ids[i], coordinate: try coordinate(latitude: lats[i], longitude: lons[i], reader),
+                                 tags: tags, timestamp: timestamps.isEmpty ? nil : seconds(timestamps[i])))
+        }
+    }
+
+    private func decodeDenseInfoTimestamps(_ message: OSMProtobufReader) throws(PindropError) -> [Int64] {
+        var reader = message
+        var timestamps: [Int64] = []
+        while let field = try reader.nextField() {
+            if field.number == 2 {
+                try reader.appendDeltaDecoded(field.wireType, to: &timestamps)
+            } else {
+                try reader.skip(field.wireType)
+            }
+        }
+        return timestamps
+    }
+
+    // MARK: Ways and relations
+
+    private mutating func decodeWay(_ message: OSMProtobufReader) throws(PindropError) -> OSMWay {
+        var reader = message
+        var id: Int64 = 0
+        var refs: [Int64] = []
+        var timestamp: Int64?
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        while let field = try reader.nextField() {
+            switch (field.number, field.wireType) {
+            case (1, .varint): id = try reader.readInt64()
+            case (2, _): try reader.appendVarints(field.wireType, to: &keys)
+            case (3, _): try reader.appendVarints(field.wireType, to: &values)
+            case (4, .lengthDelimited): timestamp = try decodeInfoTimestamp(reader.readMessage("Info"))
+            case (8, _): try reader.appendDeltaDecoded(field.wireType, to: &refs)
+            default: try reader.skip(field.wireType)
+            }
+        }
+        return OSMWay(id: id, nodeIDs: refs, tags: try tagsFromScratch(reader), timestamp: timestamp)
+    }
+
+    private mutating func decodeRelation(_ message: OSMProtobufReader) throws(PindropError) -> OSMRelation {
+        var reader = message
+        var id: Int64 = 0
+        var roles: [Int64] = [], memberIDs: [Int64] = [], types: [Int64] = []
+        var timestamp: Int64?
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        while let field = try reader.nextField() {
+            switch (field.number, field.wireType) {
+            case (1, .varint): id = try reader.readInt64()
+            case (2, _): try reader.appendVarints(field.wireType, to: &keys)
+            case (3, _): try reader.appendVarints(field.wireType, to: &values)
+            case (4, .lengthDelimited): timestamp = try decodeInfoTimestamp(reader.readMessage("Info"))
+            case (8, _): try reader.appendVarints(field.wireType, to: &roles)
+            case (9, _): try reader.appendDeltaDecoded(field.wireType, to: &memberIDs)
+            case (10, _): try reader.appendVarints(field.wireType, to: &types)
+            default: try reader.skip(field.wireType)
+            }
+        }
+        guard roles.count == memberIDs.count, types.count == memberIDs.count else {
+            throw reader.error("relation \(id) has \(memberIDs.count) members but \(roles.count) roles and \(types.count) types")
+        }
+        var members: [OSMRelationMember] = []
+        members.reserveCapacity(memberIDs.count)
+        for i in memberIDs.indices {
+            let type: OSMMemberType
+            switch types[i] {
+            case 0: type = .node
+            case 1: type = .way
+            case 2: type = .relation
+            default: throw reader.error("relation \(id) has a member of unknown type \(types[i])")
+            }
+            members.append(OSMRelationMember(type: type, id: memberIDs[i], role: try string(roles[i], reader)))
+        }
+        return OSMRelation(id: id, members: members, tags: try tagsFromScratch(reader), timestamp: timestamp)
+    }
+}

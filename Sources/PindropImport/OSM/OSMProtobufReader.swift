@@ -1,0 +1,144 @@
+import PindropCore
+
+/// The wire types of the protocol buffer encoding that OSM PBF uses.
+enum OSMWireType: UInt8 {
+    case varint = 0
+    case fixed64 = 1
+    case lengthDelimited = 2
+    case fixed32 = 5
+}
+
+/// A minimal protocol buffer reader over borrowed bytes: just what the two OSM schemas
+/// (`fileformat.proto`, `osmformat.proto`) need. Every read is bounds-checked and throws
+/// `PindropError.unreadableData` instead of trapping, so a broken file cannot crash the import.
+struct OSMProtobufReader {
+    private let bytes: UnsafeRawBufferPointer
+    private var position = 0
+    /// Names the message being read, for error messages ("PrimitiveBlock", "DenseNodes").
+    let context: String
+
+    init(_ bytes: UnsafeRawBufferPointer, context: String) {
+        self.bytes = bytes
+        self.context = context
+    }
+
+    var isAtEnd: Bool { position >= bytes.count }
+
+    func error(_ what: String) -> PindropError {
+        .unreadableData("OSM PBF: \(what) in \(context)")
+    }
+
+    /// The next field's number and wire type, or nil at the end of the message.
+    mutating func nextField() throws(PindropError) -> (number: Int, wireType: OSMWireType)? {
+        guard !isAtEnd else { return nil }
+        let key = try readVarint()
+        guard let wireType = OSMWireType(rawValue: UInt8(key & 7)) else {
+            throw error("unsupported wire type \(key & 7)")
+        }
+        let number = key >> 3
+        guard number > 0, number < 1 << 29 else { throw error("invalid field number \(number)") }
+        return (Int(number), wireType)
+    }
+
+    @inline(__always)
+    mutating func readVarint() throws(PindropError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+            if shift >= 64 { throw error("varint longer than 10 bytes") }
+        }
+        throw error("truncated varint")
+    }
+
+    @inline(__always)
+    mutating func readSignedVarint() throws(PindropError) -> Int64 {
+        let raw = try readVarint()
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))  // zigzag
+    }
+
+    mutating func readInt64() throws(PindropError) -> Int64 { Int64(bitPattern: try readVarint()) }
+
+    /// The bytes of a length-delimited field, borrowed from the same buffer.
+    mutating func readLengthDelimited() throws(PindropError) -> UnsafeRawBufferPointer {
+        let length = try readVarint()
+        guard length <= UInt64(bytes.count - position) else {
+            throw error("field length \(length) runs past the end (\(bytes.count - position) bytes left)")
+        }
+        let start = position
+        position += Int(length)
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+    }
+
+    mutating func readString() throws(PindropError) -> String {
+        String(decoding: try readLengthDelimited(), as: UTF8.self)
+    }
+
+    /// A nested message's reader.
+    mutating func readMessage(_ name: String) throws(PindropError) -> OSMProtobufReader {
+        OSMProtobufReader(try readLengthDelimited(), context: name)
+    }
+
+    mutating func skip(_ wireType: OSMWireType) throws(PindropError) {
+        switch wireType {
+        case .varint: _ = try readVarint()
+        case .lengthDelimited: _ = try readLengthDelimited()
+        case .fixed64: try advance(8)
+        case .fixed32: try advance(4)
+        }
+    }
+
+    private mutating func advance(_ count: Int) throws(PindropError) {
+        guard count <= bytes.count - position else { throw error("truncated fixed-size field") }
+        position += count
+    }
+
+    /// Calls `body` for each value of a repeated varint field, packed or not.
+    @inline(__always)
+    mutating func forEachVarint(_ wireType: OSMWireType, _ body: (UInt64) throws(PindropError) -> Void) throws(PindropError) {
+        switch wireType {
+        case .varint:
+            try body(try readVarint())
+        case .lengthDelimited:
+            var packed = OSMProtobufReader(try readLengthDelimited(), context: context)
+            while !packed.isAtEnd { try body(try packed.readVarint()) }
+        default:
+            throw error("wire type \(wireType.rawValue) for a repeated integer field")
+        }
+    }
+
+    /// Appends the values of a repeated unsigned or plain int field (uint32, int32, int64, enum).
+    mutating func appendVarints(_ wireType: OSMWireType, to array: inout [Int64]) throws(PindropError) {
+        try forEachVarint(wireType) { array.append(Int64(bitPattern: $0)) }
+    }
+
+    /// Appends the values of a repeated sint64/sint32 field.
+    mutating func appendSignedVarints(_ wireType: OSMWireType, to array: inout [Int64]) throws(PindropError) {
+        try forEachVarint(wireType) { raw in array.append(Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))) }
+    }
+
+    /// Appends the running sums of a delta-coded repeated sint64 field.
+    mutating func appendDeltaDecoded(_ wireType: OSMWireType, to array: inout [Int64]) throws(PindropError) {
+        var running = array.last ?? 0
+        try forEachVarint(wireType) { raw in
+            running &+= Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+            array.append(running)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// `withUnsafeBytes` keeping the typed error (the standard one is only `rethrows`).
+    func osmWithUnsafeBytes<Result>(
+        _ body: (UnsafeRawBufferPointer) throws(PindropError) -> Result
+    ) throws(PindropError) -> Result {
+        let outcome: Swift.Result<Result, PindropError> = withUnsafeBytes { buffer in
+            do throws(PindropError) { return .success(try body(buffer)) } catch { return .failure(error) }
+        }
+        return try outcome.get()
+    }
+}

@@ -1,0 +1,268 @@
+import AsyncHTTPClient
+import Foundation
+import PindropCore
+
+/// Google Maps Platform: the Geocoding API (`/maps/api/geocode/json`, `address=` and `latlng=`) for search
+/// and reverse, and Places Autocomplete (`/maps/api/place/autocomplete/json`) with Place Details
+/// (`/maps/api/place/details/json`) for suggestions.
+///
+/// Autocomplete uses session tokens: one token for a whole typing session, ended by the selection —
+/// `place(id:)` with a "google:…" id is the selection (it sends the token with the Details request, and
+/// the next suggestion starts a new session). Autocomplete predictions carry no coordinates, so each
+/// suggestion is completed with a Details request for its location, kept in `detailsCache` so that the
+/// same prediction while typing on costs nothing more.
+///
+/// Statuses: OK; ZERO_RESULTS → no results; REQUEST_DENIED → a message about the key;
+/// OVER_QUERY_LIMIT / OVER_DAILY_LIMIT → `.rateLimited`; INVALID_REQUEST → `.upstream`;
+/// UNKNOWN_ERROR → asked once more, then `.upstream`.
+public struct GoogleClient: PlaceProvider, PlaceSearching, Autocompleting, ReverseGeocoding, PlaceLookup {
+    /// The provider name.
+    public static let providerName = "google"
+    /// The public endpoint.
+    public static let defaultBaseURL = "https://maps.googleapis.com"
+    /// The environment variable holding the key, named in messages about a refused key.
+    public static let keyVariable = "PINDROP_GOOGLE_API_KEY"
+    /// The Place Details fields asked for (Basic data only: location, name, address).
+    static let detailsFields = "place_id,name,formatted_address,geometry/location,address_components,types"
+
+    public let name = GoogleClient.providerName
+    public let displayName = "Google"
+    public let attribution = "Powered by Google; map data © Google"
+    public var cacheLifetime: Duration { configuration.cacheLifetime }
+
+    /// Where and how to reach it; `apiKey` is required.
+    public let configuration: ProviderConfiguration
+    /// Places completed by Details requests, by place id.
+    public let detailsCache: ResponseCache
+    private let http: ProviderHTTP
+    private let session = AutocompleteSession()
+
+    /// Makes a client; throws `.invalidInput` without an API key.
+    public init(configuration: ProviderConfiguration, detailsCache: ResponseCache = ResponseCache(capacity: 1_000),
+                httpClient: HTTPClient = .failingFast) throws(PindropError) {
+        guard configuration.apiKey != nil else { throw .invalidInput("Google needs an API key: set \(Self.keyVariable)") }
+        self.configuration = configuration
+        self.detailsCache = detailsCache
+        self.http = ProviderHTTP(provider: "Google", configuration: configuration, httpClient: httpClient, keyVariable: Self.keyVariable)
+    }
+
+    /// The current autocomplete session token, nil between sessions (for tests and diagnostics).
+    public var currentSessionToken: String? { session.current }
+
+    /// `GET /maps/api/geocode/json?address=…[&components=country:XX][&bounds=…]`; `near` biases to a box of
+    /// about ±50 km around it.
+    public func search(_ request: SearchRequest) async throws -> [PlaceResult] {
+        var query: [(String, String?)] = [("address", request.text),
+                                          ("components", request.countryCode.map { "country:\($0)" })]
+        if let near = request.near {
+            let d = 0.5
+            query.append(("bounds", "\(near.latitude - d),\(near.longitude - d)|\(near.latitude + d),\(near.longitude + d)"))
+        }
+        let body = try await call("/maps/api/geocode/json", query: query, as: GoogleGeocodeResponse.self)
+        return (body.results ?? []).prefix(request.limit).compactMap(\.place).map { PlaceResult.measured($0, from: request.near) }
+    }
+
+    /// `GET /maps/api/geocode/json?latlng=…`: addresses around the point, most precise first.
+    public func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] {
+        let c = request.coordinate
+        let body = try await call("/maps/api/geocode/json", query: [("latlng", "\(c.latitude),\(c.longitude)")],
+                                  as: GoogleGeocodeResponse.self)
+        return (body.results ?? []).prefix(request.limit).compactMap(\.place).map { PlaceResult.measured($0, from: c) }
+    }
+
+    /// `GET /maps/api/place/autocomplete/json?input=…&sessiontoken=…[&location=…&radius=…][&components=…]`,
+    /// each prediction completed with its location (from `detailsCache` or a Details request).
+    public func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] {
+        if request.isBelowMinimum { return [] }
+        let body = try await call("/maps/api/place/autocomplete/json", query: [
+            ("input", request.text), ("sessiontoken", session.currentOrNew()),
+            ("location", request.near.map { "\($0.latitude),\($0.longitude)" }), ("radius", request.near.map { _ in "50000" }),
+            ("components", request.countryCode.map { "country:\($0.lowercased())" }),
+        ], as: GoogleAutocompleteResponse.self)
+        let predictions = Array((body.predictions ?? []).prefix(request.limit))
+        let places = try await withThrowingTaskGroup(of: (Int, Place?).self) { group in
+            for (index, prediction) in predictions.enumerated() {
+                group.addTask { (index, try await self.completed(prediction)) }
+            }
+            var places = [Place?](repeating: nil, count: predictions.count)
+            for try await (index, place) in group { places[index] = place }
+            return places
+        }
+        return places.compactMap { $0 }.map { PlaceResult.measured($0, from: request.near) }
+    }
+
+    /// The selection of a suggestion: Place Details for "google:<place_id>" with the session's token,
+    /// which ends the typing session. Nil for other ids or an unknown place.
+    public func place(id: String) async throws -> Place? {
+        let prefix = "\(Self.providerName):"
+        guard id.hasPrefix(prefix) else { return nil }
+        return try await details(placeID: String(id.dropFirst(prefix.count)), sessionToken: session.end())
+    }
+
+    /// A prediction with the location and address of its place.
+    private func completed(_ prediction: GooglePrediction) async throws -> Place? {
+        let key = ResponseCache.Key(provider: Self.providerName, request: "details|\(prediction.place_id)")
+        if let cached = detailsCache.results(for: key)?.first?.place { return cached }
+        guard var place = try await details(placeID: prediction.place_id, sessionToken: nil) else { return nil }
+        place.name = prediction.structured_formatting?.main_text ?? place.name
+        place.displayName = prediction.description
+        detailsCache.store([PlaceResult(place: place)], for: key, lifetime: cacheLifetime)
+        return place
+    }
+
+    /// `GET /maps/api/place/details/json?place_id=…&fields=…[&sessiontoken=…]`; nil when Google has no such place.
+    private func details(placeID: String, sessionToken: String?) async throws -> Place? {
+        let body = try await call("/maps/api/place/details/json", query: [
+            ("place_id", placeID), ("fields", Self.detailsFields), ("sessiontoken", sessionToken),
+        ], as: GooglePlaceDetailsResponse.self)
+        return body.result?.place
+    }
+
+    /// One API call with the key, its status checked; UNKNOWN_ERROR is asked once more.
+    private func call<Body: GoogleStatusBody>(_ path: String, query: [(String, String?)], as: Body.Type) async throws -> Body {
+        let query = query + [("key", configuration.apiKey?.value)]
+        var attempt = 1
+        while true {
+            let answer = try await http.get(path, query: query)
+            guard answer.status == 200 else {
+                let detail = (try? JSONDecoder().decode(GoogleErrorBody.self, from: answer.body))?.message
+                throw http.failure(answer, detail: detail)
+            }
+            let body = try http.decode(Body.self, from: answer.body)
+            let message = body.error_message.map { ": " + http.redacted($0) } ?? ""
+            switch body.status {
+            case "OK", "ZERO_RESULTS", "NOT_FOUND":
+                return body
+            case "REQUEST_DENIED":
+                throw PindropError.upstream(provider: http.provider,
+                                            message: "refused the API key (REQUEST_DENIED)\(message); check \(Self.keyVariable) and that the API is enabled for it")
+            case "OVER_QUERY_LIMIT", "OVER_DAILY_LIMIT":
+                throw PindropError.rateLimited(provider: http.provider, message: "the key's quota is used up (\(body.status))\(message)")
+            case "INVALID_REQUEST":
+                throw PindropError.upstream(provider: http.provider, message: "called the request invalid (INVALID_REQUEST)\(message)")
+            case "UNKNOWN_ERROR" where attempt == 1:
+                attempt += 1
+            default:
+                throw PindropError.upstream(provider: http.provider, message: "answered status \(body.status)\(message)")
+            }
+        }
+    }
+}
+
+/// The autocomplete session token: created by the first suggestion of a typing session, ended by the
+/// selection. Shared by copies of the client.
+final class AutocompleteSession: @unchecked Sendable {
+    private let lock = NSLock()
+    private var token: String?
+
+    /// The token in use, nil between sessions.
+    var current: String? { lock.withLock { token } }
+
+    /// The token in use, starting a session when there is none.
+    func currentOrNew() -> String {
+        lock.withLock {
+            if let token { return token }
+            let new = UUID().uuidString.lowercased()
+            token = new
+            return new
+        }
+    }
+
+    /// Ends the session, returning its token (nil when none was open).
+    func end() -> String? {
+        lock.withLock {
+            defer { token = nil }
+            return token
+        }
+    }
+}
+
+/// What every Google web-service body has: `status` and, on failure, `error_message`.
+protocol GoogleStatusBody: Decodable {
+    var status: String { get }
+    var error_message: String? { get }
+}
+
+/// `{"results": [...], "status": "OK"}` from the Geocoding API.
+struct GoogleGeocodeResponse: GoogleStatusBody {
+    var results: [GoogleResult]?
+    var status: String
+    var error_message: String?
+}
+
+/// `{"predictions": [...], "status": "OK"}` from Places Autocomplete.
+struct GoogleAutocompleteResponse: GoogleStatusBody {
+    var predictions: [GooglePrediction]?
+    var status: String
+    var error_message: String?
+}
+
+/// `{"result": {...}, "status": "OK"}` from Place Details.
+struct GooglePlaceDetailsResponse: GoogleStatusBody {
+    var result: GoogleResult?
+    var status: String
+    var error_message: String?
+}
+
+/// An autocomplete prediction: text and a place id, no location.
+struct GooglePrediction: Decodable, Sendable {
+    struct Formatting: Decodable, Sendable { var main_text: String?; var secondary_text: String? }
+    var description: String
+    var place_id: String
+    var structured_formatting: Formatting?
+}
+
+/// A geocoding result or a Place Details result (the same fields, Details adds `name`).
+struct GoogleResult: Decodable {
+    struct Component: Decodable { var long_name: String; var short_name: String; var types: [String] }
+    struct Geometry: Decodable { var location: Location }
+    struct Location: Decodable { var lat: Double; var lng: Double }
+
+    var place_id: String
+    var formatted_address: String?
+    var name: String?
+    var geometry: Geometry?
+    var address_components: [Component]?
+    var types: [String]?
+
+    /// Types that say what kind of address a result is rather than what the place is.
+    static let addressTypes: Set<String> = [
+        "political", "street_address", "route", "premise", "subpremise", "postal_code", "country", "locality",
+        "sublocality", "neighborhood", "plus_code", "geocode", "establishment", "point_of_interest", "intersection",
+        "colloquial_area", "postal_town", "street_number", "floor", "room", "postal_code_suffix",
+    ]
+
+    /// The Pindrop place, or nil without a location on the globe.
+    var place: Place? {
+        guard let location = geometry?.location,
+              let coordinate = try? Coordinate(validatingLatitude: location.lat, longitude: location.lng) else { return nil }
+        let components = address_components ?? []
+        func component(_ type: String) -> Component? { components.first { $0.types.contains(type) } }
+        let address = Address(houseNumber: component("street_number")?.long_name, street: component("route")?.long_name,
+                              postcode: component("postal_code")?.long_name,
+                              town: (component("locality") ?? component("postal_town"))?.long_name)
+        let formatted = formatted_address ?? name ?? place_id
+        let category = (types ?? []).first { !Self.addressTypes.contains($0) && !$0.hasPrefix("administrative_area")
+            && !$0.hasPrefix("sublocality") }
+        return Place(id: "\(GoogleClient.providerName):\(place_id)",
+                     name: name?.nonBlank ?? String(formatted.split(separator: ",").first ?? Substring(formatted)),
+                     displayName: formatted, coordinate: coordinate,
+                     countryCode: component("country")?.short_name.uppercased(),
+                     admin1: component("administrative_area_level_1")?.long_name,
+                     category: category, address: address.isEmpty ? nil : address, source: GoogleClient.providerName)
+    }
+}
+
+/// Google's error body on a non-200 answer: `{"error_message": "…"}` or `{"error": {"message": "…"}}`.
+struct GoogleErrorBody: Decodable {
+    var message: String?
+
+    private enum CodingKeys: String, CodingKey { case error_message, error }
+    private struct Detail: Decodable { var message: String? }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        message = try c.decodeIfPresent(String.self, forKey: .error_message)
+            ?? (try? c.decodeIfPresent(Detail.self, forKey: .error))?.message
+    }
+}

@@ -1,0 +1,144 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import PindropCore
+
+/// MusicBrainz's web service (`/ws/2`) over HTTP: one request per call, errors as `PindropError`,
+/// rate-limit refusals (503) returned with the server's advice so a `RequestScheduler` can pace retries.
+/// As a `MusicPlaceSearching` it runs whole paged searches.
+public struct MusicBrainzClient: MusicPlaceSearching {
+    /// The name used in errors.
+    public static let providerName = "MusicBrainz"
+    /// Records per request: MusicBrainz's maximum.
+    public static let pageSize = 100
+
+    /// Where and how to reach the service.
+    public let configuration: MusicBrainzConfiguration
+    /// Geocodes places that come without coordinates; nil skips them.
+    public let geocoder: (any PlaceSearching)?
+    private let httpClient: HTTPClient
+
+    /// Makes a client. `geocoder` (usually the embedded index) places those without coordinates.
+    public init(configuration: MusicBrainzConfiguration, geocoder: (any PlaceSearching)? = nil,
+                httpClient: HTTPClient = MusicBrainzClient.defaultHTTPClient) {
+        self.configuration = configuration
+        self.geocoder = geocoder
+        self.httpClient = httpClient
+    }
+
+    /// A paged search of music places, 100 per request, paced by `request.mode`.
+    public func searchMusicPlaces(_ request: MusicSearchRequest) -> PagedSearch<MusicPlace> {
+        searchMusicPlaces(request, pageSize: Self.pageSize, clock: ContinuousPagingClock())
+    }
+
+    /// As `searchMusicPlaces(_:)`, with another page size (1...100; to compare with the original app's 20) or clock.
+    public func searchMusicPlaces(_ request: MusicSearchRequest, pageSize: Int,
+                                  clock: any PagingClock) -> PagedSearch<MusicPlace> {
+        let options = PagingOptions(pageSize: pageSize, maxPages: request.maxPages, mode: request.mode,
+                                    interval: configuration.requestInterval)
+        let collection = MusicBrainzPlaceSearch(client: self, text: request.text, sinceYear: request.sinceYear)
+        return PagedSearch(collection: collection, options: options, clock: clock)
+    }
+
+    /// A process-wide HTTP client that reports a refused connection at once (AsyncHTTPClient's default retries
+    /// until the connect timeout, which leaves a user with a wrong URL waiting). Never shut down.
+    public static let defaultHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// Sends one place-search request: `GET /ws/2/place?query=…&limit=…&offset=…&fmt=json`.
+    public func fetchPlaces(query: String, page: PageRequest) async throws -> PageFetchResult<MusicBrainzPlace?> {
+        let url = "\(configuration.baseURL)/ws/2/place?query=\(Self.percentEncoded(query))&limit=\(page.limit)&offset=\(page.offset)&fmt=json"
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        request.headers.add(name: "Accept", value: "application/json")
+
+        let response: HTTPClientResponse
+        let body: ByteBuffer
+        do {
+            response = try await httpClient.execute(request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds))
+            body = try await response.body.collect(upTo: 32 << 20)
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw describe(error)
+        }
+        let advice = RateLimitAdvice(
+            limitHeader: response.headers.first(name: "X-RateLimit-Limit"),
+            remainingHeader: response.headers.first(name: "X-RateLimit-Remaining"),
+            resetHeader: response.headers.first(name: "X-RateLimit-Reset"),
+            retryAfterHeader: response.headers.first(name: "Retry-After"),
+            nowEpochSeconds: Date().timeIntervalSince1970)
+        let bytes = Data(body.readableBytesView)
+
+        switch response.status.code {
+        case 200:
+            do {
+                let decoded = try JSONDecoder().decode(MusicBrainzPlaceSearchResponse.self, from: bytes)
+                return .page(FetchedPage(records: decoded.places, totalCount: decoded.count, advice: advice))
+            } catch {
+                throw PindropError.upstream(provider: Self.providerName,
+                                            message: "answered with JSON that is not a place search result (\(Self.summary(of: error)))")
+            }
+        case 503, 429:
+            return .rateLimited(advice)
+        case 400..<500:
+            let reason = (try? JSONDecoder().decode(MusicBrainzErrorBody.self, from: bytes))?.error
+            throw PindropError.upstream(provider: Self.providerName,
+                                        message: "refused the request with HTTP \(response.status.code)" + (reason.map { ": \($0)" } ?? ""))
+        default:
+            throw PindropError.upstream(provider: Self.providerName,
+                                        message: "answered HTTP \(response.status.code) \(response.status.reasonPhrase)")
+        }
+    }
+
+    /// A sentence for a transport failure (refused, timed out, bad URL).
+    private func describe(_ error: any Error) -> PindropError {
+        let base = configuration.baseURL
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout:
+                return .upstream(provider: Self.providerName,
+                                 message: "\(base) did not answer within \(Int(configuration.requestTimeout.seconds)) s")
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return .invalidInput("the MusicBrainz URL \(base) is not a valid URL")
+            default:
+                return .upstream(provider: Self.providerName, message: "the request to \(base) failed (\(error))")
+            }
+        }
+        let text = String(describing: error)
+        if text.contains("refused") || text.contains("ECONNREFUSED") || text.contains("connect") {
+            return .upstream(provider: Self.providerName, message: "could not connect to \(base) (connection refused)")
+        }
+        return .upstream(provider: Self.providerName, message: "could not reach \(base) (\(text.prefix(200)))")
+    }
+
+    /// `DecodingError` in one short phrase.
+    static func summary(of error: any Error) -> String {
+        guard let error = error as? DecodingError else { return String(describing: error).prefix(160).description }
+        switch error {
+        case .keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "unexpected value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case .dataCorrupted: return "not valid JSON"
+        @unknown default: return "unreadable"
+        }
+    }
+
+    /// RFC 3986 percent-encoding of a query value (everything but unreserved characters).
+    static func percentEncoded(_ text: String) -> String {
+        var unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        unreserved.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, for NIO's `TimeAmount`.
+    var nanoseconds: Int64 {
+        let parts = components
+        return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Logging
+import PindropCore
+
+/// The request context every route sees.
+public typealias PindropRequestContext = BasicRequestContext
+
+/// Builds the whole server (routes, middleware, static files) without running it, so tests can drive it
+/// in-process and the CLI can run it. `onServerRunning` gets the bound port (useful with port 0).
+public func buildApplication(configuration: ServerConfiguration, services: ServerServices,
+                             onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in })
+    -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(configuration: configuration, services: services),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Pindrop"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) }
+    )
+}
+
+/// Every route of the HTTP API v1, the OpenAPI document and the web app, behind one JSON error middleware.
+public func buildRouter(configuration: ServerConfiguration, services: ServerServices) -> Router<PindropRequestContext> {
+    let router = Router(context: PindropRequestContext.self)
+    var quietLogger = Logger(label: "Pindrop.files")
+    quietLogger.logLevel = .warning
+    router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: FileMiddleware(
+        configuration.publicDirectory ?? publicResourcesPath(),
+        cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]),
+        searchForIndexHtml: true, logger: quietLogger))
+    if configuration.leafletURL == nil {
+        router.add(middleware: FileMiddleware(
+            configuration.leafletDirectory, urlBasePath: "/vendor/leaflet",
+            cacheControl: CacheControl([(MediaType(type: .any), [.maxAge(3600)])]), logger: quietLogger))
+    }
+
+    let v1 = router.group("v1")
+    PlacesController<PindropRequestContext>(geocoder: services.geocoder, suggestMinChars: configuration.suggestMinChars)
+        .addRoutes(to: v1)
+    UserDataController<PindropRequestContext>(geocoder: services.geocoder, saved: services.saved, recent: services.recent,
+                                              maxBodyBytes: configuration.maxBodyBytes)
+        .addRoutes(to: v1)
+    WebAppController<PindropRequestContext>(configuration: configuration).addRoutes(to: router)
+    router.get("openapi.json") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+    }
+    return router
+}
+
+/// The built-in web app folder (the `Public` resource).
+func publicResourcesPath() -> String {
+    Bundle.module.url(forResource: "Public", withExtension: nil)?.path ?? Bundle.module.bundlePath + "/Public"
+}

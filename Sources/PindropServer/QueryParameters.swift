@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import PindropCore
+
+/// Typed access to a request's query string; every bad value becomes a 400 naming the parameter.
+struct QueryParameters {
+    private let values: [String: String]
+
+    init(_ request: Request) {
+        var values: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { values[String(key)] = String(value) }
+        self.values = values
+    }
+
+    /// The text of a parameter, nil when absent.
+    func string(_ name: String) -> String? { values[name] }
+
+    /// Text that must be present (it may still be blank; the core requests judge that).
+    func requiredString(_ name: String) throws -> String {
+        guard let value = values[name] else { throw APIError.badRequest("the query parameter \"\(name)\" is missing") }
+        return value
+    }
+
+    /// A whole number in `range`, or `defaultValue` when absent.
+    func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
+        guard let text = values[name] else { return defaultValue }
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError.badRequest("\"\(name)\" must be a whole number between \(range.lowerBound) and \(range.upperBound), got \"\(text.prefix(40))\"")
+        }
+        return value
+    }
+
+    /// A finite number, nil when absent.
+    func number(_ name: String) throws -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw APIError.badRequest("\"\(name)\" must be a number, got \"\(text.prefix(40))\"")
+        }
+        return value
+    }
+
+    /// `lat` and `lon` as a validated coordinate: both or neither (nil); out-of-range values are 400.
+    func coordinate() throws -> Coordinate? {
+        let lat = try number("lat"), lon = try number("lon")
+        switch (lat, lon) {
+        case (nil, nil): return nil
+        case (let lat?, let lon?): return try Coordinate(validatingLatitude: lat, longitude: lon)
+        default: throw APIError.badRequest("\"lat\" and \"lon\" must be given together")
+        }
+    }
+
+    /// `lat` and `lon`, both required.
+    func requiredCoordinate() throws -> Coordinate {
+        guard let coordinate = try coordinate() else {
+            throw APIError.badRequest("the query parameters \"lat\" and \"lon\" are required")
+        }
+        return coordinate
+    }
+
+    /// `format=json` (default) or `format=geojson`.
+    func format() throws -> ResultFormat {
+        guard let text = values["format"] else { return .json }
+        guard let format = ResultFormat(rawValue: text.lowercased()) else {
+            throw APIError.badRequest("\"format\" must be \"json\" or \"geojson\", got \"\(text.prefix(40))\"")
+        }
+        return format
+    }
+}
+
+/// Place ids arrive percent-encoded in a path ("osm%3Anode%2F123") or with bare slashes ("osm:node/123").
+enum PlaceID {
+    /// Longest id accepted.
+    static let maxLength = 256
+
+    /// The decoded id captured by a `**` route, or a 400.
+    static func from(_ context: some RequestContext) throws -> String {
+        let raw = context.parameters[Parameters.recursiveCaptureKey].map(String.init) ?? ""
+        guard let id = raw.removingPercentEncoding else { throw APIError.badRequest("the place id is not valid percent-encoding") }
+        return try validated(id)
+    }
+
+    /// The id when it is non-empty and not oversized.
+    static func validated(_ id: String) throws -> String {
+        guard !id.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badRequest("the place id is empty") }
+        guard id.count <= maxLength else { throw APIError.badRequest("the place id is longer than \(maxLength) characters") }
+        return id
+    }
+}

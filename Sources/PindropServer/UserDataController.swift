@@ -1,0 +1,147 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import PindropCore
+
+/// `/v1/saved` and `/v1/recent`: the user's saved places and recent addresses.
+struct UserDataController<Context: RequestContext>: Sendable {
+    let geocoder: any Geocoder & StatusReporting
+    let saved: any SavedPlaces
+    let recent: any RecentPlaces
+    let maxBodyBytes: Int
+    /// Most recent places one `GET /v1/recent` returns.
+    static var maxRecent: Int { 50 }
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("saved", use: listSaved)
+        group.put("saved/**", use: save)
+        group.delete("saved/**", use: remove)
+        group.get("recent", use: listRecent)
+        group.post("recent", use: remember)
+    }
+
+    @Sendable func listSaved(_ request: Request, context: Context) async throws -> Response {
+        let format = try QueryParameters(request).format()
+        return Responses.places(query: [], places: try await saved.all(), format: format)
+    }
+
+    /// PUT with no body saves the engine's place of that id; with a place body (the wire shape) saves that place,
+    /// so a reverse-geocoded point can be kept too. 201 when new, 200 when it was already saved.
+    @Sendable func save(_ request: Request, context: Context) async throws -> Response {
+        let id = try PlaceID.from(context)
+        var request = request
+        let place: Place
+        if let body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) {
+            guard body.id == id else {
+                throw APIError.badRequest("the body's id \"\(body.id.prefix(60))\" differs from the id in the path \"\(id.prefix(60))\"")
+            }
+            place = try body.place()
+        } else {
+            place = try await lookUp(id)
+        }
+        let wasSaved = try await saved.contains(id: id)
+        try await saved.save(place)
+        return Responses.places(query: [("id", .text(id))], places: [place], format: .json, status: wasSaved ? .ok : .created)
+    }
+
+    @Sendable func remove(_ request: Request, context: Context) async throws -> Response {
+        let id = try PlaceID.from(context)
+        guard try await saved.remove(id: id) else { throw APIError.notFound("no saved place has the id \"\(id)\"") }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func listRecent(_ request: Request, context: Context) async throws -> Response {
+        let query = QueryParameters(request)
+        let limit = try query.integer("limit", default: 2, in: 1...Self.maxRecent)
+        let format = try query.format()
+        return Responses.places(query: [("limit", .integer(limit))], places: try await recent.recent(limit: limit), format: format)
+    }
+
+    /// POST `{"id": "..."}` remembers the engine's place; a whole place (with name, latitude, longitude)
+    /// is remembered as sent. Answers with the updated recent list (the two newest).
+    @Sendable func remember(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        guard let body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) else {
+            throw APIError.badRequest("the body must be a JSON object like {\"id\": \"geonames:2988507\"}")
+        }
+        let place = body.isReference ? try await lookUp(try PlaceID.validated(body.id)) : try body.place()
+        try await recent.remember(place)
+        return Responses.places(query: [("limit", .integer(2))], places: try await recent.recent(limit: 2), format: .json,
+                                status: .created)
+    }
+
+    private func lookUp(_ id: String) async throws -> Place {
+        guard let place = try await geocoder.place(id: id) else { throw APIError.notFound("no place has the id \"\(id)\"") }
+        return place
+    }
+}
+
+/// A place as clients send it: the same fields as a result in the wire shape (`id`, `name`, `displayName`,
+/// `latitude`, `longitude`, ...); only `id` when it refers to a place the engine knows.
+struct WirePlace: Decodable {
+    struct WireAddress: Decodable {
+        var houseNumber: String?
+        var street: String?
+        var postcode: String?
+        var town: String?
+    }
+
+    var id: String
+    var name: String?
+    var displayName: String?
+    var latitude: Double?
+    var longitude: Double?
+    var countryCode: String?
+    var admin1: String?
+    var population: Int?
+    var category: String?
+    var address: WireAddress?
+    var source: String?
+
+    /// Longest name or other text field accepted.
+    static let maxFieldLength = 1000
+
+    /// Whether only the id was sent.
+    var isReference: Bool { name == nil && latitude == nil && longitude == nil }
+
+    /// Reads and decodes the body; nil when it is empty. Oversized bodies are 413, malformed ones 400.
+    static func decodeIfPresent(from request: inout Request, limit: Int) async throws -> WirePlace? {
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: limit) } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, code: "too_large", message: "the request body is larger than \(limit) bytes")
+        }
+        let bytes = Data(buffer.readableBytesView)
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
+        do {
+            return try JSONDecoder().decode(WirePlace.self, from: bytes)
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw APIError.badRequest("the body lacks the field \"\(key.stringValue)\"")
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw APIError.badRequest("the body is not a JSON object")
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw APIError.badRequest("the body's field \"\(field)\" has the wrong type")
+        } catch {
+            throw APIError.badRequest("the body is not a JSON object")
+        }
+    }
+
+    /// The whole place, validated: a non-empty name, coordinates on the globe, no oversized text.
+    func place() throws -> Place {
+        let id = try PlaceID.validated(id)
+        guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw APIError.badRequest("a place needs a non-empty \"name\"")
+        }
+        guard let latitude, let longitude else { throw APIError.badRequest("a place needs \"latitude\" and \"longitude\"") }
+        let coordinate = try Coordinate(validatingLatitude: latitude, longitude: longitude)
+        let texts = [name, displayName, countryCode, admin1, category, source,
+                     address?.houseNumber, address?.street, address?.postcode, address?.town]
+        guard texts.allSatisfy({ ($0?.count ?? 0) <= Self.maxFieldLength }) else {
+            throw APIError.badRequest("a text field of the place is longer than \(Self.maxFieldLength) characters")
+        }
+        let address = address.map { Address(houseNumber: $0.houseNumber, street: $0.street, postcode: $0.postcode, town: $0.town) }
+        return Place(id: id, name: name, displayName: displayName ?? name, coordinate: coordinate,
+                     countryCode: countryCode, admin1: admin1, population: max(0, population ?? 0), category: category,
+                     address: address.flatMap { $0.isEmpty ? nil : $0 }, source: source)
+    }
+}

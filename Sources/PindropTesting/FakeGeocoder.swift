@@ -1,0 +1,71 @@
+import PindropCore
+
+/// An in-memory `Geocoder` over a fixed list of places, for tests of anything that sits on top of
+/// the engine (the server, the web app). It keeps the list's order as the "engine order", matches
+/// folded text simply (every query word is a prefix of a word in the display name), and answers
+/// reverse and nearby by great-circle distance.
+public final class FakeGeocoder: Geocoder, StatusReporting {
+    /// The places, in the order searches return them.
+    public let places: [Place]
+    private let foldedNames: [[Substring]]
+
+    /// Makes a geocoder answering from `places`.
+    public init(places: [Place]) {
+        self.places = places
+        self.foldedNames = places.map { TextFolding.words(TextFolding.fold($0.displayName)) }
+    }
+
+    /// Places whose display name holds every query word as a word prefix, in list order.
+    public func search(_ request: SearchRequest) async throws -> [PlaceResult] {
+        matches(request.text, countryCode: request.countryCode, limit: request.limit)
+    }
+
+    /// As `search`, but nothing below the minimum length.
+    public func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] {
+        if request.isBelowMinimum { return [] }
+        return matches(request.text, countryCode: request.countryCode, limit: request.limit)
+    }
+
+    /// The nearest places to the point, nearest first.
+    public func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] {
+        Array(byDistance(from: request.coordinate).prefix(request.limit))
+    }
+
+    /// Places within the radius (and of the category, when given), nearest first.
+    public func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] {
+        let inside = byDistance(from: request.coordinate).filter { result in
+            (result.distanceMeters ?? .infinity) <= request.radiusMeters
+                && (request.category == nil || result.place.category == request.category)
+        }
+        return Array(inside.prefix(request.limit))
+    }
+
+    /// The place with this id, or nil.
+    public func place(id: String) async throws -> Place? {
+        places.first { $0.id == id }
+    }
+
+    /// Describes the fake store.
+    public func status() async throws -> StoreStatus {
+        StoreStatus(name: "fake", placeCount: places.count, location: "memory", attribution: ["Test data"])
+    }
+
+    private func matches(_ text: String, countryCode: String?, limit: Int) -> [PlaceResult] {
+        let queryWords = TextFolding.words(TextFolding.fold(text))
+        guard !queryWords.isEmpty else { return [] }
+        var results: [PlaceResult] = []
+        for (index, place) in places.enumerated() where results.count < limit {
+            if let countryCode, place.countryCode != countryCode { continue }
+            let words = foldedNames[index]
+            if queryWords.allSatisfy({ q in words.contains { $0.hasPrefix(q) } }) {
+                results.append(PlaceResult(place: place))
+            }
+        }
+        return results
+    }
+
+    private func byDistance(from point: Coordinate) -> [PlaceResult] {
+        places.map { PlaceResult(place: $0, distanceMeters: $0.coordinate.distance(to: point)) }
+            .sorted { $0.distanceMeters! < $1.distanceMeters! }
+    }
+}

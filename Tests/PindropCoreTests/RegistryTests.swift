@@ -1,0 +1,255 @@
+import PindropCore
+import PindropTesting
+import Synchronization
+import Testing
+
+/// A scripted remote provider: answers every capability with its places, or fails as told; counts calls.
+final class ScriptedProvider: PlaceProvider, PlaceSearching, Autocompleting, ReverseGeocoding, PlaceLookup {
+    let name: String
+    let displayName: String
+    let attribution = "Test data"
+    let cacheLifetime: Duration
+    let places: [Place]
+    private let state = Mutex<(failure: PindropError?, calls: Int)>((nil, 0))
+
+    init(_ name: String, places: [Place] = [SamplePlaces.parisFrance], cacheLifetime: Duration = .seconds(60),
+         failure: PindropError? = nil) {
+        self.name = name
+        self.displayName = name.capitalized
+        self.places = places
+        self.cacheLifetime = cacheLifetime
+        state.withLock { $0.failure = failure }
+    }
+
+    var calls: Int { state.withLock { $0.calls } }
+    func fail(with error: PindropError?) { state.withLock { $0.failure = error } }
+
+    private func answer() throws -> [PlaceResult] {
+        let failure = state.withLock { s -> PindropError? in s.calls += 1; return s.failure }
+        if let failure { throw failure }
+        return places.map { PlaceResult(place: $0) }
+    }
+
+    func search(_ request: SearchRequest) async throws -> [PlaceResult] { try answer() }
+    func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { try answer() }
+    func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try answer() }
+    func place(id: String) async throws -> Place? { try answer().first?.place }
+}
+
+@Suite("Provider registry and fallback chain")
+struct RegistryTests {
+    let paris = try! SearchRequest(text: "Paris")
+    let embedded = EmbeddedProvider(store: FakeGeocoder(places: [SamplePlaces.parisFrance, SamplePlaces.helsinki]),
+                                    attribution: ["Test data"])
+
+    func registry(_ providers: [any PlaceProvider], search: [String], cache: ResponseCache = ResponseCache()) throws -> ProviderRegistry {
+        try ProviderRegistry(providers: providers, chains: [.search: search, .suggest: search, .reverse: search], cache: cache)
+    }
+
+    @Test("the first provider of the chain answers, and every result names it as its source")
+    func firstAnswers() async throws {
+        let photon = ScriptedProvider("photon", places: [SamplePlaces.parisFrance, SamplePlaces.parisTexas])
+        let answer = try await registry([photon, embedded], search: ["photon", "embedded"]).search(paris, provider: nil)
+        #expect(answer.provider == "photon")
+        #expect(!answer.isFallback)
+        #expect(answer.results.map(\.place.id) == ["geonames:2988507", "geonames:4717560"])
+        #expect(answer.results.allSatisfy { $0.place.source == "photon" })
+    }
+
+    @Test("a failing provider never fails the request when a fallback exists", arguments: [
+        PindropError.upstream(provider: "Photon", message: "could not connect to http://127.0.0.1:1 (connection refused)"),
+        PindropError.rateLimited(provider: "Photon", message: "too many requests (HTTP 429)"),
+        PindropError.upstream(provider: "Photon", message: "did not answer within 5 s"),
+    ])
+    func fallsBack(error: PindropError) async throws {
+        let photon = ScriptedProvider("photon", failure: error)
+        let answer = try await registry([photon, embedded], search: ["photon", "embedded"]).search(paris, provider: nil)
+        #expect(answer.provider == "embedded")
+        #expect(answer.isFallback)
+        #expect(answer.failures == [ProviderFailure(provider: "photon", error: error)])
+        #expect(answer.results.first?.place.name == "Paris")
+        #expect(answer.results.allSatisfy { $0.place.source == "embedded" })
+    }
+
+    @Test("a request the user got wrong is not retried elsewhere")
+    func invalidInputStops() async throws {
+        let photon = ScriptedProvider("photon", failure: .invalidInput("the search text is empty"))
+        let backup = ScriptedProvider("backup")
+        await #expect(throws: PindropError.invalidInput("the search text is empty")) {
+            try await registry([photon, backup], search: ["photon", "backup"]).search(paris, provider: nil)
+        }
+        #expect(backup.calls == 0)
+    }
+
+    @Test("with no fallback the provider's own error reaches the user")
+    func singleFailure() async throws {
+        let error = PindropError.upstream(provider: "Photon", message: "did not answer within 5 s (http://127.0.0.1:9)")
+        let photon = ScriptedProvider("photon", failure: error)
+        await #expect(throws: error) { try await registry([photon], search: ["photon"]).search(paris, provider: nil) }
+    }
+
+    @Test("when every provider fails, one error names each failure")
+    func everyProviderFails() async throws {
+        let a = ScriptedProvider("photon", failure: .upstream(provider: "Photon", message: "answered HTTP 503"))
+        let b = ScriptedProvider("nominatim", failure: .rateLimited(provider: "Nominatim", message: "too many requests (HTTP 429)"))
+        do {
+            _ = try await registry([a, b], search: ["photon", "nominatim"]).search(paris, provider: nil)
+            Issue.record("expected an error")
+        } catch let error as PindropError {
+            #expect(error.code == "upstream_failed")
+            #expect(error.message.contains("Photon: answered HTTP 503"))
+            #expect(error.message.contains("Nominatim is rate-limiting us"))
+        }
+    }
+
+    @Test("a named provider is asked first, then the rest of the chain")
+    func preferredFirst() async throws {
+        let photon = ScriptedProvider("photon")
+        let google = ScriptedProvider("google", failure: .upstream(provider: "Google", message: "refused the API key"))
+        let registry = try registry([photon, google, embedded], search: ["photon", "embedded"])
+        #expect(try registry.chain(for: .search, preferring: "google") == ["google", "photon", "embedded"])
+        let answer = try await registry.search(paris, provider: "google")
+        #expect(answer.provider == "photon")
+        #expect(answer.failures.map(\.provider) == ["google"])
+    }
+
+    @Test("unknown, unconfigured and unsuitable providers are refused with a sentence")
+    func refusals() throws {
+        let unconfigured = ProviderDescription(name: "mapbox", displayName: "Mapbox", capabilities: [.search],
+                                               attribution: "© Mapbox", unavailableReason: "set PINDROP_MAPBOX_API_KEY")
+        let registry = try ProviderRegistry(providers: [embedded, ScriptedProvider("photon")], unavailable: [unconfigured],
+                                            chains: [.search: ["embedded"]])
+        #expect(throws: PindropError.invalidInput("unknown provider \"bing\"; known providers: embedded, photon, mapbox")) {
+            try registry.chain(for: .search, preferring: "bing")
+        }
+        #expect(throws: PindropError.invalidInput("the provider \"mapbox\" is not configured: set PINDROP_MAPBOX_API_KEY")) {
+            try registry.chain(for: .search, preferring: "mapbox")
+        }
+        #expect(throws: PindropError.invalidInput("the provider \"photon\" does not answer nearby requests; it answers: search, suggest, reverse")) {
+            try registry.chain(for: .nearby, preferring: "photon")
+        }
+        #expect(throws: PindropError.invalidInput("the provider \"mapbox\" is not configured: set PINDROP_MAPBOX_API_KEY")) {
+            try ProviderRegistry(providers: [embedded], unavailable: [unconfigured], chains: [.search: ["mapbox"]])
+        }
+        #expect(registry.descriptions.map(\.name) == ["embedded", "photon", "mapbox"])
+        #expect(registry.descriptions.map(\.isConfigured) == [true, true, false])
+        #expect(registry.descriptions[1].capabilities == [.search, .suggest, .reverse])
+    }
+
+    @Test("a cached answer does not ask the provider again")
+    func cacheHit() async throws {
+        let photon = ScriptedProvider("photon")
+        let registry = try registry([photon], search: ["photon"])
+        let first = try await registry.search(paris, provider: nil)
+        let second = try await registry.search(try SearchRequest(text: "  PARIS "), provider: nil)
+        #expect(photon.calls == 1)
+        #expect(!first.fromCache)
+        #expect(second.fromCache)
+        #expect(second.results == first.results)
+    }
+
+    @Test("a cached answer expires after the provider's lifetime")
+    func cacheExpiry() async throws {
+        let clock = VirtualClock()
+        let photon = ScriptedProvider("photon", cacheLifetime: .seconds(60))
+        let registry = try registry([photon], search: ["photon"], cache: ResponseCache(clock: clock))
+        _ = try await registry.search(paris, provider: nil)
+        clock.advance(by: .seconds(59))
+        _ = try await registry.search(paris, provider: nil)
+        #expect(photon.calls == 1)
+        clock.advance(by: .seconds(2))
+        let refreshed = try await registry.search(paris, provider: nil)
+        #expect(photon.calls == 2)
+        #expect(!refreshed.fromCache)
+    }
+
+    @Test("while the first provider is down, the fallback's cached answer saves its budget")
+    func fallbackCached() async throws {
+        let photon = ScriptedProvider("photon", failure: .upstream(provider: "Photon", message: "answered HTTP 502"))
+        let nominatim = ScriptedProvider("nominatim")
+        let registry = try registry([photon, nominatim], search: ["photon", "nominatim"])
+        _ = try await registry.search(paris, provider: nil)
+        let again = try await registry.search(paris, provider: nil)
+        #expect(nominatim.calls == 1)
+        #expect(again.fromCache && again.isFallback && again.provider == "nominatim")
+    }
+
+    @Test("different questions are cached apart; the embedded store is never cached")
+    func cacheKeys() async throws {
+        let photon = ScriptedProvider("photon")
+        let cache = ResponseCache()
+        let registry = try registry([photon, embedded], search: ["photon"], cache: cache)
+        _ = try await registry.search(paris, provider: nil)
+        _ = try await registry.search(try SearchRequest(text: "Paris", limit: 3), provider: nil)
+        _ = try await registry.search(try SearchRequest(text: "Paris", countryCode: "US"), provider: nil)
+        _ = try await registry.search(paris, provider: "embedded")
+        _ = try await registry.search(paris, provider: "embedded")
+        #expect(photon.calls == 3)
+        #expect(cache.count == 3)
+    }
+
+    @Test("the cache is bounded: the least recently used answer goes first")
+    func cacheBound() throws {
+        let clock = VirtualClock()
+        let cache = ResponseCache(capacity: 2, clock: clock)
+        let result = [PlaceResult(place: SamplePlaces.helsinki)]
+        func key(_ text: String) -> ResponseCache.Key { ResponseCache.Key(provider: "photon", request: text) }
+        cache.store(result, for: key("a"), lifetime: .seconds(60))
+        cache.store(result, for: key("b"), lifetime: .seconds(60))
+        _ = cache.results(for: key("a"))
+        cache.store(result, for: key("c"), lifetime: .seconds(60))
+        #expect(cache.count == 2)
+        #expect(cache.results(for: key("a")) == result)
+        #expect(cache.results(for: key("b")) == nil)
+        #expect(cache.results(for: key("c")) == result)
+    }
+
+    @Test("suggestions below the minimum length ask nobody")
+    func shortSuggestion() async throws {
+        let photon = ScriptedProvider("photon")
+        let answer = try await registry([photon], search: ["photon"]).suggest(try SuggestRequest(text: "Pa", minChars: 4), provider: nil)
+        #expect(answer.results.isEmpty)
+        #expect(photon.calls == 0)
+    }
+
+    @Test("a place id is looked up by the provider its prefix names, others by the embedded store")
+    func lookupRouting() async throws {
+        let google = ScriptedProvider("google", places: [SamplePlaces.zurich])
+        let registry = try registry([google, embedded], search: ["embedded"])
+        #expect(try await registry.place(id: "google:ChIJabc")?.name == "Zürich")
+        #expect(try await registry.place(id: "google:ChIJabc")?.source == "google")
+        #expect(try await registry.place(id: "geonames:658225")?.name == "Helsinki")
+        #expect(try await registry.place(id: "geonames:1") == nil)
+    }
+
+    @Test("as a Geocoder the registry answers with its default chains")
+    func asGeocoder() async throws {
+        let geocoder: any Geocoder = try registry([embedded], search: ["embedded"])
+        let results = try await geocoder.search(try SearchRequest(text: "Helsinki"))
+        #expect(results.map(\.place.id) == ["geonames:658225"])
+        await #expect(throws: PindropError.invalidInput("no provider is configured for nearby requests")) {
+            try await geocoder.nearby(try NearbyRequest(coordinate: SamplePlaces.helsinki.coordinate, radiusMeters: 1000))
+        }
+    }
+
+    @Test("a fallback answer's JSON says who answered and why the first provider did not")
+    func answerJSON() async throws {
+        let photon = ScriptedProvider("photon", failure: .upstream(provider: "Photon", message: "did not answer within 5 s"))
+        let answer = try await registry([photon, embedded], search: ["photon", "embedded"]).search(paris, provider: nil)
+        let json = WireEncoding.document(query: [("text", .text("Paris"))], answer: answer, format: .json).string
+        #expect(json.hasPrefix(#"{"query":{"text":"Paris"},"provider":"embedded","fallback":true,"fromCache":false,"failures":[{"provider":"photon","code":"upstream_failed","message":"Photon: did not answer within 5 s"}],"results":[{"id":"geonames:2988507""#))
+        #expect(json.contains(#""source":"embedded""#))
+        let geojson = WireEncoding.document(query: [], answer: answer, format: .geojson).string
+        #expect(geojson.hasPrefix(#"{"type":"FeatureCollection","query":{},"provider":"embedded","fallback":true"#))
+        #expect(geojson.contains(#""features":[{"type":"Feature""#))
+    }
+
+    @Test("the provider list's JSON shows every provider, configured or not, and the chains")
+    func providersJSON() throws {
+        let unconfigured = ProviderDescription(name: "google", displayName: "Google", capabilities: [.search, .suggest, .reverse],
+                                               attribution: "Powered by Google", unavailableReason: "set PINDROP_GOOGLE_API_KEY")
+        let registry = try ProviderRegistry(providers: [embedded], unavailable: [unconfigured], chains: [.search: ["embedded"]])
+        let json = WireEncoding.providersDocument(registry).string
+        #expect(json == #"{"providers":[{"name":"embedded","displayName":"Embedded index (offline)","configured":true,"capabilities":["search","suggest","reverse","nearby"],"attribution":"Test data"},{"name":"google","displayName":"Google","configured":false,"capabilities":["search","suggest","reverse"],"attribution":"Powered by Google","unavailableReason":"set PINDROP_GOOGLE_API_KEY"}],"chains":{"search":["embedded"],"suggest":[],"reverse":[],"nearby":[]}}"#)
+    }
+}

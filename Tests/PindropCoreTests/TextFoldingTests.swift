@@ -1,0 +1,106 @@
+import Foundation
+import PindropCore
+import Testing
+
+@Suite("Text folding shared by indexing and queries")
+struct TextFoldingTests {
+    @Test("case, diacritics, ligatures and strokes fold to what people type", arguments: [
+        ("Zürich", "zurich"), ("São Paulo", "sao paulo"), ("Straße", "strasse"), ("Ørsted", "orsted"),
+        ("Łódź", "lodz"), ("Þingvellir", "thingvellir"), ("ÆRØSKØBING", "aeroskobing"), ("İstanbul", "istanbul"),
+        ("Reykjavík", "reykjavik"), ("Ho Chi Minh City", "ho chi minh city"),
+    ])
+    func folds(input: String, expected: String) {
+        #expect(TextFolding.fold(input) == expected)
+    }
+
+    @Test("punctuation separates words; apostrophes join; spaces collapse", arguments: [
+        ("Aix-en-Provence", "aix en provence"), ("  St.  Louis ", "st louis"), ("Martha's Vineyard", "marthas vineyard"),
+        ("Boneh-ye ‘Alvān", "boneh ye alvan"), ("Springfield,IL", "springfield il"), ("!!!", ""),
+    ])
+    func separators(input: String, expected: String) {
+        #expect(TextFolding.fold(input) == expected)
+    }
+
+    @Test("other scripts keep their letters, lower-cased; full-width forms become ASCII")
+    func otherScripts() {
+        #expect(TextFolding.fold("Москва") == "москва")
+        #expect(TextFolding.fold("東京") == "東京")
+        #expect(TextFolding.fold("Ｔｏｋｙｏ") == "tokyo")
+        #expect(TextFolding.fold("Αθήνα") == "αθηνα")
+    }
+}
+
+@Suite("Coordinates and requests")
+struct RequestValidationTests {
+    @Test("coordinates off the globe are refused with the value in the message")
+    func coordinateRange() throws {
+        #expect(throws: PindropError.invalidInput("latitude 91.0 is outside -90...90")) {
+            try Coordinate(validatingLatitude: 91, longitude: 0)
+        }
+        #expect(throws: PindropError.self) { try Coordinate(validatingLatitude: 0, longitude: -180.5) }
+        #expect(throws: PindropError.self) { try Coordinate(validatingLatitude: .nan, longitude: 0) }
+        let c = try Coordinate(parsing: "48.8584, 2.2945")
+        #expect(c.latitude == 48.8584 && c.longitude == 2.2945)
+        #expect(try Coordinate(parsing: "-33.9 151.2").longitude == 151.2)
+        #expect(throws: PindropError.self) { try Coordinate(parsing: "north") }
+    }
+
+    @Test("great-circle distances match known city pairs")
+    func distances() {
+        let paris = Coordinate(latitude: 48.8566, longitude: 2.3522), london = Coordinate(latitude: 51.5074, longitude: -0.1278)
+        #expect(abs(paris.distance(to: london) - 343_500) < 1_500)
+        // Across the antimeridian: two points 0.2° apart at the equator are ~22 km apart, not 40,000 km.
+        let a = Coordinate(latitude: 0, longitude: 179.9), b = Coordinate(latitude: 0, longitude: -179.9)
+        #expect(abs(a.distance(to: b) - 22_239) < 50)
+    }
+
+    @Test("empty or oversized text, bad limits, bad radii and bad country codes are refused")
+    func requestValidation() throws {
+        #expect(throws: PindropError.invalidInput("the search text is empty")) { try SearchRequest(text: "   ") }
+        #expect(throws: PindropError.self) { try SearchRequest(text: String(repeating: "a", count: 300)) }
+        #expect(throws: PindropError.self) { try SearchRequest(text: "Paris", limit: 0) }
+        #expect(throws: PindropError.self) { try SearchRequest(text: "Paris", countryCode: "France") }
+        #expect(try SearchRequest(text: "Paris", countryCode: "fr").countryCode == "FR")
+        let origin = Coordinate(latitude: 0, longitude: 0)
+        #expect(throws: PindropError.self) { try NearbyRequest(coordinate: origin, radiusMeters: -5) }
+        #expect(throws: PindropError.self) { try NearbyRequest(coordinate: origin, radiusMeters: 1e9) }
+        #expect(throws: PindropError.self) { try NearbyRequest(coordinate: origin, radiusMeters: .infinity) }
+        #expect(try SuggestRequest(text: "zu", minChars: 3).isBelowMinimum)
+        #expect(try !SuggestRequest(text: "zur", minChars: 3).isBelowMinimum)
+    }
+}
+
+@Suite("Wire encoding")
+struct WireEncodingTests {
+    let result = PlaceResult(
+        place: Place(id: "geonames:1", name: "Quote \" <b>", displayName: "Quote \" <b>, Somewhere",
+                     coordinate: Coordinate(latitude: 48.5, longitude: -2.25), countryCode: "FR", population: 12,
+                     address: Address(street: "Rue\tX")),
+        distanceMeters: 1234.56)
+
+    @Test("JSON: query echo, results with every field, strings escaped")
+    func json() throws {
+        let doc = WireEncoding.document(query: [("text", .text("a\"b")), ("limit", .integer(5))], results: [result], format: .json)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(doc.bytes)) as? [String: Any])
+        #expect((object["query"] as? [String: Any])?["text"] as? String == "a\"b")
+        let first = try #require((object["results"] as? [[String: Any]])?.first)
+        #expect(first["name"] as? String == "Quote \" <b>")
+        #expect(first["latitude"] as? Double == 48.5 && first["longitude"] as? Double == -2.25)
+        #expect(first["distanceMeters"] as? Double == 1234.6)
+        #expect((first["address"] as? [String: Any])?["street"] as? String == "Rue\tX")
+        #expect(first["admin1"] == nil)
+    }
+
+    @Test("GeoJSON: a FeatureCollection of Points with [longitude, latitude]")
+    func geojson() throws {
+        let doc = WireEncoding.document(query: [], results: [result], format: .geojson)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(doc.bytes)) as? [String: Any])
+        #expect(object["type"] as? String == "FeatureCollection")
+        let feature = try #require((object["features"] as? [[String: Any]])?.first)
+        #expect(feature["type"] as? String == "Feature")
+        let geometry = try #require(feature["geometry"] as? [String: Any])
+        #expect(geometry["type"] as? String == "Point")
+        #expect(geometry["coordinates"] as? [Double] == [-2.25, 48.5])
+        #expect((feature["properties"] as? [String: Any])?["id"] as? String == "geonames:1")
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import PindropCore
+import Testing
+@testable import PindropImport
+
+private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+@Suite("GeoNames dump reader")
+struct GeoNamesReaderTests {
+    @Test("malformed lines are skipped with their line numbers, good ones kept, counts add up")
+    func malformedLinesAreReported() throws {
+        var records: [GeoNamesRecord] = []
+        let summary = try GeoNamesReader.readPlaces(path: fixtures.appendingPathComponent("mini/cities500.txt").path) {
+            records.append($0)
+        }
+        #expect(summary.rowsRead == 9)
+        #expect(summary.rowsImported == 5)
+        #expect(records.map(\.name) == ["Zürich", "Paris", "São Paulo", "Springfield", "Portland"])
+        #expect(summary.skipped.map(\.line) == [3, 4, 6, 7])
+        #expect(summary.skipped[0].reason.contains("geonameid"))
+        #expect(summary.skipped[1].reason.contains("19 tab-separated columns"))
+        #expect(summary.skipped[2].reason.contains("latitude"))
+        #expect(summary.skipped[3].reason.contains("population"))
+        #expect(summary.skipped[0].description.hasPrefix("cities500.txt:3: "))
+    }
+
+    @Test("a record keeps the columns search needs, alternate names in every script included")
+    func recordFields() throws {
+        var zurich: GeoNamesRecord?
+        _ = try GeoNamesReader.readPlaces(path: fixtures.appendingPathComponent("mini/cities500.txt").path) {
+            if $0.geonameID == 2657896 { zurich = $0 }
+        }
+        let z = try #require(zurich)
+        #expect(z.asciiName == "Zurich")
+        #expect(z.countryCode == "CH")
+        #expect(z.admin1Code == "ZH")
+        #expect(z.population == 415367)
+        #expect(abs(z.latitude - 47.36667) < 1e-9 && abs(z.longitude - 8.55) < 1e-9)
+        #expect(z.alternateNames.contains("Цюрих"))
+        #expect(z.timezone == "Europe/Zurich")
+    }
+
+    @Test("gzip-compressed dumps read the same as plain ones")
+    func gzipDumps() throws {
+        var names: [String] = []
+        let summary = try GeoNamesReader.readPlaces(path: fixtures.appendingPathComponent("five-cities.txt.gz").path) {
+            names.append($0.name)
+        }
+        #expect(summary.rowsImported == 5 && summary.skipped.isEmpty)
+        #expect(names.contains("São Paulo"))
+    }
+
+    @Test("a folder is searched for the dump and its admin1 and country tables")
+    func locateInFolder() throws {
+        let files = try GeoNamesReader.locate(fixtures.appendingPathComponent("mini").path)
+        #expect(files.places.hasSuffix("mini/cities500.txt"))
+        #expect(files.admin1Codes?.hasSuffix("admin1CodesASCII.txt") == true)
+        #expect(files.countryInfo?.hasSuffix("countryInfo.txt") == true)
+        let countries = try GeoNamesReader.readCountries(path: try #require(files.countryInfo))
+        #expect(countries.first { $0.code == "US" }?.iso3 == "USA")
+        #expect(countries.first { $0.code == "US" }?.name == "United States")
+        let admin1 = try GeoNamesReader.readAdmin1Codes(path: try #require(files.admin1Codes))
+        #expect(admin1["US.IL"] == "Illinois")
+    }
+
+    @Test("missing files and folders without a dump give a clear error")
+    func missingFiles() {
+        #expect(throws: PindropError.self) { try GeoNamesReader.locate("/nonexistent/cities500.txt") }
+        #expect(throws: PindropError.unreadableData("no GeoNames dump (allCountries.txt or citiesN.txt, plain or .gz) in /tmp")) {
+            try GeoNamesReader.locate("/tmp")
+        }
+        #expect(throws: PindropError.self) { _ = try LineReader(path: "/nonexistent/file.txt") }
+    }
+
+    @Test("a binary file is read without crashing and every line is reported as malformed")
+    func binaryGarbage() throws {
+        let path = NSTemporaryDirectory() + "garbage-\(UUID().uuidString).txt"
+        var bytes = [UInt8]()
+        var seed: UInt32 = 42
+        for _ in 0..<100_000 { seed = seed &* 1_664_525 &+ 1_013_904_223; bytes.append(UInt8(seed >> 24)) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let summary = try GeoNamesReader.readPlaces(path: path) { _ in Issue.record("garbage became a place") }
+        #expect(summary.rowsImported == 0)
+        #expect(summary.rowsRead > 0 && summary.skipped.count == summary.rowsRead)
+    }
+}

@@ -1,0 +1,187 @@
+import PindropCore
+import PindropImport
+import Testing
+
+@Suite("OSM feature extraction")
+struct OSMFeatureExtractorTests {
+    // MARK: The real Helsinki extract
+
+    @Test("feature counts of the Helsinki extract")
+    func helsinkiCounts() throws {
+        let features = try OSMTestData.helsinkiFeatures()
+        // 1,470 objects carry addr:housenumber; 17 of them name no street at all.
+        #expect(features.addressPoints.count == 1_453)
+        #expect(features.streets.count == 807)
+        #expect(Set(features.streets.map(\.name)).count == 100)
+        #expect(features.venues.count == 1_461)
+        #expect(features.buildings.count == 488)
+        #expect(Set(features.venues.map(\.id)).count == features.venues.count)
+        // The one-call path from a file gives the same.
+        let fromFile = try OSMFeatureExtractor.extract(fromFileAt: OSMTestData.helsinkiPath)
+        #expect(fromFile.addressPoints == features.addressPoints && fromFile.venues == features.venues)
+    }
+
+    @Test("venue categories match the README's rough figures")
+    func helsinkiCategories() throws {
+        let counts = Dictionary(grouping: try OSMTestData.helsinkiFeatures().venues, by: \.category).mapValues(\.count)
+        #expect(counts["restaurant"] == 213)
+        #expect(counts["cafe"] == 85)
+        #expect(counts["pub"] == 51)
+        #expect(counts["hotel"] == 26)
+        #expect(counts["museum"] == 6)
+        #expect(counts["shop"] == 36)  // shop=yes falls back to the key
+        #expect(counts["yes"] == nil)
+    }
+
+    @Test("Stockmann: a department store way, located at its outline's centroid, with its tagged address")
+    func helsinkiStockmann() throws {
+        let features = try OSMTestData.helsinkiFeatures()
+        let stockmann = try #require(features.venues.first { $0.id == "osm:way/122595241" })
+        #expect(stockmann.name == "Stockmann")
+        #expect(stockmann.category == "department_store")
+        #expect(stockmann.categoryKey == "shop")
+        #expect(stockmann.address == Address(houseNumber: "52", street: "Aleksanterinkatu", postcode: "00100", town: "Helsinki"))
+        #expect(stockmann.addressIsTagged)
+        let outline = try #require(features.buildings.first { $0.id == "osm:way/122595241" })
+        #expect(outline.kind == "retail")
+        #expect(outline.outlines.count == 1 && outline.outlines[0].count == 18)
+        let box = try #require(BoundingBox(covering: outline.outlines[0]))
+        #expect(box.contains(stockmann.coordinate))
+        #expect(abs(stockmann.coordinate.latitude - 60.16829) < 1e-4 && abs(stockmann.coordinate.longitude - 24.94216) < 1e-4)
+    }
+
+    @Test("venues from nodes, ways and multipolygons")
+    func helsinkiVenues() throws {
+        let venues = try OSMTestData.helsinkiFeatures().venues
+        let roof = try #require(venues.first { $0.id == "osm:node/6049453017" })
+        #expect(roof.name == "Stockmann Roof" && roof.category == "bar")
+        let ateneum = try #require(venues.first { $0.id == "osm:way/8033120" })
+        #expect(ateneum.name == "Ateneum" && ateneum.category == "museum")
+        #expect(ateneum.address == Address(houseNumber: "2", street: "Kaivokatu", postcode: "00100", town: "Helsinki"))
+        let marski = try #require(venues.first { $0.id == "osm:relation/5608" })
+        #expect(marski.name == "Marski by Scandic" && marski.category == "hotel")
+        #expect(marski.address?.street == "Mannerheimintie" && marski.address?.houseNumber == "10")
+        // Street relations tagged shop=yes are not venues.
+        #expect(!venues.contains { $0.name == "Yrjönkatu" })
+    }
+
+    @Test("a venue without an address borrows the nearest address point's")
+    func helsinkiBorrowedAddress() throws {
+        let features = try OSMTestData.helsinkiFeatures()
+        let hotel = try #require(features.venues.first { $0.id == "osm:node/56431685" })
+        #expect(hotel.name == "Holiday Inn")
+        #expect(!hotel.addressIsTagged)
+        #expect(hotel.address == Address(houseNumber: "5", street: "Elielinaukio", postcode: "00100", town: "Helsinki"))
+        let borrowed = features.venues.filter { !$0.addressIsTagged && $0.address?.houseNumber != nil }
+        #expect(borrowed.count == 498)
+        // The borrowed address is a real address point within 100 m.
+        for venue in borrowed.prefix(50) {
+            let near = features.addressPoints.filter { $0.address == venue.address }
+                .map { $0.coordinate.distance(to: venue.coordinate) }.min()
+            #expect((near ?? .infinity) <= 100)
+        }
+    }
+
+    @Test("address points: nodes, building ways and multipolygons")
+    func helsinkiAddressPoints() throws {
+        let points = try OSMTestData.helsinkiFeatures().addressPoints
+        let node = try #require(points.first { $0.id == "osm:node/317574802" })
+        #expect(node.address == Address(houseNumber: "5", street: "Mannerheimintie", town: "Helsinki"))
+        #expect(abs(node.coordinate.latitude - 60.1694433) < 1e-7 && abs(node.coordinate.longitude - 24.9397734) < 1e-7)
+        #expect(points.contains { $0.id == "osm:way/224711434" && $0.address.street == "Mannerheimintie" && $0.address.houseNumber == "5" })
+        #expect(points.filter { $0.id.hasPrefix("osm:way/") }.count == 86)
+        #expect(points.filter { $0.id.hasPrefix("osm:relation/") }.count == 6)
+        #expect(points.allSatisfy { $0.address.houseNumber != nil && $0.address.street != nil })
+        let box = BoundingBox(south: 60.16, west: 24.93, north: 60.18, east: 24.96)
+        #expect(points.allSatisfy { box.contains($0.coordinate) })
+    }
+
+    @Test("streets: Mannerheimintie and Aleksanterinkatu as polylines")
+    func helsinkiStreets() throws {
+        let streets = try OSMTestData.helsinkiFeatures().streets
+        let segment = try #require(streets.first { $0.id == "osm:way/24449353" })
+        #expect(segment.name == "Mannerheimintie" && segment.highway == "primary" && segment.points.count == 3)
+        #expect(streets.filter { $0.name == "Mannerheimintie" }.count == 48)
+        // Way 22906934 (Mannerheimintie) has one of its two nodes outside the extract: no line left.
+        #expect(!streets.contains { $0.id == "osm:way/22906934" })
+        let aleksi = try #require(streets.first { $0.id == "osm:way/14601899" })
+        #expect(aleksi.name == "Aleksanterinkatu" && aleksi.points.count == 10)
+        #expect(abs(aleksi.points[0].latitude - 60.1684813) < 1e-7 && abs(aleksi.points[0].longitude - 24.9408376) < 1e-7)
+        #expect(streets.allSatisfy { $0.points.count >= 2 })
+    }
+
+    @Test("buildings are closed rings, multipolygons included")
+    func helsinkiBuildings() throws {
+        let buildings = try OSMTestData.helsinkiFeatures().buildings
+        #expect(buildings.filter { $0.id.hasPrefix("osm:relation/") }.count == 66)
+        #expect(buildings.allSatisfy { $0.outlines.allSatisfy { $0.count >= 4 && $0.first == $0.last } })
+        let archives = try #require(buildings.first { $0.id == "osm:relation/6066" })
+        #expect(archives.name == "Kansallisarkisto" && archives.outlines.count == 1)
+    }
+
+    // MARK: The hand-made file
+
+    @Test("the hand-made file: address points at node and centroid, a street, a cafe with a borrowed address")
+    func handMade() throws {
+        let data = try OSMPBFReader(bytes: OSMPBFReaderTests.handMadeFile()).readAll()
+        let features = OSMFeatureExtractor().extract(from: data)
+        let testikatu7 = Address(houseNumber: "7", street: "Testikatu")
+        #expect(features.addressPoints.map(\.id) == ["osm:node/4", "osm:way/10"])
+        #expect(features.addressPoints.allSatisfy { $0.address == testikatu7 })
+        let centroid = features.addressPoints[1].coordinate
+        #expect(abs(centroid.latitude - (60.17001 * 2 + 60.17002) / 3) < 1e-9)
+        #expect(abs(centroid.longitude - (24.94 + 24.94002 + 24.94001) / 3) < 1e-9)
+        #expect(features.streets == [OSMStreet(id: "osm:way/11", name: "Testikatu", highway: "residential",
+                                               points: [data.nodes[0].coordinate, data.nodes[2].coordinate])])
+        #expect(features.venues.count == 1)
+        let cafe = try #require(features.venues.first)
+        #expect(cafe.id == "osm:node/1" && cafe.name == "Testikahvila" && cafe.category == "cafe")
+        #expect(cafe.address == testikatu7 && !cafe.addressIsTagged)
+        #expect(features.buildings.map(\.id) == ["osm:way/10"])  // relation 20 has no building tag
+
+        let strict = OSMFeatureExtractor(venueAddressRadiusMeters: 1).extract(from: data)
+        #expect(strict.venues.first?.address == nil)
+    }
+
+    @Test("degenerate rings fall back to the mean of their vertices")
+    func degenerateRing() throws {
+        let nodes = [OSMNode(id: 1, coordinate: Coordinate(latitude: 60, longitude: 24)),
+                     OSMNode(id: 2, coordinate: Coordinate(latitude: 60.001, longitude: 24.001)),
+                     OSMNode(id: 3, coordinate: Coordinate(latitude: 60.002, longitude: 24.002))]
+        let line = OSMWay(id: 5, nodeIDs: [1, 2, 3, 1], tags: ["building": "yes", "addr:housenumber": "1", "addr:street": "Viiva"])
+        let features = OSMFeatureExtractor().extract(from: OSMData(nodes: nodes, ways: [line]))
+        let point = try #require(features.addressPoints.first)
+        #expect(abs(point.coordinate.latitude - 60.001) < 1e-9 && abs(point.coordinate.longitude - 24.001) < 1e-9)
+    }
+
+    @Test("multipolygons made of several outer ways are joined into one ring")
+    func splitOuterRing() throws {
+        let corners = [(1, 60.0, 24.0), (2, 60.0, 24.002), (3, 60.002, 24.002), (4, 60.002, 24.0)]
+        let nodes = corners.map { OSMNode(id: Int64($0.0), coordinate: Coordinate(latitude: $0.1, longitude: $0.2)) }
+        let ways = [OSMWay(id: 1, nodeIDs: [1, 2, 3]), OSMWay(id: 2, nodeIDs: [1, 4, 3])]  // second one reversed
+        let relation = OSMRelation(id: 9, members: [OSMRelationMember(type: .way, id: 1, role: "outer"),
+                                                    OSMRelationMember(type: .way, id: 2, role: "outer")],
+                                   tags: ["type": "multipolygon", "building": "yes", "name": "Kortteli", "tourism": "museum"])
+        let features = OSMFeatureExtractor().extract(from: OSMData(nodes: nodes, ways: ways, relations: [relation]))
+        let building = try #require(features.buildings.first)
+        #expect(building.outlines.count == 1 && building.outlines[0].count == 5)
+        let museum = try #require(features.venues.first)
+        #expect(museum.id == "osm:relation/9" && museum.category == "museum")
+        #expect(abs(museum.coordinate.latitude - 60.001) < 1e-9 && abs(museum.coordinate.longitude - 24.001) < 1e-9)
+    }
+
+    @Test("categories: the value, the key for 'yes', the first of a list")
+    func categories() {
+        func category(_ tags: [String: String]) -> String? {
+            let node = OSMNode(id: 1, coordinate: Coordinate(latitude: 0, longitude: 0), tags: tags.merging(["name": "X"]) { a, _ in a })
+            return OSMFeatureExtractor().extract(from: OSMData(nodes: [node])).venues.first?.category
+        }
+        #expect(category(["amenity": "cafe"]) == "cafe")
+        #expect(category(["shop": "yes"]) == "shop")
+        #expect(category(["amenity": "nightclub;restaurant"]) == "nightclub")
+        #expect(category(["office": "Company"]) == "company")
+        #expect(category(["amenity": "restaurant", "shop": "deli"]) == "restaurant")
+        #expect(category(["shop": "no", "craft": "shoemaker"]) == "shoemaker")
+        #expect(category(["highway": "bus_stop"]) == nil)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import PindropCore
+import PindropProviders
+import PindropTesting
+import Testing
+
+/// Runs `body` against a fresh fake of `kind`, stopping it afterwards.
+func withFake<T>(_ kind: FakeProviderKind, _ body: (FakeProviderServer) async throws -> T) async throws -> T {
+    let server = try await FakeProviderServer.start(kind)
+    do {
+        let value = try await body(server)
+        await server.stop()
+        return value
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// A configuration pointing at the fake, with its key and a short timeout.
+func configuration(for server: FakeProviderServer, path: String = "", key: String? = nil,
+                   timeout: Duration = .seconds(2)) throws -> ProviderConfiguration {
+    try ProviderConfiguration(name: server.kind.rawValue, baseURL: server.baseURL + path, apiKey: key ?? server.apiKey,
+                              timeout: timeout)
+}
+
+/// The one question each provider is asked in the behaviour tests: search, or nearby for Foursquare.
+func askOnce(_ server: FakeProviderServer, key: String? = nil, timeout: Duration = .seconds(2)) async throws -> [PlaceResult] {
+    let config = try configuration(for: server, key: key, timeout: timeout)
+    let search = try SearchRequest(text: "Berlin")
+    switch server.kind {
+    case .nominatim: return try await NominatimClient(configuration: config).search(search)
+    case .photon: return try await PhotonClient(configuration: config).search(search)
+    case .google: return try await GoogleClient(configuration: config).search(search)
+    case .mapbox: return try await MapboxClient(configuration: config).search(search)
+    case .foursquare:
+        let nearby = try NearbyRequest(coordinate: Coordinate(latitude: 37.7763, longitude: -122.4232), radiusMeters: 1000)
+        return try await FoursquareClient(configuration: config).nearby(nearby)
+    }
+}
+
+/// The `PindropError` thrown by `body`, or a recorded issue when it throws nothing or something else.
+func pindropError(_ body: () async throws -> some Any) async -> PindropError? {
+    do {
+        _ = try await body()
+        Issue.record("expected a PindropError, got an answer")
+    } catch let error as PindropError {
+        return error
+    } catch {
+        Issue.record("expected a PindropError, got \(error)")
+    }
+    return nil
+}
+
+/// A port on 127.0.0.1 where nothing listens (a fake started and stopped).
+func closedPortURL() async throws -> String {
+    let server = try await FakeProviderServer.start(.photon)
+    let url = server.baseURL
+    await server.stop()
+    return url
+}

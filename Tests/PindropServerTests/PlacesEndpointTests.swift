@@ -1,0 +1,212 @@
+import Foundation
+import HummingbirdTesting
+import PindropCore
+import PindropServer
+import PindropTesting
+import Testing
+
+@Suite("search, suggest, reverse, nearby, places, status")
+struct PlacesEndpointTests {
+    @Test("search lists results in the engine's order with the shared wire fields")
+    func searchInEngineOrder() async throws {
+        try await TestServer().test { client in
+            let response = try await client.get("/v1/search?q=Paris")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(try response.resultIDs == ["geonames:2988507", "geonames:4717560", "geonames:6099250"])
+            let first = try #require(try response.results.first)
+            #expect(first["displayName"] as? String == "Paris, Île-de-France, France")
+            #expect(first["latitude"] as? Double == 48.85341)
+            #expect(first["longitude"] as? Double == 2.3488)
+            #expect(first["countryCode"] as? String == "FR")
+            let query = try #require(try response.json["query"] as? [String: Any])
+            #expect(query["text"] as? String == "Paris")
+        }
+    }
+
+    @Test("search output matches the CLI's wire encoding byte for byte")
+    func searchMatchesWireEncoding() async throws {
+        try await TestServer().test { client in
+            let response = try await client.get("/v1/search?q=helsinki&limit=1")
+            let expected = WireEncoding.document(
+                query: [("text", .text("helsinki")), ("limit", .integer(1))],
+                results: [PlaceResult(place: SamplePlaces.helsinki)], format: .json)
+            #expect(String(buffer: response.body) == expected.string)
+        }
+    }
+
+    @Test("search with format=geojson is a FeatureCollection with [lon, lat] points")
+    func searchGeoJSON() async throws {
+        try await TestServer().test { client in
+            let response = try await client.get("/v1/search?q=Zurich&format=geojson")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/geo+json")
+            let json = try response.json
+            #expect(json["type"] as? String == "FeatureCollection")
+            let features = try #require(json["features"] as? [[String: Any]])
+            #expect(features.count == 1)
+            let geometry = try #require(features[0]["geometry"] as? [String: Any])
+            #expect(geometry["type"] as? String == "Point")
+            #expect(geometry["coordinates"] as? [Double] == [8.55, 47.36667])
+            let properties = try #require(features[0]["properties"] as? [String: Any])
+            #expect(properties["name"] as? String == "Zürich")
+        }
+    }
+
+    @Test("search with no match answers an empty list, not an error")
+    func searchNoResults() async throws {
+        try await TestServer().test { client in
+            let response = try await client.get("/v1/search?q=Atlantis")
+            #expect(response.status == .ok)
+            #expect(try response.results.isEmpty)
+        }
+    }
+
+    @Test("percent-encoded text reaches the engine decoded", arguments: ["Z%C3%BCrich", "z%C3%BCRICH%20zurich"])
+    func searchDecodesText(_ q: String) async throws {
+        try await TestServer().test { client in
+            let response = try await client.get("/v1/search?q=\(q)")
+            #expect(try response.resultIDs == ["geonames:2657896"])
+        }
+    }
+
+    @Test("bad search input is a 400 with the error shape", arguments: [
+        "/v1/search", "/v1/search?q=", "/v1/search?q=%20%20", "/v1/search?q=Paris&limit=0", "/v1/search?q=Paris&limit=101",
+        "/v1/search?q=Paris&limit=ten", "/v1/search?q=Paris&lat=91&lon=0", "/v1/search?q=Paris&lat=10",
+        "/v1/search?q=Paris&lat=abc&lon=1", "/v1/search?q=Paris&country=France", "/v1/search?q=Paris&format=xml",
+        "/v1/search?q=" + String(repeating: "a", count: 257), "/v1/suggest", "/v1/suggest?q=par&minChars=-1",
+        "/v1/suggest?q=" + String(repeating: "b", count: 300),
+    ])
+    func badSearchInput(_ uri: String) async throws {
+        try await TestServer().test { client in
+            let response = try await client.get(uri)
+            #expect(response.status == .badRequest)
+            #expect(try response.errorCode == "invalid_input")
+        }
+    }
+
+    @Test("suggest answers prefixes, and nothing below the minimum characters")
+    func suggest() async throws {
+        try await TestServer { $0.suggestMinChars = 4 }.test { client in
+            let hels = try await client.get("/v1/suggest?q=Hels")
+            #expect(try hels.resultIDs == ["geonames:658225", "osm:node/2000000001"])
+            let short = try await client.get("/v1/suggest?q=Hel")
+            #expect(short.status == .ok)
+            #expect(try short.results.isEmpty)
+            let lowered = try await client.get("/v1/suggest?q=Hel&minChars=2")
+            #expect(try lowered.resultIDs == ["geonames:658225", "osm:node/2000000001"])
+            let geojson = try await client.get("/v1/suggest?q=Pari&format=geojson&limit=2")
+            #expect((try geojson.json["features"] as? [Any])?.count == 2)
+        }
+    }
+
+    @Test("reverse gives the nearest place with its distance")
+    func reverse() async throws {
+        try await TestServer().test { client in
+            let response = try await client.get("/v1/reverse?lat=60.1684&lon=24.9401")
+            #expect(response.status == .ok)
+            let result = try #require(try response.results.first)
+            #expect(result["id"] as? String == "osm:node/2000000001")
+            let address = try #require(result["address"] as? [String: Any])
+            #expect(address["street"] as? String == "Mannerheimintie")
+            #expect(address["houseNumber"] as? String == "5")
+            #expect(address["postcode"] as? String == "00100")
+            #expect(address["town"] as? String == "Helsinki")
+            #expect((result["distanceMeters"] as? Double ?? 99) < 10)
+            let geojson = try await client.get("/v1/reverse?lat=48.85&lon=2.35&format=geojson")
+            let features = try #require(try geojson.json["features"] as? [[String: Any]])
+            #expect(features.first?["id"] as? String == "geonames:2988507")
+        }
+    }
+
+    @Test("bad reverse and nearby input is a 400", arguments: [
+        "/v1/reverse", "/v1/reverse?lat=48.8", "/v1/reverse?lat=-91&lon=0", "/v1/reverse?lat=0&lon=180.5",
+        "/v1/reverse?lat=nan&lon=0", "/v1/reverse?lat=1&lon=2&limit=0",
+        "/v1/nearby?lat=48.85", "/v1/nearby?lat=48.85&lon=2.35&radius=0", "/v1/nearby?lat=48.85&lon=2.35&radius=50001",
+        "/v1/nearby?lat=48.85&lon=2.35&radius=far", "/v1/nearby?lat=48.85&lon=2.35&radius=inf", "/v1/nearby?lat=95&lon=2&radius=10",
+    ])
+    func badPointInput(_ uri: String) async throws {
+        try await TestServer().test { client in
+            let response = try await client.get(uri)
+            #expect(response.status == .badRequest)
+            #expect(try response.errorCode == "invalid_input")
+        }
+    }
+
+    @Test("nearby keeps places inside the radius, nearest first")
+    func nearby() async throws {
+        try await TestServer().test { client in
+            let close = try await client.get("/v1/nearby?lat=60.17&lon=24.94&radius=1000")
+            #expect(try close.resultIDs == ["osm:node/2000000001", "geonames:658225"])
+            let distances = try close.results.compactMap { $0["distanceMeters"] as? Double }
+            #expect(distances == distances.sorted() && distances.allSatisfy { $0 <= 1000 })
+            let wide = try await client.get("/v1/nearby?lat=60.17&lon=24.94&radius=50000&format=geojson")
+            #expect((try wide.json["features"] as? [Any])?.count == 2)
+            let defaultRadius = try await client.get("/v1/nearby?lat=48.8534&lon=2.3488")
+            #expect(try defaultRadius.resultIDs == ["geonames:2988507"])
+        }
+    }
+
+    @Test("a place by id, encoded or with bare slashes; unknown ids are 404")
+    func placeByID() async throws {
+        try await TestServer().test { client in
+            let encoded = try await client.get("/v1/places/\(pathID("osm:node/2000000001"))")
+            #expect(encoded.status == .ok)
+            #expect(try encoded.resultIDs == ["osm:node/2000000001"])
+            let bare = try await client.get("/v1/places/osm:node/2000000001?format=geojson")
+            #expect((try bare.json["features"] as? [[String: Any]])?.first?["id"] as? String == "osm:node/2000000001")
+            let unknown = try await client.get("/v1/places/geonames:1")
+            #expect(unknown.status == .notFound)
+            #expect(try unknown.errorCode == "not_found")
+            let oversized = try await client.get("/v1/places/" + String(repeating: "x", count: 300))
+            #expect(oversized.status == .badRequest)
+            let empty = try await client.get("/v1/places/")
+            #expect(empty.status.code / 100 == 4)
+        }
+    }
+
+    @Test("status names the store and its size")
+    func status() async throws {
+        try await TestServer().test { client in
+            let response = try await client.get("/v1/status")
+            #expect(response.status == .ok)
+            let json = try response.json
+            #expect(json["status"] as? String == "ok")
+            let store = try #require(json["store"] as? [String: Any])
+            #expect(store["placeCount"] as? Int == SamplePlaces.all.count)
+        }
+    }
+
+    @Test("unknown endpoints and methods answer the JSON error shape, never a 500")
+    func unknownRoutes() async throws {
+        try await TestServer().test { client in
+            let missing = try await client.get("/v1/nothing")
+            #expect(missing.status == .notFound)
+            #expect(try missing.errorCode == "not_found")
+            let wrongMethod = try await client.send(.post, "/v1/search?q=Paris")
+            #expect(wrongMethod.status.code / 100 == 4)
+            #expect(try wrongMethod.errorCode != nil)
+        }
+    }
+
+    @Test("engine failures keep their meaning: an unavailable index is a 503, not a crash")
+    func engineFailure() async throws {
+        let services = ServerServices(geocoder: FailingGeocoder(), saved: InMemorySavedPlaces(), recent: InMemoryRecentPlaces())
+        let app = buildApplication(configuration: ServerConfiguration(), services: services)
+        try await app.test(.router) { client in
+            let response = try await client.get("/v1/search?q=Paris")
+            #expect(response.status == .serviceUnavailable)
+            #expect(try response.errorCode == "index_unavailable")
+        }
+    }
+}
+
+/// A geocoder whose index is gone.
+private struct FailingGeocoder: Geocoder, StatusReporting {
+    func search(_ request: SearchRequest) async throws -> [PlaceResult] { throw PindropError.indexUnavailable("the index file is missing") }
+    func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { throw PindropError.indexUnavailable("the index file is missing") }
+    func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { throw PindropError.indexUnavailable("the index file is missing") }
+    func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { throw PindropError.indexUnavailable("the index file is missing") }
+    func place(id: String) async throws -> Place? { throw PindropError.indexUnavailable("the index file is missing") }
+    func status() async throws -> StoreStatus { throw PindropError.indexUnavailable("the index file is missing") }
+}

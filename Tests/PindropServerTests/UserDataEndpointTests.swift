@@ -1,0 +1,136 @@
+import Foundation
+import HummingbirdTesting
+import PindropCore
+import PindropServer
+import PindropTesting
+import Testing
+
+@Suite("saved places and recent addresses")
+struct UserDataEndpointTests {
+    @Test("PUT saves a place once however often it is sent; GET lists it; DELETE removes it")
+    func idempotentSave() async throws {
+        let server = TestServer()
+        try await server.test { client in
+            let id = pathID("geonames:2988507")
+            let first = try await client.send(.put, "/v1/saved/\(id)")
+            #expect(first.status == .created)
+            #expect(try first.resultIDs == ["geonames:2988507"])
+            let second = try await client.send(.put, "/v1/saved/\(id)")
+            #expect(second.status == .ok)
+            let list = try await client.get("/v1/saved")
+            #expect(try list.resultIDs == ["geonames:2988507"])
+            #expect(try list.results.first?["name"] as? String == "Paris")
+
+            let deleted = try await client.send(.delete, "/v1/saved/\(id)")
+            #expect(deleted.status == .noContent)
+            #expect(try await client.get("/v1/saved").results.isEmpty)
+            let again = try await client.send(.delete, "/v1/saved/\(id)")
+            #expect(again.status == .notFound)
+            #expect(try again.errorCode == "not_found")
+        }
+        #expect(try await server.saved.all().isEmpty)
+    }
+
+    @Test("saved places list newest first, in JSON and GeoJSON")
+    func savedOrder() async throws {
+        try await TestServer().test { client in
+            _ = try await client.send(.put, "/v1/saved/\(pathID("geonames:658225"))")
+            _ = try await client.send(.put, "/v1/saved/\(pathID("osm:node/2000000001"))")
+            #expect(try await client.get("/v1/saved").resultIDs == ["osm:node/2000000001", "geonames:658225"])
+            let geojson = try await client.get("/v1/saved?format=geojson")
+            let features = try #require(try geojson.json["features"] as? [[String: Any]])
+            #expect(features.map { $0["id"] as? String } == ["osm:node/2000000001", "geonames:658225"])
+        }
+    }
+
+    @Test("PUT with a place body keeps that place's own name and coordinates")
+    func saveWholePlace() async throws {
+        let server = TestServer()
+        try await server.test { client in
+            let body = #"{"id":"point:60.1700,24.9400","name":"Pinned spot","displayName":"Pinned spot, Helsinki","latitude":60.17,"longitude":24.94,"address":{"street":"Aleksanterinkatu","houseNumber":"1"}}"#
+            let response = try await client.send(.put, "/v1/saved/\(pathID("point:60.1700,24.9400"))", json: body)
+            #expect(response.status == .created)
+            let listed = try #require(try await client.get("/v1/saved").results.first)
+            #expect(listed["displayName"] as? String == "Pinned spot, Helsinki")
+            #expect(listed["latitude"] as? Double == 60.17)
+            #expect((listed["address"] as? [String: Any])?["street"] as? String == "Aleksanterinkatu")
+        }
+        #expect(try await server.saved.all().first?.name == "Pinned spot")
+    }
+
+    @Test("bad saves are 4xx: unknown id, mismatched or malformed body, out-of-range point, oversized body")
+    func badSaves() async throws {
+        try await TestServer().test { client in
+            let unknown = try await client.send(.put, "/v1/saved/\(pathID("geonames:1"))")
+            #expect(unknown.status == .notFound)
+            let cases: [(String, String)] = [
+                ("a", #"{"id":"b","name":"B","latitude":1,"longitude":2}"#),
+                ("a", #"{"id":"a","name":"A","latitude":100,"longitude":2}"#),
+                ("a", #"{"id":"a","name":"","latitude":1,"longitude":2}"#),
+                ("a", #"{"id":"a","name":"A","latitude":"north","longitude":2}"#),
+                ("a", #"{"id":"a","name":"A","latitude":1}"#),
+                ("a", #"{"name":"A"}"#),
+                ("a", #"[1,2]"#),
+                ("a", "not json"),
+            ]
+            for (id, body) in cases {
+                let response = try await client.send(.put, "/v1/saved/\(id)", json: body)
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(try response.errorCode == "invalid_input", "\(body)")
+            }
+            let huge = #"{"id":"a","name":""# + String(repeating: "x", count: 20_000) + #"","latitude":1,"longitude":2}"#
+            let tooLarge = try await client.send(.put, "/v1/saved/a", json: huge)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(try tooLarge.errorCode == "too_large")
+            let longName = #"{"id":"a","name":""# + String(repeating: "x", count: 1001) + #"","latitude":1,"longitude":2}"#
+            #expect(try await client.send(.put, "/v1/saved/a", json: longName).status == .badRequest)
+            #expect(try await client.get("/v1/saved").results.isEmpty)
+        }
+    }
+
+    @Test("recent addresses: de-duplicated, newest first, two by default")
+    func recent() async throws {
+        try await TestServer().test { client in
+            for id in ["geonames:2988507", "geonames:658225", "geonames:2988507", "geonames:2657896"] {
+                let response = try await client.send(.post, "/v1/recent", json: #"{"id":"\#(id)"}"#)
+                #expect(response.status == .created)
+            }
+            #expect(try await client.get("/v1/recent").resultIDs == ["geonames:2657896", "geonames:2988507"])
+            #expect(try await client.get("/v1/recent?limit=10").resultIDs
+                    == ["geonames:2657896", "geonames:2988507", "geonames:658225"])
+            let geojson = try await client.get("/v1/recent?format=geojson")
+            #expect((try geojson.json["features"] as? [Any])?.count == 2)
+        }
+    }
+
+    @Test("a reverse-geocoded point is remembered as sent")
+    func recentWholePlace() async throws {
+        try await TestServer().test { client in
+            let body = #"{"id":"osm:node/9","name":"Kauppatori 1","displayName":"Kauppatori 1, 00170 Helsinki","latitude":60.1675,"longitude":24.9525}"#
+            let response = try await client.send(.post, "/v1/recent", json: body)
+            #expect(response.status == .created)
+            #expect(try response.resultIDs == ["osm:node/9"])
+            #expect(try await client.get("/v1/recent").results.first?["displayName"] as? String == "Kauppatori 1, 00170 Helsinki")
+        }
+    }
+
+    @Test("bad recent input is 4xx", arguments: [
+        ("", 400), (#"{"id":""}"#, 400), (#"{"id":"geonames:1"}"#, 404), (#"{"id":"x","name":"X","latitude":1,"longitude":-181}"#, 400),
+        (#"{"id":5}"#, 400), ("[]", 400),
+    ])
+    func badRecent(_ body: String, _ status: Int) async throws {
+        try await TestServer().test { client in
+            let response = try await client.send(.post, "/v1/recent", json: body)
+            #expect(response.status.code == status)
+            #expect(try response.errorCode != nil)
+        }
+    }
+
+    @Test("bad recent limits are 400", arguments: ["/v1/recent?limit=0", "/v1/recent?limit=51", "/v1/recent?format=kml", "/v1/saved?format=kml"])
+    func badRecentLimit(_ uri: String) async throws {
+        try await TestServer().test { client in
+            let response = try await client.get(uri)
+            #expect(response.status == .badRequest)
+        }
+    }
+}

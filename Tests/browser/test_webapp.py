@@ -1,0 +1,475 @@
+"""Every flow of the web map app (PRODUCT.md sections 1-3) in a real headless Chromium against `pindrop serve`
+on the embedded GeoNames index. Screenshots go to build/screenshots/."""
+import json
+import urllib.parse
+
+import pytest
+from selenium.common.exceptions import JavascriptException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import screenshot, wait
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def open_app(driver, server, path="/"):
+    driver.get(server.url + path)
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), message="the app did not start")
+    # Record alerts instead of showing them, so an injected alert() would be caught.
+    driver.execute_script("window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));")
+
+
+def js(driver, script, *args):
+    return driver.execute_script(script, *args)
+
+
+def search(driver, text, press_enter=True):
+    field = driver.find_element(By.ID, "q")
+    field.clear()
+    field.send_keys(text)
+    if press_enter:
+        field.send_keys(Keys.ENTER)
+    else:
+        driver.find_element(By.ID, "search-button").click()
+    wait(driver, lambda d: not d.find_element(By.ID, "search-button").get_attribute("disabled")
+         and (d.find_elements(By.CSS_SELECTOR, "#results .row") or d.find_elements(By.CSS_SELECTOR, ".no-results")))
+
+
+def result_rows(driver):
+    return [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#results .result-list .row")]
+
+
+def map_center(driver):
+    return js(driver, "const c = pindrop.map.getCenter(); return [c.lat, c.lng];")
+
+
+def suggestion_items(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "#suggestions li")
+
+
+def suggestions(driver):
+    """The open list as data, read in one go (the list is rebuilt as answers arrive)."""
+    return js(driver, """return [...document.querySelectorAll('#suggestions li')].map(li => ({
+        text: li.querySelector('.text').textContent, recent: li.classList.contains('recent'),
+        active: li.classList.contains('active')}))""")
+
+
+def wait_suggestions_for(driver, text):
+    """Waits until the list shows the server's answer for `text`; returns it."""
+    wait(driver, lambda d: js(d, "return document.getElementById('suggestions').dataset.query") == text,
+         message="no suggestions for " + text)
+    return suggestions(driver)
+
+
+def api_suggest(server, text):
+    return [p["displayName"] for p in server.api("GET", "/v1/suggest?limit=8&q=" + urllib.parse.quote(text))[1]["results"]]
+
+
+def wait_idle_map(driver):
+    wait(driver, lambda d: js(d, "return !pindrop.map._animatingZoom && !pindrop.map._panAnim?._inProgress"))
+
+
+def api_search(server, text):
+    return server.api("GET", "/v1/search?limit=20&q=" + urllib.parse.quote(text))[1]["results"]
+
+
+def js_errors(driver):
+    """Console errors other than failed loads of online tiles (there is no network on the test machine)."""
+    return [e for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and "tile.openstreetmap.org" not in e["message"]]
+
+
+# ---------------------------------------------------------------- opening
+
+
+def test_opens_offline_with_the_natural_earth_basemap(browser, server):
+    open_app(browser, server)
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".leaflet-basemap-pane path")) > 100,
+         message="the offline countries layer was not drawn")
+    # Online tiles fail here (no network): they stay invisible and the page keeps working.
+    assert browser.find_element(By.ID, "q").is_displayed()
+    assert "Natural Earth" in browser.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text
+    assert "OpenStreetMap" in browser.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text
+    screenshot(browser, "01-opened-offline")
+    assert js_errors(browser) == []
+
+
+# ---------------------------------------------------------------- search and results
+
+
+def test_many_results_in_engine_order_with_display_all(browser, server):
+    open_app(browser, server)
+    search(browser, "Paris")
+    expected = [p["displayName"] for p in api_search(server, "Paris")]
+    assert len(expected) > 1
+    assert result_rows(browser) == expected
+    sections = browser.find_elements(By.CSS_SELECTOR, "#results section")
+    assert len(sections) == 2, "results and 'Display All on Map' are separate sections"
+    assert sections[0].text == "Display All on Map"
+    assert js(browser, "return pindrop.resultMarkerCount()") == len(expected), "every result is pinned"
+    screenshot(browser, "02-search-many-results")
+
+
+def test_search_button_shows_busy_state_and_page_stays_responsive(browser, server):
+    open_app(browser, server)
+    js(browser, """
+        const realFetch = window.fetch;
+        window.fetch = (url, options) => String(url).includes('/v1/search')
+            ? new Promise((resolve) => setTimeout(() => resolve(realFetch(url, options)), 1200))
+            : realFetch(url, options);""")
+    browser.find_element(By.ID, "q").send_keys("Helsinki")
+    browser.find_element(By.ID, "search-button").click()
+    button = browser.find_element(By.ID, "search-button")
+    assert button.get_attribute("disabled") and "Searching" in button.text
+    assert "busy" in browser.find_element(By.ID, "panel").get_attribute("class")
+    screenshot(browser, "03-search-busy")
+    browser.find_element(By.ID, "zoom-in").click()            # the page still answers while searching
+    wait(browser, lambda d: js(d, "return pindrop.map.getZoom()") == 4)
+    wait(browser, lambda d: result_rows(d))
+    assert not browser.find_element(By.ID, "search-button").get_attribute("disabled")
+    assert result_rows(browser)[0].startswith("Helsinki")
+
+
+def test_exactly_one_result_is_one_row_without_display_all(browser, server):
+    text = next(t for t in ("Ouagadougou", "Reykjavik", "Ulaanbaatar", "Tegucigalpa") if len(api_search(server, t)) == 1)
+    open_app(browser, server)
+    search(browser, text, press_enter=False)
+    assert len(result_rows(browser)) == 1
+    assert browser.find_elements(By.ID, "display-all") == []
+    screenshot(browser, "04-search-one-result")
+
+
+def test_no_results(browser, server):
+    open_app(browser, server)
+    search(browser, "Qwxzzvv Blorpington")
+    assert browser.find_element(By.CSS_SELECTOR, "#results .no-results").text == "No Results"
+    assert result_rows(browser) == []
+    screenshot(browser, "05-search-no-results")
+
+
+def test_selecting_a_row_pins_all_centres_it_and_popup_shows_name_and_coordinates(browser, server):
+    open_app(browser, server)
+    search(browser, "Paris")
+    results = api_search(server, "Paris")
+    browser.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[1].click()
+    chosen = results[1]
+    popup = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content"))[0]
+    wait(browser, lambda d: abs(map_center(d)[0] - chosen["latitude"]) < 0.01 and abs(map_center(d)[1] - chosen["longitude"]) < 0.01,
+         message="the selected result is not centred")
+    assert chosen["displayName"] in popup.text
+    assert "%.5f, %.5f" % (chosen["latitude"], chosen["longitude"]) in popup.text
+    assert js(browser, "return pindrop.resultMarkerCount()") == len(results), "all results stay pinned"
+    assert browser.find_element(By.ID, "save-button").is_displayed()
+    screenshot(browser, "06-selected-result-popup")
+
+
+def test_display_all_fits_every_pin_and_offers_no_save(browser, server):
+    open_app(browser, server)
+    search(browser, "Paris")
+    results = api_search(server, "Paris")
+    browser.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[0].click()
+    wait(browser, lambda d: d.find_element(By.ID, "save-button").is_displayed())
+    browser.find_element(By.ID, "display-all").click()
+    wait(browser, lambda d: js(d, "return pindrop.map.getBounds().contains(arguments[0])",
+                               [[r["latitude"], r["longitude"]] for r in results]))
+    assert not browser.find_element(By.ID, "place-card").is_displayed()
+    js(browser, "return new Promise(r => setTimeout(r, 600))")      # let the clusters settle for the picture
+    screenshot(browser, "07-display-all")
+
+
+# ---------------------------------------------------------------- saved places
+
+
+def save_button(driver):
+    return driver.find_element(By.ID, "save-button")
+
+
+def test_save_then_delete_with_confirmation_and_state_after_reload(browser, server):
+    server.clear_saved()
+    open_app(browser, server)
+    search(browser, "Helsinki")
+    browser.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[0].click()
+    helsinki = api_search(server, "Helsinki")[0]
+    wait(browser, lambda d: save_button(d).text == "Save")
+    save_button(browser).click()
+    wait(browser, lambda d: save_button(d).text == "Delete")
+    assert [p["id"] for p in server.api("GET", "/v1/saved")[1]["results"]] == [helsinki["id"]]
+    screenshot(browser, "08-saved-shows-delete")
+
+    browser.refresh()
+    wait(browser, lambda d: d.find_element(By.ID, "place-card").is_displayed() and save_button(d).text == "Delete",
+         message="after a reload the saved place should still read Delete")
+
+    save_button(browser).click()
+    dialog = browser.find_element(By.ID, "confirm-delete")
+    wait(browser, lambda d: dialog.is_displayed())
+    assert [b.text for b in dialog.find_elements(By.TAG_NAME, "button")] == ["Cancel", "Delete"]
+    assert helsinki["displayName"] in dialog.text
+    screenshot(browser, "09-delete-confirmation")
+    browser.find_element(By.ID, "confirm-cancel").click()
+    assert not dialog.is_displayed()
+    assert save_button(browser).text == "Delete"
+    assert len(server.api("GET", "/v1/saved")[1]["results"]) == 1, "Cancel keeps the place"
+
+    save_button(browser).click()
+    wait(browser, lambda d: dialog.is_displayed())
+    browser.find_element(By.ID, "confirm-ok").click()
+    wait(browser, lambda d: save_button(d).text == "Save")
+    assert server.api("GET", "/v1/saved")[1]["results"] == []
+    browser.refresh()
+    wait(browser, lambda d: d.find_element(By.ID, "place-card").is_displayed() and save_button(d).text == "Save")
+
+
+def test_saving_twice_keeps_one_and_a_save_survives_kill_9(browser, server):
+    server.clear_saved()
+    open_app(browser, server)
+    search(browser, "Reykjavik")
+    browser.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[0].click()
+    wait(browser, lambda d: save_button(d).text == "Save")
+    save_button(browser).click()
+    wait(browser, lambda d: save_button(d).text == "Delete")
+    place_id = server.api("GET", "/v1/saved")[1]["results"][0]["id"]
+    status, _ = server.api("PUT", "/v1/saved/" + urllib.parse.quote(place_id, safe=""))
+    assert status == 200
+    server.restart(hard=True)                 # kill -9 right after the save returned
+    saved = server.api("GET", "/v1/saved")[1]["results"]
+    assert [p["id"] for p in saved] == [place_id]
+    open_app(browser, server)
+    browser.find_element(By.ID, "saved-button").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#results .saved-list .row"))
+    assert [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#results .saved-list .row")] == [saved[0]["displayName"]]
+    screenshot(browser, "10-saved-list-after-kill-9")
+
+
+# ---------------------------------------------------------------- suggestions and recent addresses
+
+
+def type_slowly(driver, text):
+    field = driver.find_element(By.ID, "q")
+    for ch in text:
+        field.send_keys(ch)
+
+
+def test_suggestions_after_min_chars_with_arrow_keys_enter_and_escape(browser, server):
+    open_app(browser, server)
+    min_chars = server.api("GET", "/v1/config")[1]["suggestMinChars"]
+    field = browser.find_element(By.ID, "q")
+    field.click()
+    type_slowly(browser, "Helsin"[:min_chars - 1])
+    js(browser, "return new Promise(r => setTimeout(r, 400))")
+    assert [s for s in suggestions(browser) if not s["recent"]] == [], "no suggestions below the minimum characters"
+    type_slowly(browser, "Helsin"[min_chars - 1:])
+    shown = wait_suggestions_for(browser, "Helsin")
+    assert [s["text"] for s in shown if not s["recent"]][:3] == [t for t in api_suggest(server, "Helsin")
+                                                                 if t not in [r["text"] for r in shown if r["recent"]]][:3]
+    screenshot(browser, "11-suggestions")
+
+    field.send_keys(Keys.ARROW_DOWN)
+    assert suggestions(browser)[0]["active"]
+    field.send_keys(Keys.ARROW_DOWN)
+    assert suggestions(browser)[1]["active"] and not suggestions(browser)[0]["active"]
+    field.send_keys(Keys.ARROW_UP)
+    assert suggestions(browser)[0]["active"]
+
+    field.send_keys(Keys.ESCAPE)
+    assert not browser.find_element(By.ID, "suggestions").is_displayed()
+    assert field.get_attribute("value") == "Helsin"
+
+    field.send_keys("k")
+    shown = wait_suggestions_for(browser, "Helsink")
+    target = next(i for i, s in enumerate(shown) if not s["recent"])
+    for _ in range(target + 1):
+        field.send_keys(Keys.ARROW_DOWN)
+    chosen = suggestions(browser)[target]
+    assert chosen["active"]
+    field.send_keys(Keys.ENTER)
+    assert not browser.find_element(By.ID, "suggestions").is_displayed()
+    assert field.get_attribute("value") == chosen["text"]
+    place = next(p for p in server.api("GET", "/v1/suggest?limit=8&q=Helsink")[1]["results"] if p["displayName"] == chosen["text"])
+    wait(browser, lambda d: abs(map_center(d)[0] - place["latitude"]) < 0.01 and abs(map_center(d)[1] - place["longitude"]) < 0.01,
+         message="the map is not centred on the choice")
+    assert browser.find_element(By.ID, "place-card").is_displayed(), "a pin and its card for the chosen address"
+    wait(browser, lambda d: server.api("GET", "/v1/recent")[1]["results"][0]["id"] == place["id"])
+    screenshot(browser, "12-suggestion-chosen")
+
+
+def test_a_stale_suggestion_answer_never_replaces_a_newer_one(browser, server):
+    old, new = api_suggest(server, "Hels"), api_suggest(server, "Helsinki")
+    assert old != new
+    open_app(browser, server)
+    # The answer for "Hels" arrives 1.5 s late, long after the answer for "Helsinki".
+    js(browser, """
+        const realFetch = window.fetch;
+        window.fetch = (url, options) => /suggest\\?q=Hels&/.test(String(url))
+            ? new Promise((resolve) => setTimeout(() => resolve(realFetch(url, options)), 1500))
+            : realFetch(url, options);""")
+    field = browser.find_element(By.ID, "q")
+    field.click()
+    type_slowly(browser, "Hels")
+    js(browser, "return new Promise(r => setTimeout(r, 300))")      # past the debounce: "Hels" is asked
+    type_slowly(browser, "inki")
+    shown = [s["text"] for s in wait_suggestions_for(browser, "Helsinki") if not s["recent"]]
+    assert shown == [t for t in new if t in shown]
+    js(browser, "return new Promise(r => setTimeout(r, 2000))")     # the late "Hels" answer lands
+    assert js(browser, "return document.getElementById('suggestions').dataset.query") == "Helsinki"
+    assert [s["text"] for s in suggestions(browser) if not s["recent"]] == shown
+
+
+def choose_first_suggestion(driver, text):
+    field = driver.find_element(By.ID, "q")
+    field.clear()
+    field.click()
+    type_slowly(driver, text)
+    index = next(i for i, s in enumerate(wait_suggestions_for(driver, text)) if not s["recent"])
+    name = suggestions(driver)[index]["text"]
+    suggestion_items(driver)[index].click()
+    wait(driver, lambda d: not d.find_element(By.ID, "suggestions").is_displayed())
+    return name
+
+
+def test_two_recent_addresses_on_top_newest_first_after_a_restart(browser, server):
+    open_app(browser, server)
+    first = choose_first_suggestion(browser, "Zurich")
+    second = choose_first_suggestion(browser, "Oslo")
+    wait(browser, lambda d: [p["displayName"] for p in server.api("GET", "/v1/recent")[1]["results"]] == [second, first])
+
+    server.restart(hard=False)
+    open_app(browser, server)
+    field = browser.find_element(By.ID, "q")
+    field.click()
+    type_slowly(browser, "Par")
+    shown = wait_suggestions_for(browser, "Par")
+    assert [s["recent"] for s in shown[:3]] == [True, True, False]
+    assert [s["text"] for s in shown[:2]] == [second, first]
+    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#suggestions li.recent .tag")] == ["RECENT", "RECENT"]
+    screenshot(browser, "13-recent-on-top-after-restart")
+
+
+# ---------------------------------------------------------------- centre pin
+
+
+def test_centre_pin_reverse_geocodes_where_the_map_stops_and_remembers_it(browser, server):
+    open_app(browser, server)
+    js(browser, "pindrop.map.setView([60.1699, 24.9384], 12, {animate: false})")
+    browser.find_element(By.ID, "center-pin-toggle").click()
+    assert browser.find_element(By.ID, "center-pin").is_displayed()
+    field = browser.find_element(By.ID, "q")
+    expected = server.api("GET", "/v1/reverse?lat=60.1699&lon=24.9384")[1]["results"][0]
+    wait(browser, lambda d: field.get_attribute("value") == expected["displayName"])
+    screenshot(browser, "14-centre-pin-helsinki")
+
+    # Drag the map like a person would; when the move ends the new centre is looked up.
+    js(browser, "pindrop.map.setView([59.33, 18.0], 9, {animate: false})")
+    ActionChains(browser).move_to_element_with_offset(browser.find_element(By.ID, "map"), 0, 150) \
+        .click_and_hold().move_by_offset(40, -30).move_by_offset(40, -30).release().perform()
+    center = map_center(browser)
+    expected = server.api("GET", "/v1/reverse?lat=%f&lon=%f" % (center[0], center[1]))[1]["results"][0]
+    wait(browser, lambda d: field.get_attribute("value") == expected["displayName"])
+    wait(browser, lambda d: server.api("GET", "/v1/recent")[1]["results"][0]["id"] == expected["id"],
+         message="the pinned address is remembered as recent")
+    screenshot(browser, "15-centre-pin-after-drag")
+
+    browser.find_element(By.ID, "center-pin-toggle").click()
+    assert not browser.find_element(By.ID, "center-pin").is_displayed()
+
+
+# ---------------------------------------------------------------- map controls
+
+
+def test_collapsible_panel(browser, server):
+    open_app(browser, server)
+    search(browser, "Paris")
+    body = browser.find_element(By.ID, "panel-body")
+    assert body.is_displayed()
+    browser.find_element(By.ID, "panel-toggle").click()
+    assert not body.is_displayed()
+    assert browser.find_element(By.ID, "q").is_displayed(), "the field stays when the list folds"
+    screenshot(browser, "16-panel-collapsed")
+    browser.find_element(By.ID, "panel-toggle").click()
+    assert body.is_displayed() and result_rows(browser)
+
+
+def test_zoom_buttons(browser, server):
+    open_app(browser, server)
+    zoom = js(browser, "return pindrop.map.getZoom()")
+    browser.find_element(By.ID, "zoom-in").click()
+    wait(browser, lambda d: js(d, "return pindrop.map.getZoom()") == zoom + 1)
+    browser.find_element(By.ID, "zoom-in").click()
+    wait(browser, lambda d: js(d, "return pindrop.map.getZoom()") == zoom + 2)
+    browser.find_element(By.ID, "zoom-out").click()
+    wait(browser, lambda d: js(d, "return pindrop.map.getZoom()") == zoom + 1)
+
+
+def test_my_location_refused_gives_a_clear_message_and_falls_back(browser, server):
+    open_app(browser, server)
+    browser.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied",
+                                                      "origin": server.url})
+    browser.find_element(By.ID, "my-location").click()
+    message = wait(browser, lambda d: d.find_element(By.ID, "message").is_displayed() and d.find_element(By.ID, "message"))
+    assert "refused" in message.text and "default location" in message.text
+    default = server.api("GET", "/v1/config")[1]["defaultCenter"]
+    wait(browser, lambda d: abs(map_center(d)[0] - default["latitude"]) < 0.01)
+    assert browser.find_element(By.ID, "my-location").get_attribute("aria-pressed") == "false"
+    screenshot(browser, "17-my-location-refused")
+
+
+def test_my_location_allowed_centres_on_the_user(browser, server):
+    open_app(browser, server)
+    browser.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted",
+                                                      "origin": server.url})
+    browser.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 60.1699, "longitude": 24.9384, "accuracy": 20})
+    browser.find_element(By.ID, "my-location").click()
+    wait(browser, lambda d: abs(map_center(d)[0] - 60.1699) < 0.001 and abs(map_center(d)[1] - 24.9384) < 0.001)
+    assert browser.find_elements(By.CSS_SELECTOR, ".you-are-here")
+    assert browser.find_element(By.ID, "my-location").get_attribute("aria-pressed") == "true"
+
+
+# ---------------------------------------------------------------- safety and small screens
+
+
+def test_place_names_are_shown_as_text_never_as_html(browser, server):
+    server.clear_saved()
+    hostile = {"id": "test:hostile", "name": HOSTILE, "displayName": HOSTILE + " Town", "latitude": 10, "longitude": 10}
+    assert server.api("PUT", "/v1/saved/test%3Ahostile", hostile)[0] in (200, 201)
+    assert server.api("POST", "/v1/recent", hostile)[0] == 201
+    open_app(browser, server)
+    browser.find_element(By.ID, "saved-button").click()
+    row = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#results .saved-list .row"))[0]
+    assert row.text == HOSTILE + " Town"
+    row.click()
+    popup = wait(browser, lambda d: [p for p in d.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content") if p.text])[0]
+    assert HOSTILE in popup.text
+    assert browser.find_element(By.ID, "place-name").text == HOSTILE + " Town"
+    field = browser.find_element(By.ID, "q")
+    field.click()
+    type_slowly(browser, "Lon")
+    assert any(HOSTILE in s["text"] for s in wait_suggestions_for(browser, "Lon") if s["recent"])
+    screenshot(browser, "18-hostile-name-as-text")
+    assert js(browser, "return document.querySelectorAll('#panel img, #place-card img, .leaflet-popup img, #suggestions img').length") == 0
+    assert js(browser, "return window.__alerts") == []
+    server.clear_saved()
+
+
+def test_phone_viewport_375x667(phone, server):
+    open_app(phone, server)
+    assert js(phone, "return [window.innerWidth, window.innerHeight]") == [375, 667]
+    screenshot(phone, "19-phone-opened")
+    search(phone, "Paris")
+    rows = phone.find_elements(By.CSS_SELECTOR, "#results .result-list .row")
+    assert rows and all(r.rect["x"] >= 0 and r.rect["x"] + r.rect["width"] <= 375 for r in rows)
+    panel = phone.find_element(By.ID, "panel").rect
+    assert panel["y"] + panel["height"] <= phone.find_element(By.ID, "zoom-in").rect["y"], "the open list hides no map button"
+    screenshot(phone, "20-phone-results")
+    rows[0].click()
+    wait(phone, lambda d: d.find_element(By.ID, "place-card").is_displayed())
+    assert not phone.find_element(By.ID, "panel-body").is_displayed(), "the list folds away to show the map"
+    card = phone.find_element(By.ID, "place-card").rect
+    assert card["x"] >= 0 and card["x"] + card["width"] <= 375 and card["y"] + card["height"] <= 667
+    for control in ("zoom-in", "zoom-out", "my-location", "center-pin-toggle", "saved-button", "save-button"):
+        r = phone.find_element(By.ID, control).rect
+        assert 0 <= r["x"] and r["x"] + r["width"] <= 375 and r["y"] + r["height"] <= 667, control
+    screenshot(phone, "21-phone-selected")
+    phone.find_element(By.ID, "panel-toggle").click()
+    assert phone.find_element(By.ID, "panel-body").is_displayed()

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Browser tests of the web map app: a real headless Chromium (Debian chromium + chromium-driver) driven by
+# Selenium (PyPI) against `pindrop serve` on a free loopback port with a throw-away PINDROP_HOME.
+#
+#   scripts/test-browser.sh [--index PATH] [pytest arguments...]
+#
+# Installs what is missing (apt-get for chromium, chromium-driver, libjs-leaflet, libjs-leaflet.markercluster;
+# pip for selenium and pytest), builds `pindrop`, starts the server, waits for /v1/status, runs
+# Tests/browser with pytest and stops the server. Screenshots land in build/screenshots/.
+# Without --index the server builds the default index from the shipped GeoNames data (about 15 s).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+INDEX_ARGS=()
+if [[ "${1:-}" == "--index" ]]; then INDEX_ARGS=(--index "$(realpath "$2")"); shift 2; fi
+
+# --- what the tests need --------------------------------------------------------------------------
+missing=()
+for pkg in chromium chromium-driver libjs-leaflet libjs-leaflet.markercluster; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+    SUDO=$([[ $(id -u) == 0 ]] && echo "" || echo sudo)
+    $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
+PYTHON=${PYTHON:-python3}
+"$PYTHON" -c "import selenium, pytest" 2>/dev/null || "$PYTHON" -m pip install -q selenium pytest
+
+# --- build ----------------------------------------------------------------------------------------
+# PINDROP_BIN=path uses an already built binary; PINDROP_SCRATCH picks the build folder (default .build).
+if [[ -n "${PINDROP_BIN:-}" ]]; then
+    BIN=$(realpath "$PINDROP_BIN")
+else
+    SCRATCH=${PINDROP_SCRATCH:-$ROOT/.build}
+    swift build --scratch-path "$SCRATCH" --product pindrop
+    BIN="$SCRATCH/debug/pindrop"
+fi
+
+# --- start the server -----------------------------------------------------------------------------
+WORK=$(mktemp -d /tmp/pindrop-browser.XXXXXX)
+export PINDROP_HOME="$WORK/home"
+export PINDROP_PIDFILE="$WORK/server.pid"
+export PINDROP_SERVER_LOG="$WORK/server.log"
+PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+export PINDROP_URL="http://127.0.0.1:$PORT"
+export PINDROP_BIN="$BIN"
+export PINDROP_SERVE_ARGS
+PINDROP_SERVE_ARGS=$("$PYTHON" -c 'import json, sys; print(json.dumps(sys.argv[1:]))' --host 127.0.0.1 --port "$PORT" "${INDEX_ARGS[@]}")
+
+stop_server() {
+    if [[ -f "$PINDROP_PIDFILE" ]]; then kill "$(cat "$PINDROP_PIDFILE")" 2>/dev/null || true; fi
+}
+# On success everything temporary goes; on failure the server log stays for reading.
+trap 'status=$?; stop_server; if [[ $status == 0 ]]; then rm -rf "$WORK"; else rm -rf "$WORK/home"; echo "server log: $PINDROP_SERVER_LOG"; fi' EXIT
+
+mkdir -p "$PINDROP_HOME" "$ROOT/build/screenshots"
+if [[ ${#INDEX_ARGS[@]} == 0 ]]; then
+    # Build the default index before timing the server, so the first answer is not the import.
+    "$BIN" search Paris --limit 1 >/dev/null
+fi
+"$BIN" serve --host 127.0.0.1 --port "$PORT" "${INDEX_ARGS[@]}" >"$PINDROP_SERVER_LOG" 2>&1 &
+echo $! >"$PINDROP_PIDFILE"
+for _ in $(seq 1 600); do
+    curl -fsS "$PINDROP_URL/v1/status" >/dev/null 2>&1 && break
+    if ! kill -0 "$(cat "$PINDROP_PIDFILE")" 2>/dev/null; then cat "$PINDROP_SERVER_LOG"; exit 1; fi
+    sleep 0.1
+done
+echo "pindrop serve is up at $PINDROP_URL (log: $PINDROP_SERVER_LOG)"
+
+# --- run ------------------------------------------------------------------------------------------
+cd "$ROOT/Tests/browser"
+"$PYTHON" -m pytest -q "$@"

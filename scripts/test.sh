@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds, runs every Swift test (swift-testing), then the
+# browser tests of the web app in a real headless Chromium against `pindrop serve`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+swift build --build-tests
+swift test
+PINDROP_BIN=.build/debug/pindrop scripts/test-browser.sh
