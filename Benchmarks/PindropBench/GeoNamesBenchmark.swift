@@ -249,6 +249,31 @@ func runGeoNamesBenchmark(arguments: [String]) throws {
                      100 * Double(total.base1) / Double(total.n), total.n))
     }
 
+    // Street level: the OpenStreetMap extract added to the same index.
+    let osmCandidates = [option("--osm"), "../shared/data/osm/helsinki-center.osm.pbf", "data/osm/helsinki-center.osm.pbf"].compactMap { $0 }
+    if let osm = osmCandidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+        let before = report.fileBytes
+        let extractSeconds = try nanos { _ = try OSMFeatureExtractor.extract(fromFileAt: osm) } / 1e9
+        let withStreets = try IndexBuilder.rebuild(indexPath, osm: [osm])
+        let streetIndex = try PlaceIndex.open(at: indexPath)
+        say(String(format: "\nstreet level (%@): read + extract %.2f s, whole rebuild with it %.2f s; %d venues, %d addresses, %d streets; index growth %.1f MB",
+                   (osm as NSString).lastPathComponent, extractSeconds, withStreets.seconds, withStreets.venues, withStreets.addresses,
+                   withStreets.streets, Double(withStreets.fileBytes - before) / 1_048_576))
+        let features = try OSMFeatureExtractor.extract(fromFileAt: osm)
+        let probes = (0..<queryCount).map { i -> Coordinate in
+            let a = features.addressPoints[i % features.addressPoints.count].coordinate
+            return Coordinate(latitude: a.latitude + Double.random(in: -0.0002...0.0002, using: &rng),
+                              longitude: a.longitude + Double.random(in: -0.0004...0.0004, using: &rng))
+        }
+        row("reverse to street address", try measure(probes) { _ = try streetIndex.reverse(ReverseRequest(coordinate: $0)) as [PlaceResult] })
+        let categories = ["cafe", "restaurant", "pub", "hotel", "museum", "bar"]
+        row("nearby 1000 m + category", try measure(Array(probes.enumerated())) { i, c in
+            _ = try streetIndex.nearby(NearbyRequest(coordinate: c, radiusMeters: 1000, category: categories[i % categories.count])) as [PlaceResult]
+        })
+        let addressQueries = features.addressPoints.compactMap { a in a.address.street.flatMap { s in a.address.houseNumber.map { "\(s) \($0)" } } }
+        row("address search", try measure(addressQueries) { _ = try streetIndex.search(SearchRequest(text: $0)) as [PlaceResult] })
+    }
+
     // Memory while serving, in a fresh process that only opens and queries.
     let child = Process()
     child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])

@@ -39,10 +39,12 @@ struct IndexOptions: ParsableArguments {
             Terminal.note("the index at \(path) cannot be used (\(error.message)); rebuilding it")
         } catch {}
         let folder = (PindropHome.shippedData as NSString).appendingPathComponent("geonames")
-        Terminal.note("building the index at \(path) from the shipped GeoNames data (first use; about 10 s)")
-        let report = try IndexBuilder.build(from: try GeoNamesReader.locate(folder), to: path,
+        let osm = (PindropHome.shippedData as NSString).appendingPathComponent("osm/helsinki-center.osm.pbf")
+        let osmFiles = FileManager.default.fileExists(atPath: osm) ? [osm] : []
+        Terminal.note("building the index at \(path) from the shipped GeoNames\(osmFiles.isEmpty ? "" : " and OpenStreetMap") data (first use; about 5 s)")
+        let report = try IndexBuilder.build(from: try GeoNamesReader.locate(folder), osm: osmFiles, to: path,
                                             progress: Terminal.progressBar())
-        Terminal.note("built \(report.summary.rowsImported) places in \(String(format: "%.1f", report.seconds)) s")
+        Terminal.note("built \(report.summary.rowsImported) places and \(report.venues + report.addresses + report.streets) street-level rows in \(String(format: "%.1f", report.seconds)) s")
         return try PlaceIndex.open(at: path)
     }
 }

@@ -11,17 +11,20 @@ public struct IndexBuildReport: Sendable {
     public var seconds: Double
     /// Size of the index file.
     public var fileBytes: Int
+    /// Street-level rows from OpenStreetMap.
+    public var venues = 0, addresses = 0, streets = 0
 }
 
 /// Builds an index file from GeoNames dumps: read, derive the read structures, write them all to a temporary
 /// file, then rename it into place, so a failed build never leaves a broken index behind.
 public enum IndexBuilder {
-    /// Builds the index at `path` from the files of `GeoNamesReader.locate`. `progress` gets (stage, fraction).
-    public static func build(from files: GeoNamesReader.Files, to path: String,
+    /// Builds the index at `path` from the files of `GeoNamesReader.locate` and any OpenStreetMap extracts
+    /// (street addresses, streets, venues). `progress` gets (stage, fraction).
+    public static func build(from files: GeoNamesReader.Files, osm osmFiles: [String] = [], to path: String,
                              progress: (@Sendable (String, Double) -> Void)? = nil) throws -> IndexBuildReport {
         let started = Date()
         let countries = try files.countryInfo.map(GeoNamesReader.readCountries) ?? []
-        var admin1Names = try files.admin1Codes.map(GeoNamesReader.readAdmin1Codes) ?? [:]
+        let admin1Names = try files.admin1Codes.map(GeoNamesReader.readAdmin1Codes) ?? [:]
         var records: [GeoNamesRecord] = []
         records.reserveCapacity(250_000)
         let summary = try GeoNamesReader.readPlaces(path: files.places, progress: { progress?("reading", $0) }) {
@@ -30,6 +33,36 @@ public enum IndexBuilder {
         guard !records.isEmpty else {
             throw PindropError.unreadableData("\(files.places) holds no readable GeoNames rows (\(summary.skipped.count) malformed)")
         }
+        var report = try build(records: records, countries: countries, admin1Names: admin1Names, osm: osmFiles,
+                               source: (files.places as NSString).lastPathComponent, to: path, progress: progress)
+        report.summary = summary
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// Rebuilds the index at `path` with the GeoNames places it already holds and these OpenStreetMap
+    /// extracts (replacing any it had).
+    public static func rebuild(_ path: String, osm osmFiles: [String],
+                               progress: (@Sendable (String, Double) -> Void)? = nil) throws -> IndexBuildReport {
+        let started = Date()
+        let database = try IndexDatabase(openingAt: path)
+        let records = try database.records()
+        let divisions = try database.countriesAndAdmin1()
+        let source = try database.meta()["source"] ?? "index"
+        var report = try build(records: records, countries: divisions.countries, admin1Names: divisions.admin1,
+                               osm: osmFiles, source: source, to: path, progress: progress)
+        report.summary.rowsRead = records.count
+        report.summary.rowsImported = records.count
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    static func build(records: [GeoNamesRecord], countries: [GeoNamesCountry], admin1Names: [String: String],
+                      osm osmFiles: [String], source: String, to path: String,
+                      progress: (@Sendable (String, Double) -> Void)?) throws -> IndexBuildReport {
+        var records = records
+        var admin1Names = admin1Names
+        let summary = ImportSummary()
         records.sort { $0.geonameID < $1.geonameID }
         // A later duplicate id replaces the earlier one, as a re-import would.
         records = records.enumerated().filter { i, r in i + 1 == records.count || records[i + 1].geonameID != r.geonameID }.map(\.element)
@@ -38,10 +71,20 @@ public enum IndexBuilder {
             if admin1Names[key] == nil { admin1Names[key] = "" }
         }
         progress?("indexing", 0)
-        let places = makePlaceTable(records: records, countries: countries, admin1Names: admin1Names)
-        let names = makeNameIndex(records: records, places: places)
-        progress?("indexing", 0.7)
+        var places = makePlaceTable(records: records, countries: countries, admin1Names: admin1Names)
         let spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude)
+        var rowNames: [(primary: [String], alternate: [String])] = records.map { ([$0.name, $0.asciiName], $0.alternateNames) }
+        var street = StreetLevel.empty
+        if !osmFiles.isEmpty {
+            var features = OSMFeatures()
+            for file in osmFiles {
+                let more = try OSMFeatureExtractor.extract(fromFileAt: file)
+                features.venues += more.venues; features.addressPoints += more.addressPoints
+                features.streets += more.streets; features.buildings += more.buildings
+            }
+            street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: spatial)
+        }
+        let names = makeNameIndex(rowNames, places: places)
         progress?("writing", 0.9)
 
         let temporary = path + ".building"
@@ -50,17 +93,19 @@ public enum IndexBuilder {
         do {
             let database = try IndexDatabase(creatingAt: temporary)
             try database.write(records: records, countries: countries, admin1Names: admin1Names,
-                               structures: IndexStructures.encode(places: places, names: names, spatial: spatial),
-                               meta: ["source": (files.places as NSString).lastPathComponent,
-                                      "built_at": ISO8601DateFormatter().string(from: Date()),
-                                      "places": String(places.count)])
+                               structures: IndexStructures.encode(places: places, names: names, spatial: spatial)
+                                   .merging(street.blobs()) { a, _ in a },
+                               meta: ["source": source, "built_at": ISO8601DateFormatter().string(from: Date()),
+                                      "places": String(places.count),
+                                      "osm_sources": osmFiles.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")])
         }
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.moveItem(atPath: temporary, toPath: path)
         progress?("done", 1)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return IndexBuildReport(summary: summary, nameEntries: names.count,
-                                seconds: Date().timeIntervalSince(started), fileBytes: bytes)
+        return IndexBuildReport(summary: summary, nameEntries: names.count, seconds: 0, fileBytes: bytes,
+                                venues: street.venueRows.count, addresses: street.addressRows.count,
+                                streets: places.kind.filter { $0 == PlaceTable.RowKind.street.rawValue }.count)
     }
 
     static func makePlaceTable(records: [GeoNamesRecord], countries: [GeoNamesCountry],
@@ -75,7 +120,8 @@ public enum IndexBuilder {
         let countryIndex = Dictionary(uniqueKeysWithValues: countryInfos.enumerated().map { ($1.code, UInt16($0)) })
         let admin1Index = Dictionary(uniqueKeysWithValues: admin1Infos.enumerated().map { ("\($1.countryCode).\($1.code)", Int32($0)) })
         var table = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
-                               nameStart: [0], nameBytes: [], countries: countryInfos, admin1s: admin1Infos)
+                               nameStart: [0], nameBytes: [], kind: [], extraStart: [0], extraBytes: [],
+                               countries: countryInfos, admin1s: admin1Infos)
         for r in records {
             table.geonameID.append(Int32(truncatingIfNeeded: r.geonameID))
             table.latitude.append(r.latitude)
@@ -85,14 +131,75 @@ public enum IndexBuilder {
             table.admin1.append(admin1Index["\(r.countryCode).\(r.admin1Code)"] ?? -1)
             table.nameBytes.append(contentsOf: r.name.utf8)
             table.nameStart.append(UInt32(table.nameBytes.count))
+            table.kind.append(PlaceTable.RowKind.geonames.rawValue)
+            table.extraStart.append(UInt32(table.extraBytes.count))
         }
         return table
+    }
+
+    /// Appends venues, address points (one per address) and streets (one per name) as rows after the
+    /// GeoNames ones; each takes its country, admin1 and, when untagged, its town from the nearest GeoNames place.
+    static func appendStreetLevel(_ features: OSMFeatures, to places: inout PlaceTable,
+                                  names: inout [(primary: [String], alternate: [String])],
+                                  geonames: SpatialIndex) -> StreetLevel {
+        func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
+                    address: Address?, primary: [String], alternate: [String] = []) {
+            let nearest = geonames.nearest(latitude: c.latitude, longitude: c.longitude).map { Int($0.place) }
+            var address = address ?? Address()
+            if address.town == nil, let nearest { address.town = places.name(nearest) }
+            places.geonameID.append(0)
+            places.latitude.append(c.latitude)
+            places.longitude.append(c.longitude)
+            places.population.append(0)
+            places.country.append(nearest.map { places.country[$0] } ?? PlaceTable.noCountry)
+            places.admin1.append(nearest.map { places.admin1[$0] } ?? -1)
+            places.nameBytes.append(contentsOf: name.utf8)
+            places.nameStart.append(UInt32(places.nameBytes.count))
+            places.kind.append(kind.rawValue)
+            places.extraBytes.append(contentsOf: PlaceTable.encodeExtras(id: id, category: category, address: address))
+            places.extraStart.append(UInt32(places.extraBytes.count))
+            names.append((primary, alternate))
+        }
+        for v in features.venues {
+            append(v.name, v.coordinate, .venue, id: v.id, category: v.category, address: v.address, primary: [v.name])
+        }
+        // One row per address (many shops inside one building carry the same address), but every point
+        // kept for reverse geocoding, so anywhere in that building answers with its address.
+        var rowOfAddress: [String: Int] = [:]
+        var addressPoints: [(row: Int, point: Coordinate)] = []
+        for a in features.addressPoints {
+            guard let street = a.address.street, let number = a.address.houseNumber else { continue }
+            let key = TextFolding.fold("\(street) \(number)")
+            if let row = rowOfAddress[key] { addressPoints.append((row, a.coordinate)); continue }
+            rowOfAddress[key] = places.count
+            addressPoints.append((places.count, a.coordinate))
+            append("\(street) \(number)", a.coordinate, .address, id: a.id, category: nil, address: a.address,
+                   primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"])
+        }
+        // One row per street name, at the middle of its longest piece; every piece feeds the nearest-street tree.
+        let byName = Dictionary(grouping: features.streets.filter { $0.points.count >= 2 }) { TextFolding.fold($0.name) }
+        var lines: [(row: Int, points: [Coordinate])] = []
+        for key in byName.keys.sorted() {
+            let ways = byName[key]!
+            let longest = ways.max { length($0.points) < length($1.points) }!
+            let row = places.count
+            append(longest.name, longest.points[longest.points.count / 2], .street, id: longest.id,
+                   category: longest.highway, address: Address(street: longest.name), primary: [longest.name])
+            lines += ways.map { (row, $0.points) }
+        }
+        let shapes = features.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
+            + features.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }
+        return StreetLevel(places: places, addressPoints: addressPoints, streetLines: lines, features: shapes)
+    }
+
+    static func length(_ points: [Coordinate]) -> Double {
+        zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 
     /// Longest folded name kept, in bytes (longer "names" in the dumps are descriptions, not names).
     static let maxKeyBytes = 120
 
-    static func makeNameIndex(records: [GeoNamesRecord], places: PlaceTable) -> NameIndex {
+    static func makeNameIndex(_ rowNames: [(primary: [String], alternate: [String])], places: PlaceTable) -> NameIndex {
         var keys: [UInt8] = []
         keys.reserveCapacity(24 << 20)
         var starts: [UInt32] = [], lengths: [UInt8] = [], owners: [Int32] = [], kinds: [UInt8] = [], scores: [Float] = []
@@ -107,14 +214,14 @@ public enum IndexBuilder {
             kinds.append(kind.rawValue)
             scores.append(importance - kind.penalty)
         }
-        for (i, r) in records.enumerated() {
+        for (i, row) in rowNames.enumerated() {
             seen.removeAll(keepingCapacity: true)
             let importance = places.importance(i)
-            for (n, name) in ([r.name, r.asciiName] + r.alternateNames).enumerated() {
-                if n >= 2, name.contains("http") { continue }
+            for (n, name) in (row.primary + row.alternate).enumerated() {
+                let kind: NameIndex.Kind = n < row.primary.count ? .primary : .alternate
+                if kind == .alternate, name.contains("http") { continue }
                 folded.removeAll(keepingCapacity: true)
                 TextFolding.fold(name, into: &folded)
-                let kind: NameIndex.Kind = n < 2 ? .primary : .alternate
                 add(folded[...], place: i, kind: kind, importance: importance)
                 // Later words of a primary name, so "york" finds "New York" (ranked below names that start so).
                 if kind == .primary {
@@ -140,6 +247,9 @@ enum IndexStructures {
             "place.admin1": ArrayBlob.data(places.admin1),
             "place.name_start": ArrayBlob.data(places.nameStart),
             "place.name_bytes": ArrayBlob.data(places.nameBytes),
+            "place.kind": ArrayBlob.data(places.kind),
+            "place.extra_start": ArrayBlob.data(places.extraStart),
+            "place.extra_bytes": ArrayBlob.data(places.extraBytes),
             "name.key_bytes": ArrayBlob.data(names.keyBytes),
             "name.key_start": ArrayBlob.data(names.keyStart),
             "name.key_length": ArrayBlob.data(names.keyLength),
@@ -155,7 +265,7 @@ enum IndexStructures {
     }
 
     static func decode(_ blobs: [String: Data], countries: [GeoNamesCountry], admin1Names: [String: String])
-        throws(PindropError) -> (PlaceTable, NameIndex, SpatialIndex) {
+        throws(PindropError) -> (PlaceTable, NameIndex, SpatialIndex, StreetLevel) {
         func blob(_ name: String) throws(PindropError) -> Data {
             guard let data = blobs[name] else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }
             return data
@@ -170,6 +280,9 @@ enum IndexStructures {
             admin1: try ArrayBlob.array(blob("place.admin1"), name: "place.admin1"),
             nameStart: try ArrayBlob.array(blob("place.name_start"), name: "place.name_start"),
             nameBytes: try ArrayBlob.array(blob("place.name_bytes"), name: "place.name_bytes"),
+            kind: try ArrayBlob.array(blob("place.kind"), name: "place.kind"),
+            extraStart: try ArrayBlob.array(blob("place.extra_start"), name: "place.extra_start"),
+            extraBytes: try ArrayBlob.array(blob("place.extra_bytes"), name: "place.extra_bytes"),
             countries: countryInfos, admin1s: admin1Infos)
         let names = NameIndex(
             keyBytes: try ArrayBlob.array(blob("name.key_bytes"), name: "name.key_bytes"),
@@ -187,8 +300,9 @@ enum IndexStructures {
         // Cheap consistency checks: a mismatch means a damaged file, which must not crash a query later.
         let n = places.geonameID.count
         let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
-                          places.admin1.count, places.nameStart.count - 1, spatial.slotPlace.count,
-                          spatial.axis.count, spatial.xyz.count / 3, spatial.box.count / 6].allSatisfy { $0 == n }
+                          places.admin1.count, places.nameStart.count - 1, places.kind.count, places.extraStart.count - 1].allSatisfy { $0 == n }
+            && [spatial.slotPlace.count, spatial.axis.count, spatial.xyz.count / 3, spatial.box.count / 6].allSatisfy { $0 == places.geonamesCount }
+            && Int(places.extraStart.last ?? 0) == places.extraBytes.count
             && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
             && names.tree.count == max(2 * names.entryPlace.count, 2)
             && Int(places.nameStart.last ?? 0) == places.nameBytes.count
@@ -197,7 +311,7 @@ enum IndexStructures {
             && places.country.allSatisfy { $0 == PlaceTable.noCountry || Int($0) < countryInfos.count }
             && places.admin1.allSatisfy { $0 < Int32(admin1Infos.count) }
         guard consistent else { throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it") }
-        return (places, names, spatial)
+        return (places, names, spatial, try StreetLevel.decode(blobs, placeCount: n))
     }
 
     /// Countries and admin1 divisions in a fixed order (by code), with their qualifier forms.

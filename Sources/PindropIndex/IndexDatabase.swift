@@ -8,7 +8,7 @@ import PindropImport
 /// Migrations are named and append-only.
 final class IndexDatabase {
     /// Bumped whenever the blob layout changes; an index of another version is rebuilt, not misread.
-    static let structureVersion = "7"
+    static let structureVersion = "10"
 
     let queue: DatabaseQueue
     let path: String
@@ -115,6 +115,25 @@ final class IndexDatabase {
                 var found: [String: Data] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT name, data FROM structure") { found[row[0]] = row[1] }
                 return found
+            }
+        } catch {
+            throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
+        }
+    }
+
+    /// The GeoNames places the index was built from (the durable rows, for rebuilding).
+    func records() throws(PindropError) -> [GeoNamesRecord] {
+        do {
+            return try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM place ORDER BY geonameid").map { row in
+                    let alternates: String = row["alternatenames"]
+                    return GeoNamesRecord(
+                        geonameID: row["geonameid"], name: row["name"], asciiName: row["asciiname"],
+                        alternateNames: alternates.isEmpty ? [] : alternates.split(separator: ",").map(String.init),
+                        latitude: row["latitude"], longitude: row["longitude"], featureClass: "P",
+                        featureCode: row["feature_code"], countryCode: row["country_code"], admin1Code: row["admin1_code"],
+                        population: row["population"], timezone: row["timezone"])
+                }
             }
         } catch {
             throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")

@@ -3,10 +3,11 @@ import PindropCore
 
 /// The embedded engine: GeoNames places searched, suggested, reverse-geocoded and found nearby, all in memory
 /// after one read of the index file. Immutable once open, so any number of threads may query it at once.
-public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
+public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendable {
     let places: PlaceTable
     let names: NameIndex
     let spatial: SpatialIndex
+    let street: StreetLevel
     /// Where the index was read from.
     public let path: String
 
@@ -19,13 +20,19 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
             throw .indexUnavailable("the index at \(path) has format \(meta["structure_version"] ?? "unknown"), this pindrop reads format \(IndexDatabase.structureVersion); rebuild it with `pindrop import geonames`")
         }
         let divisions = try database.countriesAndAdmin1()
-        let (places, names, spatial) = try IndexStructures.decode(
+        let (places, names, spatial, street) = try IndexStructures.decode(
             try database.structures(), countries: divisions.countries, admin1Names: divisions.admin1)
-        return PlaceIndex(places: places, names: names, spatial: spatial, path: path)
+        return PlaceIndex(places: places, names: names, spatial: spatial, street: street, path: path)
     }
 
-    init(places: PlaceTable, names: NameIndex, spatial: SpatialIndex, path: String) {
-        self.places = places; self.names = names; self.spatial = spatial; self.path = path
+    init(places: PlaceTable, names: NameIndex, spatial: SpatialIndex, street: StreetLevel, path: String) {
+        self.places = places; self.names = names; self.spatial = spatial; self.street = street; self.path = path
+        var towns: [Int32: String] = [:]
+        for i in places.geonamesCount..<places.count {
+            if let town = places.extras(i)?.address.town { towns[Int32(i)] = TextFolding.fold(town) }
+        }
+        streetTowns = towns
+        venueCategories = street.venueRows.map { places.extras($0)?.category ?? "" }
         var forms: [String: Division] = [:]
         for (i, c) in places.countries.enumerated() {
             for form in c.qualifierForms { forms[form, default: Division()].countries.append(UInt16(i)) }
@@ -40,12 +47,30 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
     struct Division: Sendable { var countries: [UInt16] = []; var admin1s: [Int32] = [] }
     /// Every folded qualifier form → what it names.
     let qualifierForms: [String: Division]
+    /// Street-level rows' folded town, so "Aleksanterinkatu 52, Helsinki" narrows by town.
+    let streetTowns: [Int32: String]
+    /// Each venue row's category (index = row − first venue row), read once so filtering costs a compare.
+    let venueCategories: [String]
 
-    /// How many places the index holds.
-    public var placeCount: Int { places.count }
+    /// How many GeoNames places the index holds (slots 0 ..< placeCount; street-level rows come after).
+    public var placeCount: Int { places.geonamesCount }
+
+    /// How many street-level rows (venues, addresses, streets) the index holds.
+    public var streetLevelCount: Int { places.count - places.geonamesCount }
 
     /// Credits the shipped data requires.
     public static let attribution = ["Place data © GeoNames (geonames.org), CC-BY 4.0"]
+    /// Credits for street-level data.
+    public static let streetAttributionText = "Street data © OpenStreetMap contributors, ODbL 1.0"
+
+    /// Credits for what this index holds.
+    public var attribution: [String] { Self.attribution + streetAttribution }
+    public var streetAttribution: [String] { street.isEmpty ? [] : [Self.streetAttributionText] }
+
+    /// How near a tagged address must be for reverse geocoding to answer with it, metres.
+    public static let addressReach = 50.0
+    /// How near a street must be for reverse geocoding to answer with it (no house number), metres.
+    public static let streetReach = 100.0
 
     // MARK: Search
 
@@ -67,6 +92,12 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
                 found = rank(key: Array(head.utf8), mode: .exact, request.limit, request.near, typos: false,
                              accept: acceptance(country: country, qualifiers: [tail], lastIsPrefix: false))
             }
+        }
+        // A comma that is part of a name ("Postikuja 2, 2. krs.", "Salon X, parturi"): the whole text as a name.
+        let whole = Array(TextFolding.fold(request.text).utf8)
+        if found.isEmpty, !qualifiers.isEmpty {
+            found = rank(key: whole, mode: .search, request.limit, request.near, typos: false,
+                         accept: acceptance(country: country, qualifiers: [], lastIsPrefix: false))
         }
         // Typo tolerance only when the text matches nothing as typed: exact and prefix matches always rank
         // above typo matches, so they would only trail behind.
@@ -98,13 +129,28 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
         return results(found, near: request.near)
     }
 
-    /// The nearest places to a point, nearest first, by true great-circle distance.
+    /// The nearest places to a point, nearest first, by true great-circle distance. Where street data exists,
+    /// the first answer is the address of the building the point is in, else the nearest address within 50 m,
+    /// else the nearest street within 100 m.
     public func reverse(_ request: ReverseRequest) throws(PindropError) -> [PlaceResult] {
         let c = request.coordinate
-        return spatial.nearest(latitude: c.latitude, longitude: c.longitude, k: request.limit).map { hit in
+        var results: [PlaceResult] = []
+        let inBuilding = street.buildingAddress(at: c).map { (row: $0, meters: distance($0, c)) }
+        if let hit = inBuilding ?? street.nearestAddress(to: c, within: Self.addressReach)
+            ?? street.nearestStreet(to: c, within: Self.streetReach) {
+            var place = places.place(hit.row)
+            if places.rowKind(hit.row) == .street {
+                // The answer is the point on the street, not the street's label point.
+                place.coordinate = c
+            }
+            results.append(PlaceResult(place: place, distanceMeters: hit.meters))
+        }
+        let towns = spatial.nearest(latitude: c.latitude, longitude: c.longitude, k: request.limit - results.count)
+        results += towns.map { hit in
             let i = Int(hit.place)
             return PlaceResult(place: places.place(i), distanceMeters: distance(i, c))
         }
+        return results
     }
 
     /// The nearest place to a point: its slot and distance in metres. The allocation-free path for batches.
@@ -117,22 +163,36 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
     /// The place in a slot returned by `nearestPlace`.
     public func place(atSlot slot: Int) -> Place { places.place(slot) }
 
-    /// Places within a radius, nearest first. GeoNames places have no venue category, so a category filter
-    /// matches none of them.
+    /// Venues and places within a radius, nearest first; with a category, only venues of that category
+    /// ("cafe", or a key such as "shop").
     public func nearby(_ request: NearbyRequest) throws(PindropError) -> [PlaceResult] {
-        guard request.category == nil else { return [] }
         let c = request.coordinate
-        var hits: [(place: Int32, chord2: Double)] = []
-        // A hair of slack on the chord so rounding never drops a place right on the edge; then filter exactly.
-        spatial.within(latitude: c.latitude, longitude: c.longitude,
-                       chord: Geo.unitChord(forMeters: request.radiusMeters) * (1 + 1e-9), into: &hits)
-        var withDistance = hits.map { (Int($0.place), distance(Int($0.place), c)) }.filter { $0.1 <= request.radiusMeters }
+        var rows = street.venues(near: c, radius: request.radiusMeters)
+        if let category = request.category {
+            let first = street.venueRows.lowerBound
+            rows = rows.filter { venueCategories[$0 - first] == category }
+        } else {
+            var hits: [(place: Int32, chord2: Double)] = []
+            // A hair of slack on the chord so rounding never drops a place right on the edge; then filter exactly.
+            spatial.within(latitude: c.latitude, longitude: c.longitude,
+                           chord: Geo.unitChord(forMeters: request.radiusMeters) * (1 + 1e-9), into: &hits)
+            rows += hits.map { Int($0.place) }
+        }
+        var withDistance = rows.map { ($0, distance($0, c)) }.filter { $0.1 <= request.radiusMeters }
         withDistance.sort { $0.1 != $1.1 ? $0.1 < $1.1 : places.population[$0.0] > places.population[$1.0] }
         return withDistance.prefix(request.limit).map { PlaceResult(place: places.place($0.0), distanceMeters: $0.1) }
     }
 
+    /// Streets and buildings inside a box, for drawing the street-level basemap.
+    public func streetMap(in box: BoundingBox, limit: Int) -> [MapFeature] {
+        street.map.features(in: box, limit: limit)
+    }
+
     /// A place by id ("geonames:2988507"); nil for an unknown or foreign id.
     public func place(id: String) -> Place? {
+        if id.hasPrefix("osm:") {
+            return (places.geonamesCount..<places.count).first { places.extras($0)?.id == id }.map(places.place)
+        }
         guard id.hasPrefix("geonames:"), let n = Int32(id.dropFirst("geonames:".count)),
               let i = places.index(ofGeonameID: n) else { return nil }
         return places.place(i)
@@ -140,7 +200,7 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
 
     /// What this store holds (the protocol requirements above are met by the synchronous methods directly).
     public func status() -> StoreStatus {
-        StoreStatus(name: "embedded", placeCount: places.count, location: path, attribution: Self.attribution)
+        StoreStatus(name: "embedded", placeCount: places.count, location: path, attribution: attribution)
     }
 
     // MARK: Ranking
@@ -223,26 +283,25 @@ public final class PlaceIndex: Geocoder, StatusReporting, Sendable {
     /// A filter built once per query: the country filter and every qualifier (each must name the place's
     /// country or admin1), as lookup tables so testing a candidate costs two array reads per qualifier.
     private func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool) -> (Int32) -> Bool {
-        let tables: [(countries: [Bool], admin1s: [Bool])] = qualifiers.enumerated().map { n, q in
+        let tables: [(countries: [Bool], admin1s: [Bool], town: (String) -> Bool)] = qualifiers.enumerated().map { n, q in
             var countries = [Bool](repeating: false, count: places.countries.count)
             var admin1s = [Bool](repeating: false, count: places.admin1s.count)
-            let named = lastIsPrefix && n == qualifiers.count - 1
-                ? qualifierForms.filter { $0.key.hasPrefix(q) }.map(\.value)
-                : [qualifierForms[q]].compactMap { $0 }
+            let prefix = lastIsPrefix && n == qualifiers.count - 1
+            let named = prefix ? qualifierForms.filter { $0.key.hasPrefix(q) }.map(\.value) : [qualifierForms[q]].compactMap { $0 }
             for division in named {
                 for c in division.countries { countries[Int(c)] = true }
                 for a in division.admin1s { admin1s[Int(a)] = true }
             }
-            return (countries, admin1s)
+            return (countries, admin1s, { prefix ? $0.hasPrefix(q) : $0 == q })
         }
-        let placeCountry = places.country, placeAdmin1 = places.admin1
+        let placeCountry = places.country, placeAdmin1 = places.admin1, towns = streetTowns
         return { slot in
             let i = Int(slot)
             if let country, placeCountry[i] != country { return false }
             for table in tables {
                 let c = placeCountry[i], a = placeAdmin1[i]
                 let byCountry = c != PlaceTable.noCountry && table.countries[Int(c)]
-                guard byCountry || (a >= 0 && table.admin1s[Int(a)]) else { return false }
+                guard byCountry || (a >= 0 && table.admin1s[Int(a)]) || towns[slot].map(table.town) == true else { return false }
             }
             return true
         }

@@ -32,11 +32,44 @@ struct PlaceTable: Sendable {
     /// Place i's name is nameBytes[nameStart[i] ..< nameStart[i + 1]].
     var nameStart: [UInt32]
     var nameBytes: [UInt8]
+    /// What each row is (`RowKind`): GeoNames rows come first, sorted by id, then OpenStreetMap rows.
+    var kind: [UInt8]
+    /// OpenStreetMap rows' id, category and address: extraBytes[extraStart[i] ..< extraStart[i + 1]] holds
+    /// "id␟category␟houseNumber␟street␟postcode␟town" (␟ = U+001F); empty for GeoNames rows.
+    var extraStart: [UInt32]
+    var extraBytes: [UInt8]
     var countries: [CountryInfo]
     var admin1s: [Admin1Info]
 
     static let noCountry = UInt16.max
 
+    /// The kinds of rows, in the order they are stored.
+    enum RowKind: UInt8 {
+        case geonames = 0, venue = 1, address = 2, street = 3
+        /// Added to importance: with no population to go by, a street outranks one of its addresses.
+        var bonus: Float { switch self { case .geonames, .address: 0; case .venue: 1; case .street: 1.5 } }
+    }
+
+    /// Rows 0 ..< geonamesCount are GeoNames places, sorted by id.
+    var geonamesCount: Int { kind.firstIndex { $0 != RowKind.geonames.rawValue } ?? kind.count }
+
+    func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i]) ?? .geonames }
+
+    /// An OpenStreetMap row's id, category and address.
+    func extras(_ i: Int) -> (id: String, category: String?, address: Address)? {
+        let range = Int(extraStart[i])..<Int(extraStart[i + 1])
+        guard !range.isEmpty else { return nil }
+        let parts = extraBytes[range].split(separator: 0x1F, omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+        guard parts.count == 6, let id = parts[0] else { return nil }
+        return (id, parts[1], Address(houseNumber: parts[2], street: parts[3], postcode: parts[4], town: parts[5]))
+    }
+
+    /// Encodes an OpenStreetMap row's extras.
+    static func encodeExtras(id: String, category: String?, address: Address?) -> [UInt8] {
+        let fields = [id, category, address?.houseNumber, address?.street, address?.postcode, address?.town]
+        return Array(fields.map { ($0 ?? "").replacingOccurrences(of: "\u{1F}", with: " ") }.joined(separator: "\u{1F}").utf8)
+    }
     var count: Int { geonameID.count }
 
     func name(_ i: Int) -> String {
@@ -53,25 +86,40 @@ struct PlaceTable: Sendable {
 
     /// Ranking weight: log2 of the population (people expect the biggest place of a name first).
     func importance(_ i: Int) -> Float {
-        Float(log2(Double(population[i]) + 100))
+        Float(log2(Double(population[i]) + 100)) + rowKind(i).bonus
     }
 
     /// The place as the rest of Pindrop sees it.
     func place(_ i: Int) -> Place {
         let name = name(i)
         let country = countryInfo(i)
-        let admin1 = admin1Info(i)?.name
+        let admin1 = admin1Info(i)?.name.nilIfEmpty
+        let coordinate = Coordinate(latitude: latitude[i], longitude: longitude[i])
+        if let osm = extras(i) {
+            let address = osm.address.isEmpty ? nil : osm.address
+            let context = address.map(\.formatted).flatMap(\.nilIfEmpty) ?? osm.address.town
+            let displayName: String
+            switch rowKind(i) {
+            case .address: displayName = address?.formatted ?? name
+            case .street: displayName = [name, osm.address.town].compactMap { $0 }.joined(separator: ", ")
+            default: displayName = [name, context].compactMap { $0 }.joined(separator: ", ")
+            }
+            return Place(id: osm.id, name: name, displayName: displayName, coordinate: coordinate,
+                         countryCode: country?.code, admin1: admin1, population: 0, category: osm.category,
+                         address: address, source: "embedded")
+        }
         var parts = [name]
         if let admin1, admin1 != name { parts.append(admin1) }
         if let country { parts.append(country.name) }
         return Place(
             id: "geonames:\(geonameID[i])", name: name, displayName: parts.joined(separator: ", "),
-            coordinate: Coordinate(latitude: latitude[i], longitude: longitude[i]),
-            countryCode: country?.code, admin1: admin1, population: Int(population[i]), source: "embedded")
+            coordinate: coordinate, countryCode: country?.code, admin1: admin1, population: Int(population[i]),
+            source: "embedded")
     }
 
     /// The slot of a GeoNames id (rows are sorted by id).
     func index(ofGeonameID id: Int32) -> Int? {
+        let count = geonamesCount
         var lo = 0, hi = count
         while lo < hi {
             let mid = (lo + hi) >> 1
@@ -88,4 +136,9 @@ struct PlaceTable: Sendable {
         "KR": ["south korea"], "KP": ["north korea"], "RU": ["russia"], "CZ": ["czechia"],
         "AE": ["uae"], "CD": ["drc"], "VN": ["viet nam"], "CI": ["ivory coast"], "MK": ["north macedonia"],
     ]
+}
+
+extension String {
+    /// nil for the empty string.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

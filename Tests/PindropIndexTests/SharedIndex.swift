@@ -11,11 +11,17 @@ enum SharedIndex {
     static let built: Result<PlaceIndex, any Error> = Result {
         let path = NSTemporaryDirectory() + "pindrop-tests-\(getpid())/geonames.sqlite"
         let files = try GeoNamesReader.locate(repository.appendingPathComponent("data/geonames").path)
-        _ = try IndexBuilder.build(from: files, to: path)
+        _ = try IndexBuilder.build(from: files, osm: [helsinki], to: path)
         return try PlaceIndex.open(at: path)
     }
 
     static var index: PlaceIndex { get throws { try built.get() } }
+
+    /// The shipped OpenStreetMap extract (central Helsinki).
+    static let helsinki = repository.appendingPathComponent("data/osm/helsinki-center.osm.pbf").path
+
+    /// Its features as the extractor reads them, to check the index against.
+    static let helsinkiFeatures: Result<OSMFeatures, any Error> = Result { try OSMFeatureExtractor.extract(fromFileAt: helsinki) }
 }
 
 extension PlaceIndex {

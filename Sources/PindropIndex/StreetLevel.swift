@@ -1,0 +1,253 @@
+import Foundation
+import PindropCore
+import PindropImport
+
+/// The street-level part of the index (OpenStreetMap): spatial trees over venues, address points and points
+/// along streets (every ~10 m, so "nearest street" is a point query), and the street and building shapes
+/// handed to the web map. The rows themselves live in the `PlaceTable`, after the GeoNames rows.
+struct StreetLevel: Sendable {
+    /// Rows of each kind, contiguous in the place table.
+    var venueRows: Range<Int>
+    var addressRows: Range<Int>
+    var venues: SpatialIndex
+    /// Every tagged address point (several may share one address: the shops of one building).
+    var addresses: SpatialIndex
+    /// The address row of each address point.
+    var addressPointRow: [Int32]
+    var streetPoints: SpatialIndex
+    /// The street row of each street point.
+    var streetPointRow: [Int32]
+    var map: StreetMapShapes
+    /// For each map feature, the address row of a building whose address points all carry one address, or -1.
+    var buildingAddressRow: [Int32]
+
+    static let empty = StreetLevel(venueRows: 0..<0, addressRows: 0..<0, venues: SpatialIndex(latitudes: [], longitudes: []),
+                                   addresses: SpatialIndex(latitudes: [], longitudes: []), addressPointRow: [],
+                                   streetPoints: SpatialIndex(latitudes: [], longitudes: []), streetPointRow: [],
+                                   map: StreetMapShapes(features: []), buildingAddressRow: [])
+
+    var isEmpty: Bool { venueRows.isEmpty && addressRows.isEmpty && streetPointRow.isEmpty }
+
+    /// Spacing of the points laid along streets, metres.
+    static let streetPointSpacing = 10.0
+
+    /// Builds from the rows already appended to `places` (venue, address and street rows) and the street lines.
+    init(places: PlaceTable, addressPoints: [(row: Int, point: Coordinate)], streetLines: [(row: Int, points: [Coordinate])],
+         features: [MapFeature]) {
+        func rows(_ kind: PlaceTable.RowKind) -> Range<Int> {
+            let all = places.kind.indices.filter { places.kind[$0] == kind.rawValue }
+            return (all.first ?? 0)..<((all.last ?? -1) + 1)
+        }
+        venueRows = rows(.venue)
+        addressRows = rows(.address)
+        venues = SpatialIndex(latitudes: Array(places.latitude[venueRows]), longitudes: Array(places.longitude[venueRows]))
+        addresses = SpatialIndex(latitudes: addressPoints.map(\.point.latitude), longitudes: addressPoints.map(\.point.longitude))
+        addressPointRow = addressPoints.map { Int32($0.row) }
+        var lats: [Double] = [], lons: [Double] = [], owners: [Int32] = []
+        for line in streetLines {
+            for (a, b) in zip(line.points, line.points.dropFirst()) {
+                let steps = max(1, Int((a.distance(to: b) / Self.streetPointSpacing).rounded(.up)))
+                for s in 0..<steps {
+                    let t = Double(s) / Double(steps)
+                    lats.append(a.latitude + (b.latitude - a.latitude) * t)
+                    lons.append(a.longitude + (b.longitude - a.longitude) * t)
+                    owners.append(Int32(line.row))
+                }
+            }
+            if let last = line.points.last { lats.append(last.latitude); lons.append(last.longitude); owners.append(Int32(line.row)) }
+        }
+        streetPoints = SpatialIndex(latitudes: lats, longitudes: lons)
+        streetPointRow = owners
+        let map = StreetMapShapes(features: features)
+        self.map = map
+        buildingAddressRow = map.features.indices.map { f in
+            guard map.features[f].kind == .building else { return -1 }
+            var votes: [Int: Int] = [:]
+            for a in addressPoints where map.boxes[f].contains(a.point) && map.contains(a.point, feature: f) {
+                votes[a.row, default: 0] += 1
+            }
+            // Only a building whose points all carry one address speaks for it; a building with several
+            // (a corner block, a mall) leaves the answer to the nearest point.
+            return votes.count == 1 ? Int32(votes.first!.key) : -1
+        }
+    }
+
+    init(venueRows: Range<Int>, addressRows: Range<Int>, venues: SpatialIndex, addresses: SpatialIndex,
+         addressPointRow: [Int32], streetPoints: SpatialIndex, streetPointRow: [Int32], map: StreetMapShapes,
+         buildingAddressRow: [Int32]) {
+        self.buildingAddressRow = buildingAddressRow
+        self.venueRows = venueRows; self.addressRows = addressRows; self.venues = venues; self.addresses = addresses
+        self.addressPointRow = addressPointRow
+        self.streetPoints = streetPoints; self.streetPointRow = streetPointRow; self.map = map
+    }
+
+    /// The address of the building a point is inside, if that building has one.
+    func buildingAddress(at c: Coordinate) -> Int? {
+        for (f, row) in buildingAddressRow.enumerated() where row >= 0 && map.boxes[f].contains(c) && map.contains(c, feature: f) {
+            return Int(row)
+        }
+        return nil
+    }
+
+    /// The nearest address point within `meters`: its row and distance.
+    func nearestAddress(to c: Coordinate, within meters: Double) -> (row: Int, meters: Double)? {
+        guard let hit = addresses.nearest(latitude: c.latitude, longitude: c.longitude) else { return nil }
+        let d = Geo.meters(forUnitChord: hit.chord2.squareRoot())
+        return d <= meters ? (Int(addressPointRow[Int(hit.place)]), d) : nil
+    }
+
+    /// The nearest street within `meters` (measured to the nearest point laid along it).
+    func nearestStreet(to c: Coordinate, within meters: Double) -> (row: Int, meters: Double)? {
+        guard let hit = streetPoints.nearest(latitude: c.latitude, longitude: c.longitude) else { return nil }
+        let d = Geo.meters(forUnitChord: hit.chord2.squareRoot())
+        return d <= meters ? (Int(streetPointRow[Int(hit.place)]), d) : nil
+    }
+
+    /// Venue rows within a radius, unordered.
+    func venues(near c: Coordinate, radius: Double) -> [Int] {
+        var hits: [(place: Int32, chord2: Double)] = []
+        venues.within(latitude: c.latitude, longitude: c.longitude, chord: Geo.unitChord(forMeters: radius) * (1 + 1e-9), into: &hits)
+        return hits.map { venueRows.lowerBound + Int($0.place) }
+    }
+
+    func blobs() -> [String: Data] {
+        var blobs = map.blobs()
+        blobs["street.rows"] = ArrayBlob.data([Int64(venueRows.lowerBound), Int64(venueRows.upperBound),
+                                               Int64(addressRows.lowerBound), Int64(addressRows.upperBound)])
+        for (name, tree) in [("venues", venues), ("addresses", addresses), ("points", streetPoints)] {
+            blobs["street.\(name).xyz"] = ArrayBlob.data(tree.xyz)
+            blobs["street.\(name).place"] = ArrayBlob.data(tree.slotPlace)
+            blobs["street.\(name).axis"] = ArrayBlob.data(tree.axis)
+            blobs["street.\(name).box"] = ArrayBlob.data(tree.box)
+        }
+        blobs["street.point_row"] = ArrayBlob.data(streetPointRow)
+        blobs["street.address_point_row"] = ArrayBlob.data(addressPointRow)
+        blobs["street.building_address_row"] = ArrayBlob.data(buildingAddressRow)
+        return blobs
+    }
+
+    static func decode(_ blobs: [String: Data], placeCount: Int) throws(PindropError) -> StreetLevel {
+        guard let rowsBlob = blobs["street.rows"] else { return .empty }
+        func blob(_ name: String) throws(PindropError) -> Data {
+            guard let data = blobs[name] else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }
+            return data
+        }
+        func tree(_ name: String) throws(PindropError) -> SpatialIndex {
+            SpatialIndex(xyz: try ArrayBlob.array(blob("street.\(name).xyz"), name: name),
+                         slotPlace: try ArrayBlob.array(blob("street.\(name).place"), name: name),
+                         axis: try ArrayBlob.array(blob("street.\(name).axis"), name: name),
+                         box: try ArrayBlob.array(blob("street.\(name).box"), name: name))
+        }
+        let rows: [Int64] = try ArrayBlob.array(rowsBlob, name: "street.rows")
+        guard rows.count == 4, rows.allSatisfy({ $0 >= 0 && $0 <= placeCount }), rows[0] <= rows[1], rows[2] <= rows[3] else {
+            throw .indexUnavailable("the index is corrupt: street-level rows out of range")
+        }
+        let level = StreetLevel(
+            venueRows: Int(rows[0])..<Int(rows[1]), addressRows: Int(rows[2])..<Int(rows[3]),
+            venues: try tree("venues"), addresses: try tree("addresses"),
+            addressPointRow: try ArrayBlob.array(blob("street.address_point_row"), name: "street.address_point_row"),
+            streetPoints: try tree("points"),
+            streetPointRow: try ArrayBlob.array(blob("street.point_row"), name: "street.point_row"),
+            map: try StreetMapShapes.decode(blobs),
+            buildingAddressRow: try ArrayBlob.array(blob("street.building_address_row"), name: "street.building_address_row"))
+        guard level.venues.count == level.venueRows.count, level.addresses.count == level.addressPointRow.count,
+              level.addressPointRow.allSatisfy({ level.addressRows.contains(Int($0)) }),
+              level.streetPoints.count == level.streetPointRow.count,
+              level.buildingAddressRow.count == level.map.features.count,
+              level.buildingAddressRow.allSatisfy({ $0 == -1 || level.addressRows.contains(Int($0)) }),
+              level.streetPointRow.allSatisfy({ $0 >= 0 && Int($0) < placeCount }) else {
+            throw .indexUnavailable("the index is corrupt: street-level structures do not agree")
+        }
+        return level
+    }
+}
+
+/// Street lines and building outlines, for drawing; found by bounding box.
+struct StreetMapShapes: Sendable {
+    var features: [MapFeature]
+    /// south, west, north, east per feature.
+    var boxes: [BoundingBox]
+
+    init(features: [MapFeature]) {
+        // Streets first, so a limit keeps the streets.
+        self.features = features.sorted { ($0.kind == .street ? 0 : 1) < ($1.kind == .street ? 0 : 1) }
+        boxes = self.features.map { BoundingBox(covering: $0.lines.joined()) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0) }
+    }
+
+    /// Whether a point is inside feature `f`'s outline (even-odd rule over its rings; lat/lon as a plane,
+    /// fine at building size).
+    func contains(_ c: Coordinate, feature f: Int) -> Bool {
+        var inside = false
+        for ring in features[f].lines where ring.count >= 3 {
+            var j = ring.count - 1
+            for i in ring.indices {
+                let a = ring[i], b = ring[j]
+                if (a.latitude > c.latitude) != (b.latitude > c.latitude),
+                   c.longitude < (b.longitude - a.longitude) * (c.latitude - a.latitude) / (b.latitude - a.latitude) + a.longitude {
+                    inside.toggle()
+                }
+                j = i
+            }
+        }
+        return inside
+    }
+
+    func features(in box: BoundingBox, limit: Int) -> [MapFeature] {
+        var found: [MapFeature] = []
+        for (i, b) in boxes.enumerated() where b.south <= box.north && b.north >= box.south && b.west <= box.east && b.east >= box.west {
+            found.append(features[i])
+            if found.count == limit { break }
+        }
+        return found
+    }
+
+    func blobs() -> [String: Data] {
+        var kinds: [UInt8] = [], lineCounts: [UInt32] = [], pointCounts: [UInt32] = [], coordinates: [Double] = []
+        var text: [UInt8] = [], textStart: [UInt32] = [0]
+        for f in features {
+            kinds.append(f.kind == .street ? 0 : 1)
+            lineCounts.append(UInt32(f.lines.count))
+            for line in f.lines {
+                pointCounts.append(UInt32(line.count))
+                for c in line { coordinates.append(c.latitude); coordinates.append(c.longitude) }
+            }
+            text += PlaceTable.encodeExtras(id: f.id, category: f.category, address: Address(street: f.name))
+            textStart.append(UInt32(text.count))
+        }
+        return ["map.kind": ArrayBlob.data(kinds), "map.line_count": ArrayBlob.data(lineCounts),
+                "map.point_count": ArrayBlob.data(pointCounts), "map.coordinates": ArrayBlob.data(coordinates),
+                "map.text": ArrayBlob.data(text), "map.text_start": ArrayBlob.data(textStart)]
+    }
+
+    static func decode(_ blobs: [String: Data]) throws(PindropError) -> StreetMapShapes {
+        func array<T: BitwiseCopyable>(_ name: String) throws(PindropError) -> [T] {
+            guard let data = blobs[name] else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }
+            return try ArrayBlob.array(data, name: name)
+        }
+        let kinds: [UInt8] = try array("map.kind"), lineCounts: [UInt32] = try array("map.line_count")
+        let pointCounts: [UInt32] = try array("map.point_count"), coordinates: [Double] = try array("map.coordinates")
+        let text: [UInt8] = try array("map.text"), textStart: [UInt32] = try array("map.text_start")
+        guard kinds.count == lineCounts.count, textStart.count == kinds.count + 1,
+              Int(lineCounts.reduce(0, +)) == pointCounts.count, Int(pointCounts.reduce(0, +)) * 2 == coordinates.count,
+              Int(textStart.last ?? 0) == text.count else {
+            throw .indexUnavailable("the index is corrupt: street map shapes do not agree")
+        }
+        var features: [MapFeature] = []
+        var line = 0, point = 0
+        let table = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
+                               nameStart: [0], nameBytes: [], kind: [], extraStart: textStart, extraBytes: text,
+                               countries: [], admin1s: [])
+        for (i, k) in kinds.enumerated() {
+            var lines: [[Coordinate]] = []
+            for _ in 0..<Int(lineCounts[i]) {
+                let n = Int(pointCounts[line])
+                lines.append((0..<n).map { j in Coordinate(latitude: coordinates[2 * (point + j)], longitude: coordinates[2 * (point + j) + 1]) })
+                point += n; line += 1
+            }
+            let extras = table.extras(i)
+            features.append(MapFeature(kind: k == 0 ? .street : .building, id: extras?.id ?? "", name: extras?.address.street,
+                                       category: extras?.category, lines: lines))
+        }
+        return StreetMapShapes(features: features)
+    }
+}
