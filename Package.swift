@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Foundation only: value types, text normalisation, geo math, protocols, wire encoding.
@@ -42,18 +46,23 @@ let package = Package(
         // Remote services (MusicBrainz, Nominatim, Photon, Google, Mapbox, Foursquare) behind Core's protocols.
         .target(
             name: "PindropProviders",
-            dependencies: ["PindropCore", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: ["PindropCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "PindropServer",
-            dependencies: ["PindropCore", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["PindropCore", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Public")],
             swiftSettings: swiftSettings
         ),
         // Fakes and local fake servers that speak real wire formats (for tests and benchmarks).
         .target(name: "PindropTesting",
-                dependencies: ["PindropCore", .product(name: "Hummingbird", package: "hummingbird")],
+                dependencies: ["PindropCore", .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                               .product(name: "HTTPTypes", package: "swift-http-types")],
                 swiftSettings: swiftSettings),
         .executableTarget(
             name: "PindropCLI",
@@ -75,8 +84,9 @@ let package = Package(
         .executableTarget(name: "PindropFakeServices", dependencies: ["PindropTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore", "PindropTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "PindropImportTests", dependencies: ["PindropImport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropImport", "PindropTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "PindropServerTests", dependencies: ["PindropServer", "PindropTesting",
+        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropImport", "PindropTesting"],
+                    exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "PindropServerTests", dependencies: ["PindropServer", "PindropTesting", "PindropProviders",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PindropProvidersTests", dependencies: ["PindropProviders", "PindropTesting"], swiftSettings: swiftSettings),

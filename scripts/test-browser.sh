@@ -37,6 +37,14 @@ else
     swift build --scratch-path "$SCRATCH" --product pindrop
     BIN="$SCRATCH/debug/pindrop"
 fi
+# The local MusicBrainz-compatible server for the Music mode tests (PINDROP_FAKE_SERVICES_BIN=path uses a built one).
+if [[ -n "${PINDROP_FAKE_SERVICES_BIN:-}" ]]; then
+    FAKE_BIN=$(realpath "$PINDROP_FAKE_SERVICES_BIN")
+else
+    SCRATCH=${PINDROP_SCRATCH:-$ROOT/.build}
+    swift build --scratch-path "$SCRATCH" --product pindrop-fake-services
+    FAKE_BIN="$SCRATCH/debug/pindrop-fake-services"
+fi
 
 # --- start the server -----------------------------------------------------------------------------
 WORK=$(mktemp -d /tmp/pindrop-browser.XXXXXX)
@@ -46,11 +54,14 @@ export PINDROP_SERVER_LOG="$WORK/server.log"
 PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 export PINDROP_URL="http://127.0.0.1:$PORT"
 export PINDROP_BIN="$BIN"
+# test_providers.py starts its own fake providers (pindrop-fake-services --provider ...) and a server using them.
+export PINDROP_FAKE_SERVICES_BIN="$FAKE_BIN"
 export PINDROP_SERVE_ARGS
 PINDROP_SERVE_ARGS=$("$PYTHON" -c 'import json, sys; print(json.dumps(sys.argv[1:]))' --host 127.0.0.1 --port "$PORT" "${INDEX_ARGS[@]}")
 
 stop_server() {
     if [[ -f "$PINDROP_PIDFILE" ]]; then kill "$(cat "$PINDROP_PIDFILE")" 2>/dev/null || true; fi
+    if [[ -f "$WORK/fake-services.pid" ]]; then kill "$(cat "$WORK/fake-services.pid")" 2>/dev/null || true; fi
 }
 # On success everything temporary goes; on failure the server log stays for reading.
 trap 'status=$?; stop_server; if [[ $status == 0 ]]; then rm -rf "$WORK"; else rm -rf "$WORK/home"; echo "server log: $PINDROP_SERVER_LOG"; fi' EXIT
@@ -60,6 +71,13 @@ if [[ ${#INDEX_ARGS[@]} == 0 ]]; then
     # Build the default index before timing the server, so the first answer is not the import.
     "$BIN" search Paris --limit 1 >/dev/null
 fi
+# The fake MusicBrainz at 20x speed: Berlin matches 4000 places (40 pages), other queries 250 (3 pages).
+"$FAKE_BIN" --time-scale 0.05 --music-count Berlin=4000 >"$WORK/fake-services.out" 2>"$WORK/fake-services.log" &
+echo $! >"$WORK/fake-services.pid"
+for _ in $(seq 1 100); do grep -q '^musicbrainz ' "$WORK/fake-services.out" && break; sleep 0.1; done
+PINDROP_MUSICBRAINZ_URL=$(awk '/^musicbrainz /{print $2}' "$WORK/fake-services.out")
+[[ -n "$PINDROP_MUSICBRAINZ_URL" ]] || { cat "$WORK/fake-services.log"; exit 1; }
+export PINDROP_MUSICBRAINZ_URL
 "$BIN" serve --host 127.0.0.1 --port "$PORT" "${INDEX_ARGS[@]}" >"$PINDROP_SERVER_LOG" 2>&1 &
 echo $! >"$PINDROP_PIDFILE"
 for _ in $(seq 1 600); do

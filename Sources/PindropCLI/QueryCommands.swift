@@ -29,10 +29,11 @@ struct TextQueryOptions: ParsableArguments {
     }
 }
 
-/// Prints a result list in the chosen format.
+/// Prints the embedded index's results in the chosen format (the JSON names it as the provider, like the server's).
 func printResults(_ results: [PlaceResult], query: [(String, QueryValue)], output: OutputOptions) {
     if let format = output.format {
-        var bytes = WireEncoding.document(query: query, results: results, format: format).bytes
+        let answer = ProviderAnswer(results: results, provider: EmbeddedProvider.providerName)
+        var bytes = WireEncoding.document(query: query, answer: answer, format: format).bytes
         bytes.append(0x0A)
         Terminal.write(bytes)
     } else {
@@ -63,21 +64,23 @@ func batchLine(query: [(String, QueryValue)], _ answer: () throws(PindropError) 
     return w.bytes
 }
 
-struct SearchCommand: ParsableCommand {
+struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Find places by name: \"Springfield, IL\", \"Sao Paulo\", \"Москва\".")
 
     @Argument(help: "The text to search for (omit with --batch).")
     var text: String?
     @OptionGroup var query: TextQueryOptions
+    @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var indexOptions: IndexOptions
     @Flag(help: "Read one query per line from stdin; write one JSON object per line, in input order.")
     var batch = false
 
-    func run() throws {
-        try reportingErrors {
+    func run() async throws {
+        try await reportingErrors(awaiting: {
             let near = try query.nearCoordinate()
+            try providerOptions.validate(batch: batch)
             if batch {
                 let index = try indexOptions.openIndex()
                 try BatchRunner.run { line in
@@ -89,13 +92,19 @@ struct SearchCommand: ParsableCommand {
             }
             guard let text else { throw PindropError.invalidInput("give the text to search for, or --batch") }
             let request = try SearchRequest(text: text, near: near, countryCode: query.country, limit: query.limit)
+            if providerOptions.usesRegistry(for: .search) {
+                let registry = try await providerRegistry(index: try indexOptions.openIndex())
+                let answer = try await registry.search(request, provider: providerOptions.providerName)
+                printAnswer(answer, query: query.echo(request.text), output: output, registry: registry)
+                return
+            }
             let results = try indexOptions.openIndex().search(request) as [PlaceResult]
             printResults(results, query: query.echo(request.text), output: output)
-        }
+        })
     }
 }
 
-struct SuggestCommand: ParsableCommand {
+struct SuggestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggest", abstract: "Search as you type: the last word is a prefix (\"zur\" → Zürich).")
 
@@ -104,14 +113,16 @@ struct SuggestCommand: ParsableCommand {
     @OptionGroup var query: TextQueryOptions
     @Option(help: "Below this many characters, no suggestions (and no error).")
     var minChars = 3
+    @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var indexOptions: IndexOptions
     @Flag(help: "Read one query per line from stdin; write one JSON object per line, in input order.")
     var batch = false
 
-    func run() throws {
-        try reportingErrors {
+    func run() async throws {
+        try await reportingErrors(awaiting: {
             let near = try query.nearCoordinate()
+            try providerOptions.validate(batch: batch)
             if batch {
                 let index = try indexOptions.openIndex()
                 try BatchRunner.run { line in
@@ -125,13 +136,19 @@ struct SuggestCommand: ParsableCommand {
             guard let text else { throw PindropError.invalidInput("give the text typed so far, or --batch") }
             let request = try SuggestRequest(text: text, near: near, countryCode: query.country, limit: query.limit,
                                              minChars: minChars)
+            if providerOptions.usesRegistry(for: .suggest) {
+                let registry = try await providerRegistry(index: try indexOptions.openIndex())
+                let answer = try await registry.suggest(request, provider: providerOptions.providerName)
+                printAnswer(answer, query: query.echo(request.text), output: output, registry: registry)
+                return
+            }
             let results = try indexOptions.openIndex().suggest(request) as [PlaceResult]
             printResults(results, query: query.echo(request.text), output: output)
-        }
+        })
     }
 }
 
-struct ReverseCommand: ParsableCommand {
+struct ReverseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reverse", abstract: "The nearest place to a point, with its distance.")
 
@@ -140,13 +157,15 @@ struct ReverseCommand: ParsableCommand {
     var point: [String] = []
     @Option(help: "How many places, nearest first (1-100).")
     var limit = 1
+    @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var indexOptions: IndexOptions
     @Flag(help: "Read one point per line from stdin (\"lat,lon\" or \"lat lon\"); write JSON Lines in input order.")
     var batch = false
 
-    func run() throws {
-        try reportingErrors {
+    func run() async throws {
+        try await reportingErrors(awaiting: {
+            try providerOptions.validate(batch: batch)
             if batch {
                 let index = try indexOptions.openIndex()
                 _ = try ReverseRequest(coordinate: Coordinate(latitude: 0, longitude: 0), limit: limit)
@@ -167,14 +186,21 @@ struct ReverseCommand: ParsableCommand {
             }
             guard !point.isEmpty else { throw PindropError.invalidInput("give a point as LAT LON, or --batch") }
             let coordinate = try Coordinate(parsing: point.joined(separator: " "))
-            let results = try indexOptions.openIndex().reverse(ReverseRequest(coordinate: coordinate, limit: limit)) as [PlaceResult]
-            printResults(results, query: [("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude))],
-                         output: output)
-        }
+            let request = try ReverseRequest(coordinate: coordinate, limit: limit)
+            let query: [(String, QueryValue)] = [("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude))]
+            if providerOptions.usesRegistry(for: .reverse) {
+                let registry = try await providerRegistry(index: try indexOptions.openIndex())
+                let answer = try await registry.reverse(request, provider: providerOptions.providerName)
+                printAnswer(answer, query: query, output: output, registry: registry)
+                return
+            }
+            let results = try indexOptions.openIndex().reverse(request) as [PlaceResult]
+            printResults(results, query: query, output: output)
+        })
     }
 }
 
-struct NearbyCommand: ParsableCommand {
+struct NearbyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nearby", abstract: "Places within a radius of a point, nearest first.")
 
@@ -187,18 +213,25 @@ struct NearbyCommand: ParsableCommand {
     var category: String?
     @Option(help: "How many results (1-100).")
     var limit = RequestLimits.defaultLimit
+    @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var indexOptions: IndexOptions
 
-    func run() throws {
-        try reportingErrors {
+    func run() async throws {
+        try await reportingErrors(awaiting: {
             let coordinate = try Coordinate(parsing: point.joined(separator: " "))
             let request = try NearbyRequest(coordinate: coordinate, radiusMeters: radius, limit: limit, category: category)
-            let results = try indexOptions.openIndex().nearby(request) as [PlaceResult]
             var query: [(String, QueryValue)] = [("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude)),
                                                  ("radius", .number(radius)), ("limit", .integer(limit))]
             if let category = request.category { query.append(("category", .text(category))) }
+            if providerOptions.usesRegistry(for: .nearby) {
+                let registry = try await providerRegistry(index: try indexOptions.openIndex())
+                let answer = try await registry.nearby(request, provider: providerOptions.providerName)
+                printAnswer(answer, query: query, output: output, registry: registry)
+                return
+            }
+            let results = try indexOptions.openIndex().nearby(request) as [PlaceResult]
             printResults(results, query: query, output: output)
-        }
+        })
     }
 }

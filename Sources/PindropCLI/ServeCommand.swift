@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PindropCore
 import PindropIndex
+import PindropProviders
 import PindropServer
 
 /// `pindrop serve`: the HTTP API v1 and the web map app over the embedded index, with the user's saved places
@@ -14,7 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Environment: PINDROP_HOST, PINDROP_PORT, PINDROP_SUGGEST_MIN_CHARS, PINDROP_LEAFLET_DIR, PINDROP_LEAFLET_URL, \
             PINDROP_BASEMAP, PINDROP_TILE_URL (empty: no online tiles), PINDROP_TILE_ATTRIBUTION, \
-            PINDROP_DEFAULT_CENTER ("LAT,LON"), PINDROP_DEFAULT_ZOOM, PINDROP_PUBLIC_DIR. Flags win over them.
+            PINDROP_DEFAULT_CENTER ("LAT,LON"), PINDROP_DEFAULT_ZOOM, PINDROP_PUBLIC_DIR, \
+            PINDROP_MUSICBRAINZ_URL, PINDROP_MUSICBRAINZ_CONTACT. Flags win over them.
             """)
 
     @Option(help: "Interface to listen on (default 127.0.0.1).")
@@ -37,6 +39,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Countries GeoJSON drawn as the offline basemap (default data/naturalearth/countries-110m.geojson).")
     var basemap: String?
+
+    @Option(name: .customLong("musicbrainz-url"),
+            help: "MusicBrainz service for the music search (default: $PINDROP_MUSICBRAINZ_URL, else https://musicbrainz.org).")
+    var musicBrainzURL: String?
+
+    @Option(name: .customLong("musicbrainz-contact"),
+            help: "Your e-mail address or website, sent to MusicBrainz in the User-Agent (default: $PINDROP_MUSICBRAINZ_CONTACT).")
+    var musicBrainzContact: String?
 
     @OptionGroup var indexOptions: IndexOptions
 
@@ -63,15 +73,44 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.note("warning: the basemap \(file) cannot be read; the map shows no countries offline")
         }
 
-        let services = try reportingErrors {
+        var services = try reportingErrors {
             let userData = try UserDataStore.open(inFolder: PindropHome.path)
-            return ServerServices(geocoder: try indexOptions.openIndex(), saved: userData, recent: userData)
+            let index = try indexOptions.openIndex()
+            return ServerServices(geocoder: index, saved: userData, recent: userData, streetMap: index)
         }
+        services.music = try musicSearch(geocoder: services.geocoder)
+        // Search, suggest, reverse and nearby: the index as "embedded" plus the remote providers the environment configures.
+        services.providers = try await reportingErrors(awaiting: {
+            try await providerRegistry(index: services.geocoder as? PlaceIndex)
+        })
         let host = configuration.host
         let app = buildApplication(configuration: configuration, services: services) { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
             FileHandle.standardOutput.write(Data("Pindrop is serving http://\(shownHost):\(port)/\n".utf8))
         }
         try await app.runService()
+    }
+}
+
+extension ServeCommand {
+    /// MusicBrainz for `/v1/music/places`, places without coordinates geocoded with the index. nil (with a note)
+    /// when nothing about MusicBrainz was configured and the public service cannot be used without a contact;
+    /// a configured but unusable URL or contact stops the server with one line.
+    func musicSearch(geocoder: any PlaceSearching) throws -> (any MusicPlaceSearching)? {
+        let environment = ProcessInfo.processInfo.environment
+        let configured = musicBrainzURL != nil || musicBrainzContact != nil
+            || !(environment[MusicBrainzConfiguration.baseURLVariable] ?? "").isEmpty
+            || !(environment[MusicBrainzConfiguration.contactVariable] ?? "").isEmpty
+        do {
+            let configuration = try MusicBrainzConfiguration.resolve(baseURL: musicBrainzURL, contact: musicBrainzContact,
+                                                                     environment: environment)
+            return MusicBrainzClient(configuration: configuration, geocoder: geocoder)
+        } catch where !configured {
+            Terminal.note("music search is off: pass --musicbrainz-contact (or set \(MusicBrainzConfiguration.contactVariable)) "
+                          + "to use the public MusicBrainz, or --musicbrainz-url for another server")
+            return nil
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 }

@@ -13,6 +13,9 @@ let usage = """
       --musicbrainz-port   port of the fake MusicBrainz (/ws/2/place); 0 picks a free one
       --music-places N     places a MusicBrainz query matches (default 250)
       --music-count Q=N    places the query Q matches, e.g. --music-count Copenhagen=4000 (40 pages)
+      --provider KIND[=PORT]  also a fake nominatim, photon, google, mapbox or foursquare (repeatable);
+                           it prints "KIND URL" and accepts the key --provider-key
+      --provider-key KEY   the key the fake providers accept (default fake-key-0123456789)
 
     """
 
@@ -22,6 +25,8 @@ struct FakeServicesOptions {
     var musicBrainzPort = 0
     var musicPlaces = 250
     var musicCounts: [String: Int] = [:]
+    var providers: [(kind: FakeProviderKind, port: Int)] = []
+    var providerKey = "fake-key-0123456789"
 
     init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -53,6 +58,15 @@ struct FakeServicesOptions {
                     throw UsageError("--music-count takes QUERY=N, e.g. Copenhagen=4000")
                 }
                 musicCounts[String(pair[0])] = count
+            case "--provider":
+                let parts = try value(argument).split(separator: "=", maxSplits: 1).map(String.init)
+                guard let kind = FakeProviderKind(rawValue: parts[0]), let port = Int(parts.count == 2 ? parts[1] : "0"),
+                      (0...65535).contains(port) else {
+                    throw UsageError("--provider takes KIND or KIND=PORT, KIND one of "
+                                     + FakeProviderKind.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                providers.append((kind, port))
+            case "--provider-key": providerKey = try value(argument)
             case "-h", "--help":
                 print(usage, terminator: "")
                 exit(0)
@@ -87,9 +101,25 @@ do {
 // Written unbuffered, so a script reading the pipe sees it at once.
 FileHandle.standardOutput.write(Data("musicbrainz \(musicBrainz.baseURL)\n".utf8))
 
+var providerFakes: [FakeProviderServer] = []
+for (kind, port) in options.providers {
+    do {
+        let fake = try await FakeProviderServer.start(kind, apiKey: options.providerKey, host: options.host, port: port)
+        providerFakes.append(fake)
+        FileHandle.standardOutput.write(Data("\(kind.rawValue) \(fake.baseURL)\n".utf8))
+    } catch {
+        FileHandle.standardError.write(Data("pindrop-fake-services: \(error)\n".utf8))
+        exit(1)
+    }
+}
+let fakesToStop = providerFakes
+
 // Stop gracefully on SIGINT / SIGTERM.
 let stopSignals = onSignals([SIGINT, SIGTERM]) {
-    Task { await musicBrainz.stop() }
+    Task {
+        for fake in fakesToStop { await fake.stop() }
+        await musicBrainz.stop()
+    }
 }
 await musicBrainz.waitUntilStopped()
 stopSignals.forEach { $0.cancel() }

@@ -105,37 +105,46 @@ struct SpatialIndex: Sendable {
         xyz.withUnsafeBufferPointer { p in
             box.withUnsafeBufferPointer { b in
                 /// Squared distance from the query to the box of the subtree in [lo, hi) (0 inside it).
-                func boxDistance2(_ lo: Int, _ hi: Int) -> Double {
+                @inline(__always) func boxDistance2(_ lo: Int, _ hi: Int) -> Double {
                     let o = 6 * ((lo + hi) >> 1)
                     let dx = max(b[o] - qx, 0, qx - b[o + 3])
                     let dy = max(b[o + 1] - qy, 0, qy - b[o + 4])
                     let dz = max(b[o + 2] - qz, 0, qz - b[o + 5])
                     return dx * dx + dy * dy + dz * dz
                 }
-                func visit(_ lo: Int, _ hi: Int) {
-                    if hi - lo <= 8 {
-                        for s in lo..<hi {
-                            let dx = p[3 * s] - qx, dy = p[3 * s + 1] - qy, dz = p[3 * s + 2] - qz
-                            let d2 = dx * dx + dy * dy + dz * dz
-                            if d2 < bestD2 { bestD2 = d2; bestSlot = s }
+                // Depth-first with an explicit stack of (lo, hi, box distance): the tree is balanced, so 64
+                // entries cover any size.
+                withUnsafeTemporaryAllocation(of: (Int, Int, Double).self, capacity: 64) { stack in
+                    var top = 0
+                    stack[0] = (0, count, 0)
+                    top = 1
+                    while top > 0 {
+                        top -= 1
+                        let (lo, hi, boxD2) = stack[top]
+                        if boxD2 >= bestD2 { continue }
+                        if hi - lo <= 8 {
+                            for s in lo..<hi {
+                                let dx = p[3 * s] - qx, dy = p[3 * s + 1] - qy, dz = p[3 * s + 2] - qz
+                                let d2 = dx * dx + dy * dy + dz * dz
+                                if d2 < bestD2 { bestD2 = d2; bestSlot = s }
+                            }
+                            continue
                         }
-                        return
-                    }
-                    let mid = (lo + hi) >> 1
-                    let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
-                    let d2 = dx * dx + dy * dy + dz * dz
-                    if d2 < bestD2 { bestD2 = d2; bestSlot = mid }
-                    // Nearer box first; the other only if it could still hold something nearer.
-                    let left = boxDistance2(lo, mid), right = mid + 1 < hi ? boxDistance2(mid + 1, hi) : .infinity
-                    if left <= right {
-                        if left < bestD2 { visit(lo, mid) }
-                        if right < bestD2 { visit(mid + 1, hi) }
-                    } else {
-                        if right < bestD2 { visit(mid + 1, hi) }
-                        if left < bestD2 { visit(lo, mid) }
+                        let mid = (lo + hi) >> 1
+                        let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
+                        let d2 = dx * dx + dy * dy + dz * dz
+                        if d2 < bestD2 { bestD2 = d2; bestSlot = mid }
+                        let left = boxDistance2(lo, mid), right = mid + 1 < hi ? boxDistance2(mid + 1, hi) : .infinity
+                        // Push the farther child first so the nearer one is searched first.
+                        if left <= right {
+                            if right < bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
+                            if left < bestD2 { stack[top] = (lo, mid, left); top += 1 }
+                        } else {
+                            if left < bestD2 { stack[top] = (lo, mid, left); top += 1 }
+                            if right < bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
+                        }
                     }
                 }
-                visit(0, count)
             }
         }
         return (slotPlace[bestSlot], bestD2)

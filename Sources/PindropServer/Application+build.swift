@@ -35,11 +35,16 @@ public func buildRouter(configuration: ServerConfiguration, services: ServerServ
     }
 
     let v1 = router.group("v1")
-    PlacesController<PindropRequestContext>(geocoder: services.geocoder, suggestMinChars: configuration.suggestMinChars)
+    let providers = services.providers ?? ProviderRegistry.embeddedOnly(services.geocoder)
+    PlacesController<PindropRequestContext>(geocoder: services.geocoder, providers: providers,
+                                            suggestMinChars: configuration.suggestMinChars)
         .addRoutes(to: v1)
+    ProvidersController<PindropRequestContext>(providers: providers).addRoutes(to: v1)
     UserDataController<PindropRequestContext>(geocoder: services.geocoder, saved: services.saved, recent: services.recent,
                                               maxBodyBytes: configuration.maxBodyBytes)
         .addRoutes(to: v1)
+    StreetMapController<PindropRequestContext>(streetMap: services.streetMap).addRoutes(to: v1)
+    MusicController<PindropRequestContext>(music: services.music).addRoutes(to: v1)
     WebAppController<PindropRequestContext>(configuration: configuration).addRoutes(to: router)
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],

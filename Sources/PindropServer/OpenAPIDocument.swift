@@ -20,11 +20,14 @@ enum OpenAPIDocument {
           {"$ref": "#/components/parameters/lon"},
           {"$ref": "#/components/parameters/country"},
           {"$ref": "#/components/parameters/limit"},
+          {"$ref": "#/components/parameters/provider"},
           {"$ref": "#/components/parameters/format"}
         ],
         "responses": {
           "200": {"$ref": "#/components/responses/Results"},
-          "400": {"$ref": "#/components/responses/BadRequest"}
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "502": {"$ref": "#/components/responses/ProviderFailed"},
+          "503": {"$ref": "#/components/responses/ProviderFailed"}
         }
       }
     },
@@ -39,11 +42,14 @@ enum OpenAPIDocument {
           {"$ref": "#/components/parameters/lon"},
           {"$ref": "#/components/parameters/country"},
           {"$ref": "#/components/parameters/limit"},
+          {"$ref": "#/components/parameters/provider"},
           {"$ref": "#/components/parameters/format"}
         ],
         "responses": {
           "200": {"$ref": "#/components/responses/Results"},
-          "400": {"$ref": "#/components/responses/BadRequest"}
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "502": {"$ref": "#/components/responses/ProviderFailed"},
+          "503": {"$ref": "#/components/responses/ProviderFailed"}
         }
       }
     },
@@ -55,11 +61,14 @@ enum OpenAPIDocument {
           {"$ref": "#/components/parameters/latRequired"},
           {"$ref": "#/components/parameters/lonRequired"},
           {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 1}},
+          {"$ref": "#/components/parameters/provider"},
           {"$ref": "#/components/parameters/format"}
         ],
         "responses": {
           "200": {"$ref": "#/components/responses/Results"},
-          "400": {"$ref": "#/components/responses/BadRequest"}
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "502": {"$ref": "#/components/responses/ProviderFailed"},
+          "503": {"$ref": "#/components/responses/ProviderFailed"}
         }
       }
     },
@@ -73,10 +82,30 @@ enum OpenAPIDocument {
           {"name": "radius", "in": "query", "required": false, "description": "Metres.", "schema": {"type": "number", "minimum": 1, "maximum": 50000, "default": 1000}},
           {"name": "category", "in": "query", "required": false, "description": "Keep only venues of this category (\"cafe\").", "schema": {"type": "string"}},
           {"$ref": "#/components/parameters/limit"},
+          {"$ref": "#/components/parameters/provider"},
           {"$ref": "#/components/parameters/format"}
         ],
         "responses": {
           "200": {"$ref": "#/components/responses/Results"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "502": {"$ref": "#/components/responses/ProviderFailed"},
+          "503": {"$ref": "#/components/responses/ProviderFailed"}
+        }
+      }
+    },
+    "/v1/streetmap": {
+      "get": {
+        "operationId": "streetMap",
+        "summary": "Streets (lines) and buildings (polygons) inside a small box, for drawing an offline street-level map. Empty when the server has no street data.",
+        "parameters": [
+          {"name": "bbox", "in": "query", "required": true, "description": "west,south,east,north in degrees; at most 0.1° on each side (a larger box is a 400 asking to zoom in).", "schema": {"type": "string", "pattern": "^-?[0-9.]+,-?[0-9.]+,-?[0-9.]+,-?[0-9.]+$"}},
+          {"name": "limit", "in": "query", "required": false, "description": "Most features sent (streets first).", "schema": {"type": "integer", "minimum": 1, "maximum": 20000, "default": 5000}}
+        ],
+        "responses": {
+          "200": {
+            "description": "A GeoJSON FeatureCollection with the data's attribution.",
+            "content": {"application/geo+json": {"schema": {"$ref": "#/components/schemas/StreetMap"}}}
+          },
           "400": {"$ref": "#/components/responses/BadRequest"}
         }
       }
@@ -101,6 +130,37 @@ enum OpenAPIDocument {
           "200": {
             "description": "The store's description.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Status"}}}
+          }
+        }
+      }
+    },
+    "/v1/music/places": {
+      "get": {
+        "operationId": "musicPlaces",
+        "summary": "Music places (studios, venues, ...) from MusicBrainz, every page fetched under its rate limit, streamed as Server-Sent Events while pages arrive. Events: progress (counters; first at once, then after every page or rate-limited answer), places ({page, offset, places} per page), then exactly one of done, error or cancelled (the summary), and the stream ends. Closing the connection cancels the upstream fetching.",
+        "parameters": [
+          {"name": "q", "in": "query", "required": true, "description": "The search, in MusicBrainz's Lucene syntax (\"Copenhagen\", \"type:studio AND area:Berlin\"); at most 256 characters.", "schema": {"type": "string", "maxLength": 256}},
+          {"name": "mode", "in": "query", "required": false, "description": "How upstream requests are spaced: polite (honours the rate-limit headers, no 503), fixed (1 request/s), adaptive (fast until a 503).", "schema": {"type": "string", "enum": ["polite", "fixed", "adaptive"], "default": "polite"}},
+          {"name": "since", "in": "query", "required": false, "description": "Only places opened in or after this year; a pin lives (opening year - since) seconds.", "schema": {"type": "integer", "minimum": 1000, "maximum": 9999, "default": 1990}}
+        ],
+        "responses": {
+          "200": {
+            "description": "An event stream; every event's data is one JSON document.",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}}
+          },
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "503": {"description": "Music search is not configured on this server (code not_configured).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        }
+      }
+    },
+    "/v1/providers": {
+      "get": {
+        "operationId": "providers",
+        "summary": "Every place provider (configured or not, and why not), what each answers, the attribution to show with its answers, and the default fallback chain of each capability. No keys: only the names of the variables that hold them.",
+        "responses": {
+          "200": {
+            "description": "The providers and chains.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Providers"}}}
           }
         }
       }
@@ -195,6 +255,7 @@ enum OpenAPIDocument {
       "country": {"name": "country", "in": "query", "required": false, "description": "ISO 3166-1 alpha-2 code.", "schema": {"type": "string", "pattern": "^[A-Za-z]{2}$"}},
       "limit": {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}},
       "format": {"name": "format", "in": "query", "required": false, "schema": {"type": "string", "enum": ["json", "geojson"], "default": "json"}},
+      "provider": {"name": "provider", "in": "query", "required": false, "description": "Ask this provider first (a name from /v1/providers: embedded, nominatim, photon, google, mapbox, foursquare); when it fails the default chain answers and the answer is marked as a fallback. Unknown, unconfigured or unsuitable names are a 400. Absent: the default chain.", "schema": {"type": "string", "maxLength": 64}},
       "id": {"name": "id", "in": "path", "required": true, "description": "A place id such as geonames:2988507, percent-encoded; at most 256 characters.", "schema": {"type": "string", "maxLength": 256}}
     },
     "responses": {
@@ -206,6 +267,7 @@ enum OpenAPIDocument {
         }
       },
       "BadRequest": {"description": "A parameter or the body is wrong.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+      "ProviderFailed": {"description": "Every provider asked failed (502 upstream_failed: refused, timed out, 5xx, bad JSON, a refused key; 503 rate_limited). The message names the provider and the reason.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
       "NotFound": {"description": "No such place or saved place.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
       "TooLarge": {"description": "The body is larger than the server accepts.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     },
@@ -260,6 +322,10 @@ enum OpenAPIDocument {
         "required": ["query", "results"],
         "properties": {
           "query": {"type": "object", "description": "The request's parameters, echoed back."},
+          "provider": {"type": "string", "description": "The provider that answered (search, suggest, reverse, nearby)."},
+          "fallback": {"type": "boolean", "description": "True when an earlier provider failed and a later one of the chain answered."},
+          "fromCache": {"type": "boolean", "description": "True when the answer came from the response cache."},
+          "failures": {"type": "array", "items": {"$ref": "#/components/schemas/ProviderFailure"}, "description": "The providers that failed before the one that answered."},
           "results": {"type": "array", "items": {"$ref": "#/components/schemas/Result"}}
         }
       },
@@ -269,6 +335,10 @@ enum OpenAPIDocument {
         "properties": {
           "type": {"const": "FeatureCollection"},
           "query": {"type": "object"},
+          "provider": {"type": "string"},
+          "fallback": {"type": "boolean"},
+          "fromCache": {"type": "boolean"},
+          "failures": {"type": "array", "items": {"$ref": "#/components/schemas/ProviderFailure"}},
           "features": {
             "type": "array",
             "items": {
@@ -285,6 +355,44 @@ enum OpenAPIDocument {
                   }
                 },
                 "properties": {"$ref": "#/components/schemas/Result"}
+              }
+            }
+          }
+        }
+      },
+      "StreetMap": {
+        "type": "object",
+        "required": ["type", "attribution", "features"],
+        "properties": {
+          "type": {"const": "FeatureCollection"},
+          "query": {"type": "object", "properties": {"bbox": {"type": "array", "items": {"type": "number"}}, "limit": {"type": "integer"}}},
+          "attribution": {"type": "array", "items": {"type": "string"}, "description": "Credits to show wherever the data is drawn (\"© OpenStreetMap contributors\")."},
+          "truncated": {"type": "boolean", "description": "True when the limit cut the list short."},
+          "features": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": ["type", "id", "geometry", "properties"],
+              "properties": {
+                "type": {"const": "Feature"},
+                "id": {"type": "string"},
+                "geometry": {
+                  "type": "object",
+                  "properties": {
+                    "type": {"enum": ["LineString", "MultiLineString", "Polygon", "MultiPolygon"]},
+                    "coordinates": {"type": "array", "description": "[longitude, latitude] positions, nested as RFC 7946 says for the type."}
+                  }
+                },
+                "properties": {
+                  "type": "object",
+                  "required": ["kind", "id"],
+                  "properties": {
+                    "kind": {"enum": ["street", "building"]},
+                    "id": {"type": "string", "description": "\"osm:way/123\""},
+                    "name": {"type": "string"},
+                    "category": {"type": "string", "description": "The highway value for streets (\"residential\"), the building value for buildings."}
+                  }
+                }
               }
             }
           }
@@ -318,6 +426,46 @@ enum OpenAPIDocument {
           "basemap": {"type": "boolean", "description": "Whether /basemap/countries.geojson is available."}
         }
       },
+      "ProviderFailure": {
+        "type": "object",
+        "required": ["provider", "code", "message"],
+        "properties": {
+          "provider": {"type": "string"},
+          "code": {"type": "string", "enum": ["upstream_failed", "rate_limited", "unreadable_data"]},
+          "message": {"type": "string", "description": "What went wrong, for a person (\"Photon: did not answer within 5 s\")."}
+        }
+      },
+      "Providers": {
+        "type": "object",
+        "required": ["providers", "chains"],
+        "properties": {
+          "providers": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": ["name", "displayName", "configured", "capabilities", "attribution"],
+              "properties": {
+                "name": {"type": "string", "description": "The value of the provider parameter."},
+                "displayName": {"type": "string"},
+                "configured": {"type": "boolean"},
+                "capabilities": {"type": "array", "items": {"type": "string", "enum": ["search", "suggest", "reverse", "nearby"]}},
+                "attribution": {"type": "string", "description": "The credit to show wherever its answers are shown."},
+                "unavailableReason": {"type": "string", "description": "Why it cannot be used (\"set PINDROP_GOOGLE_API_KEY\"); only when not configured."}
+              }
+            }
+          },
+          "chains": {
+            "type": "object",
+            "description": "Who answers each capability by default, in fallback order.",
+            "properties": {
+              "search": {"type": "array", "items": {"type": "string"}},
+              "suggest": {"type": "array", "items": {"type": "string"}},
+              "reverse": {"type": "array", "items": {"type": "string"}},
+              "nearby": {"type": "array", "items": {"type": "string"}}
+            }
+          }
+        }
+      },
       "Error": {
         "type": "object",
         "required": ["error"],
@@ -326,7 +474,7 @@ enum OpenAPIDocument {
             "type": "object",
             "required": ["code", "message"],
             "properties": {
-              "code": {"type": "string", "enum": ["invalid_input", "not_found", "too_large", "method_not_allowed", "index_unavailable", "unreadable_data", "upstream_failed", "rate_limited", "internal_error"]},
+              "code": {"type": "string", "enum": ["invalid_input", "not_found", "too_large", "method_not_allowed", "index_unavailable", "unreadable_data", "upstream_failed", "rate_limited", "not_configured", "internal_error"]},
               "message": {"type": "string"}
             }
           }

@@ -3,8 +3,11 @@ import PindropCore
 
 /// `/v1/search`, `/v1/suggest`, `/v1/reverse`, `/v1/nearby`, `/v1/places/{id}` and `/v1/status`:
 /// thin translations from query strings to the core's validated requests and back to the wire shape.
+/// The four questions go through the provider registry (`provider=NAME` first, then the default chain), and
+/// each answer says which provider gave it and whether that was a fallback.
 struct PlacesController<Context: RequestContext>: Sendable {
     let geocoder: any Geocoder & StatusReporting
+    let providers: ProviderRegistry
     /// Suggestion minimum used when the client does not send `minChars`.
     let suggestMinChars: Int
 
@@ -23,9 +26,9 @@ struct PlacesController<Context: RequestContext>: Sendable {
                                        countryCode: query.string("country"),
                                        limit: try query.integer("limit", default: RequestLimits.defaultLimit, in: 1...RequestLimits.maxResults))
         let format = try query.format()
-        let results = try await geocoder.search(search)
-        return Responses.results(query: echo(text: search.text, near: search.near, country: search.countryCode, limit: search.limit),
-                                 results: results, format: format)
+        let answer = try await providers.search(search, provider: query.provider())
+        return Responses.answer(query: echo(text: search.text, near: search.near, country: search.countryCode, limit: search.limit),
+                                answer: answer, format: format)
     }
 
     @Sendable func suggest(_ request: Request, context: Context) async throws -> Response {
@@ -35,9 +38,9 @@ struct PlacesController<Context: RequestContext>: Sendable {
                                          limit: try query.integer("limit", default: RequestLimits.defaultLimit, in: 1...RequestLimits.maxResults),
                                          minChars: try query.integer("minChars", default: suggestMinChars, in: 0...RequestLimits.maxTextLength))
         let format = try query.format()
-        let results = suggest.isBelowMinimum ? [] : try await geocoder.suggest(suggest)
-        return Responses.results(query: echo(text: suggest.text, near: suggest.near, country: suggest.countryCode, limit: suggest.limit),
-                                 results: results, format: format)
+        let answer = try await providers.suggest(suggest, provider: query.provider())
+        return Responses.answer(query: echo(text: suggest.text, near: suggest.near, country: suggest.countryCode, limit: suggest.limit),
+                                answer: answer, format: format)
     }
 
     @Sendable func reverse(_ request: Request, context: Context) async throws -> Response {
@@ -45,10 +48,10 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let reverse = try ReverseRequest(coordinate: try query.requiredCoordinate(),
                                          limit: try query.integer("limit", default: 1, in: 1...RequestLimits.maxResults))
         let format = try query.format()
-        let results = try await geocoder.reverse(reverse)
-        return Responses.results(query: [("latitude", .number(reverse.coordinate.latitude)),
-                                         ("longitude", .number(reverse.coordinate.longitude))],
-                                 results: results, format: format)
+        let answer = try await providers.reverse(reverse, provider: query.provider())
+        return Responses.answer(query: [("latitude", .number(reverse.coordinate.latitude)),
+                                        ("longitude", .number(reverse.coordinate.longitude))],
+                                answer: answer, format: format)
     }
 
     @Sendable func nearby(_ request: Request, context: Context) async throws -> Response {
@@ -59,11 +62,11 @@ struct PlacesController<Context: RequestContext>: Sendable {
                                        limit: try query.integer("limit", default: RequestLimits.defaultLimit, in: 1...RequestLimits.maxResults),
                                        category: query.string("category"))
         let format = try query.format()
-        let results = try await geocoder.nearby(nearby)
+        let answer = try await providers.nearby(nearby, provider: query.provider())
         var echo: [(String, QueryValue)] = [("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude)),
                                             ("radius", .number(nearby.radiusMeters)), ("limit", .integer(nearby.limit))]
         if let category = nearby.category { echo.append(("category", .text(category))) }
-        return Responses.results(query: echo, results: results, format: format)
+        return Responses.answer(query: echo, answer: answer, format: format)
     }
 
     @Sendable func place(_ request: Request, context: Context) async throws -> Response {

@@ -57,6 +57,13 @@ struct QueryParameters {
         return coordinate
     }
 
+    /// `provider=NAME`: the provider to ask first, lower-cased; nil when absent or blank (the default chain).
+    /// Whether the name is known, configured and suitable is the registry's to judge (a 400 when not).
+    func provider() -> String? {
+        guard let text = values["provider"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        return String(text.prefix(64)).lowercased()
+    }
+
     /// `format=json` (default) or `format=geojson`.
     func format() throws -> ResultFormat {
         guard let text = values["format"] else { return .json }

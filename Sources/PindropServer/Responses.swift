@@ -16,6 +16,11 @@ enum Responses {
         json(WireEncoding.document(query: query, results: results, format: format), format: format, status: status)
     }
 
+    /// A provider chain's answer: the results list plus `provider`, `fallback`, `fromCache` and `failures`.
+    static func answer(query: [(String, QueryValue)], answer: ProviderAnswer, format: ResultFormat) -> Response {
+        json(WireEncoding.document(query: query, answer: answer, format: format), format: format)
+    }
+
     /// A list of places (saved, recent) as results without distances.
     static func places(query: [(String, QueryValue)], places: [Place], format: ResultFormat,
                        status: HTTPResponse.Status = .ok) -> Response {

@@ -30,7 +30,7 @@ struct PlacesEndpointTests {
             let response = try await client.get("/v1/search?q=helsinki&limit=1")
             let expected = WireEncoding.document(
                 query: [("text", .text("helsinki")), ("limit", .integer(1))],
-                results: [PlaceResult(place: SamplePlaces.helsinki)], format: .json)
+                answer: ProviderAnswer(results: [PlaceResult(place: SamplePlaces.helsinki)], provider: "embedded"), format: .json)
             #expect(String(buffer: response.body) == expected.string)
         }
     }

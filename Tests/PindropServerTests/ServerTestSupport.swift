@@ -11,13 +11,16 @@ struct TestServer {
     let saved = InMemorySavedPlaces()
     let recent = InMemoryRecentPlaces()
     var configuration = ServerConfiguration()
+    /// The street basemap's data; none unless a test sets it.
+    var streetMap: (any StreetMapping)?
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) {
         configure(&configuration)
     }
 
     var services: ServerServices {
-        ServerServices(geocoder: FakeGeocoder(places: SamplePlaces.all), saved: saved, recent: recent)
+        ServerServices(geocoder: FakeGeocoder(places: SamplePlaces.all), saved: saved, recent: recent,
+                       streetMap: streetMap)
     }
 
     /// Runs `body` with a client of a fresh application.

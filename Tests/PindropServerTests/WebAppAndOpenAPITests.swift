@@ -29,7 +29,7 @@ struct WebAppAndOpenAPITests {
             return "\(route.method) \(path.hasPrefix("/") ? path : "/" + path)"
         }.filter { $0.contains("/v1/") })
         #expect(routed == documented)
-        #expect(routed.count == 12)
+        #expect(routed.count == 15)
     }
 
     @Test("the page, its script and styles are served at /")

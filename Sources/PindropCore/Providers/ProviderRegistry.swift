@@ -130,14 +130,15 @@ public final class ProviderRegistry: Geocoder {
         var failures: [ProviderFailure] = []
         for name in try chain(for: capability, preferring: preferred) {
             let provider = try provider(named: name, for: capability)
-            let cacheKey = key(name)
-            if let cached = cache.results(for: cacheKey) {
+            // A provider that is never cached (the embedded index) skips the key and the cache's lock.
+            let cacheKey = provider.cacheLifetime > .zero ? key(name) : nil
+            if let cacheKey, let cached = cache.results(for: cacheKey) {
                 return ProviderAnswer(results: cached, provider: name, failures: failures, fromCache: true)
             }
             do {
                 guard var results = try await ask(provider) else { continue }
                 for i in results.indices { results[i].place.source = name }
-                cache.store(results, for: cacheKey, lifetime: provider.cacheLifetime)
+                if let cacheKey { cache.store(results, for: cacheKey, lifetime: provider.cacheLifetime) }
                 return ProviderAnswer(results: results, provider: name, failures: failures)
             } catch let error as PindropError {
                 if case .invalidInput = error { throw error }

@@ -36,6 +36,8 @@
 
   /** Calls the API; throws an Error whose message is the server's (or a plain one when it cannot be reached). */
   async function api(path, options) {
+    const providers = window.pindropProviders;   // providers.js: the chosen provider, its credit, fallback notices
+    if (providers) path = providers.withProvider(path);
     let response;
     try {
       response = await fetch(path, options);
@@ -51,6 +53,7 @@
       error.status = response.status;
       throw error;
     }
+    if (providers) providers.answered(path, body);
     return body;
   }
 
@@ -670,6 +673,7 @@
       }
     }
     document.body.dataset.ready = "true";
+    document.dispatchEvent(new Event("pindrop:ready"));
   }
 
   // For people debugging in the console, and for the browser tests.
@@ -677,6 +681,7 @@
     get map() { return map; },
     state,
     resultMarkerCount: () => (resultLayer ? resultLayer.getLayers().length + singleLayer.getLayers().length : 0),
+    api, showMessage,   // for the other modes' scripts (nearme.js)
   };
   start();
 })();

@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import PindropCore
+
+/// `/v1/streetmap?bbox=west,south,east,north[&limit=N]`: the streets and buildings inside a small box as a GeoJSON
+/// FeatureCollection, for the web map's offline street basemap. Without a street map it answers an empty collection.
+struct StreetMapController<Context: RequestContext>: Sendable {
+    let streetMap: (any StreetMapping)?
+
+    /// The widest box served, in degrees on each side (about 11 km × 5.5 km at Helsinki's latitude).
+    static var maxSpan: Double { 0.1 }
+    /// Features sent when the client does not say.
+    static var defaultLimit: Int { 5000 }
+    /// Most features one answer may hold.
+    static var maxLimit: Int { 20000 }
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("streetmap", use: streetMapFeatures)
+    }
+
+    @Sendable func streetMapFeatures(_ request: Request, context: Context) async throws -> Response {
+        let query = QueryParameters(request)
+        let box = try Self.boundingBox(try query.requiredString("bbox"))
+        let limit = try query.integer("limit", default: Self.defaultLimit, in: 1...Self.maxLimit)
+        let features = try await streetMap?.streetMap(in: box, limit: limit) ?? []
+        return Responses.json(Self.featureCollection(features, box: box, limit: limit,
+                                                     attribution: streetMap?.streetAttribution ?? []),
+                              format: .geojson)
+    }
+
+    /// Parses "west,south,east,north" and checks it is on the globe, not inverted and small enough.
+    static func boundingBox(_ text: String) throws -> BoundingBox {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
+        guard parts.count == 4, numbers.count == 4 else {
+            throw APIError.badRequest("\"bbox\" must be four numbers west,south,east,north, got \"\(text.prefix(80))\"")
+        }
+        let (west, south, east, north) = (numbers[0], numbers[1], numbers[2], numbers[3])
+        guard (-180...180).contains(west), (-180...180).contains(east) else {
+            throw APIError.badRequest("\"bbox\" longitudes must be between -180 and 180")
+        }
+        guard (-90...90).contains(south), (-90...90).contains(north) else {
+            throw APIError.badRequest("\"bbox\" latitudes must be between -90 and 90")
+        }
+        guard south < north, west < east else {
+            throw APIError.badRequest("\"bbox\" must be west,south,east,north with west < east and south < north")
+        }
+        guard north - south <= maxSpan + 1e-9, east - west <= maxSpan + 1e-9 else {
+            throw APIError.badRequest("the box is larger than \(maxSpan)° × \(maxSpan)°: zoom in to see streets and buildings")
+        }
+        return BoundingBox(south: south, west: west, north: north, east: east)
+    }
+
+    /// The RFC 7946 collection: streets as LineString (MultiLineString when in pieces), buildings as Polygon
+    /// (MultiPolygon when they have several outer rings), `[longitude, latitude]` rounded to 1e-6°.
+    /// Features too short to draw are left out.
+    static func featureCollection(_ features: [MapFeature], box: BoundingBox, limit: Int, attribution: [String]) -> JSONWriter {
+        var w = JSONWriter(capacity: 256 + features.count * 200)
+        w.beginObject()
+        w.key("type"); w.string("FeatureCollection")
+        w.key("query")
+        w.beginObject()
+        w.key("bbox")
+        w.beginArray()
+        for value in [box.west, box.south, box.east, box.north] { w.number(value) }
+        w.endArray()
+        w.key("limit"); w.number(limit)
+        w.endObject()
+        w.key("attribution")
+        w.beginArray()
+        for credit in attribution { w.string(credit) }
+        w.endArray()
+        w.key("truncated"); w.bool(features.count >= limit)
+        w.key("features")
+        w.beginArray()
+        for feature in features { write(feature, into: &w) }
+        w.endArray()
+        w.endObject()
+        return w
+    }
+
+    private static func write(_ feature: MapFeature, into w: inout JSONWriter) {
+        let parts: [[Coordinate]] = switch feature.kind {
+        case .street: feature.lines.filter { $0.count >= 2 }
+        case .building: feature.lines.filter { $0.count >= 3 }.map { ring in ring.first == ring.last ? ring : ring + [ring[0]] }
+        }
+        guard !parts.isEmpty else { return }
+        w.beginObject()
+        w.key("type"); w.string("Feature")
+        w.key("id"); w.string(feature.id)
+        w.key("geometry")
+        w.beginObject()
+        switch (feature.kind, parts.count) {
+        case (.street, 1):
+            w.key("type"); w.string("LineString")
+            w.key("coordinates"); writeLine(parts[0], into: &w)
+        case (.street, _):
+            w.key("type"); w.string("MultiLineString")
+            w.key("coordinates"); w.beginArray(); for line in parts { writeLine(line, into: &w) }; w.endArray()
+        case (.building, 1):
+            w.key("type"); w.string("Polygon")
+            w.key("coordinates"); w.beginArray(); writeLine(parts[0], into: &w); w.endArray()
+        case (.building, _):
+            w.key("type"); w.string("MultiPolygon")
+            w.key("coordinates")
+            w.beginArray()
+            for ring in parts { w.beginArray(); writeLine(ring, into: &w); w.endArray() }
+            w.endArray()
+        }
+        w.endObject()
+        w.key("properties")
+        w.beginObject()
+        w.key("kind"); w.string(feature.kind.rawValue)
+        w.key("id"); w.string(feature.id)
+        w.field("name", feature.name)
+        w.field("category", feature.category)
+        w.endObject()
+        w.endObject()
+    }
+
+    private static func writeLine(_ line: [Coordinate], into w: inout JSONWriter) {
+        w.beginArray()
+        for point in line {
+            w.beginArray()
+            w.number((point.longitude * 1e6).rounded() / 1e6)
+            w.number((point.latitude * 1e6).rounded() / 1e6)
+            w.endArray()
+        }
+        w.endArray()
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// Runs the built `pindrop` binary the way a person does, on an index built from the small fixture dump.
+@Suite("pindrop command line", .serialized)
+struct CommandLineTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let binary: URL = {
+        // The test bundle sits in the same build folder as the executable.
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("pindrop").path), folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("pindrop")
+    }()
+    static let work = NSTemporaryDirectory() + "pindrop-cli-\(getpid())"
+    static let index = work + "/mini.sqlite"
+
+    struct Run { var status: Int32; var stdout: String; var stderr: String }
+
+    @discardableResult
+    static func pindrop(_ arguments: [String], input: String? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PINDROP_HOME"] = work + "/home"
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inPipe.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static let imported: Result<Run, any Error> = Result {
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        return try pindrop(["import", "geonames", repository.appendingPathComponent("Tests/PindropImportTests/Fixtures/mini").path,
+                            "--index", index])
+    }
+
+    @Test("import reports rows read, imported and skipped, and each bad line with its number")
+    func importSummary() throws {
+        let run = try Self.imported.get()
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("read 9 rows, imported 5, skipped 4"))
+        #expect(run.stderr.contains("cities500.txt:3: "))
+        #expect(run.stderr.contains("cities500.txt:6: latitude"))
+    }
+
+    @Test("search --json prints the query and the results with every field")
+    func searchJSON() throws {
+        _ = try Self.imported.get()
+        let run = try Self.pindrop(["search", "Springfield, IL", "--json", "--index", Self.index])
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect((object["query"] as? [String: Any])?["text"] as? String == "Springfield, IL")
+        let first = try #require((object["results"] as? [[String: Any]])?.first)
+        #expect(first["id"] as? String == "geonames:4250542")
+        #expect(first["displayName"] as? String == "Springfield, Illinois, United States")
+        #expect(first["countryCode"] as? String == "US" && first["admin1"] as? String == "Illinois")
+        #expect((first["population"] as? Int ?? 0) > 100_000)
+    }
+
+    @Test("--geojson is a FeatureCollection with [lon, lat]; the table is readable; a negative longitude is a value")
+    func otherFormats() throws {
+        _ = try Self.imported.get()
+        let geo = try Self.pindrop(["reverse", "45.52", "-122.68", "--geojson", "--index", Self.index])
+        #expect(geo.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(geo.stdout.utf8)) as? [String: Any])
+        #expect(object["type"] as? String == "FeatureCollection")
+        let feature = try #require((object["features"] as? [[String: Any]])?.first)
+        let coordinates = try #require((feature["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+        #expect(coordinates[0] < -122 && coordinates[1] > 45)
+        #expect((feature["properties"] as? [String: Any])?["name"] as? String == "Portland")
+        let table = try Self.pindrop(["search", "Sao Paulo", "--index", Self.index])
+        #expect(table.stdout.hasPrefix("#"))
+        #expect(table.stdout.contains("São Paulo"))
+        let none = try Self.pindrop(["search", "Atlantis", "--index", Self.index])
+        #expect(none.status == 0 && none.stdout.contains("No Results"))
+    }
+
+    @Test("bad input gets one clear line on stderr and a non-zero exit", arguments: [
+        (["search", ""], "the search text is empty"),
+        (["reverse", "91", "0"], "latitude 91.0 is outside -90...90"),
+        (["nearby", "40", "-74", "--radius", "-5"], "radius must be between 1 and 50000 metres"),
+        (["search", "Paris", "--country", "XX"], "unknown country code \"XX\""),
+        (["reverse", "north", "east"], "expected a point"),
+    ])
+    func badInput(arguments: [String], message: String) throws {
+        _ = try Self.imported.get()
+        let run = try Self.pindrop(arguments + ["--index", Self.index])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("a missing or broken index is one clear line and exit 1")
+    func brokenIndex() throws {
+        let missing = try Self.pindrop(["search", "Paris", "--index", "/nonexistent/index.sqlite"])
+        #expect(missing.status == 1 && missing.stderr.contains("no index at /nonexistent/index.sqlite"))
+        let junk = Self.work + "/junk.sqlite"
+        try FileManager.default.createDirectory(atPath: Self.work, withIntermediateDirectories: true)
+        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: junk))
+        let broken = try Self.pindrop(["search", "Paris", "--index", junk])
+        #expect(broken.status == 1 && broken.stderr.contains("not a Pindrop index or is corrupt"))
+    }
+
+    @Test("--batch answers one JSON line per input line, in order; a bad line gets an error object and the run goes on")
+    func batch() throws {
+        _ = try Self.imported.get()
+        let reverse = try Self.pindrop(["reverse", "--batch", "--index", Self.index],
+                                       input: "47.37,8.55\nnot a point\n48.85 2.35\n95,0\n")
+        #expect(reverse.status == 0)
+        let lines = reverse.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 4)
+        #expect((lines[0]?["results"] as? [[String: Any]])?.first?["name"] as? String == "Zürich")
+        #expect((lines[1]?["error"] as? [String: Any])?["code"] as? String == "invalid_input")
+        #expect((lines[2]?["results"] as? [[String: Any]])?.first?["name"] as? String == "Paris")
+        #expect((lines[3]?["error"] as? [String: Any])?["message"] as? String == "latitude 95.0 is outside -90...90")
+        let search = try Self.pindrop(["search", "--batch", "--index", Self.index], input: "Portland, Oregon\n\nzurich\n")
+        let results = search.stdout.split(separator: "\n")
+        #expect(results.count == 3)
+        #expect(results[1].contains("\"error\""))
+        #expect(results[2].contains("geonames:2657896"))
+    }
+}

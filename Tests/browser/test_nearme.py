@@ -1,0 +1,313 @@
+"""The web app's "Near me" mode (PRODUCT.md section 4) and the offline street basemap, in a real headless Chromium
+against `pindrop serve` on the default index (GeoNames + the OpenStreetMap extract of central Helsinki).
+The browser's location is set through Chromium's DevTools protocol. Screenshots go to build/screenshots/."""
+import urllib.parse
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import screenshot, wait
+from test_webapp import HOSTILE, js, js_errors, open_app
+
+HELSINKI = (60.1699, 24.9384)   # the railway station square
+
+
+def allow_location(driver, server, lat_lon=HELSINKI):
+    driver.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted",
+                                                     "origin": server.url})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": lat_lon[0], "longitude": lat_lon[1], "accuracy": 20})
+
+
+def refuse_location(driver, server):
+    driver.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied",
+                                                     "origin": server.url})
+
+
+def wait_answered(driver, *parts):
+    """Waits until the page has the answer to a /v1/nearby request whose URL holds every one of `parts`."""
+    wait(driver, lambda d: (lambda url: bool(url) and all(p in url for p in parts))(js(d, "return pindrop.nearme.state.answered")),
+         timeout=20, message="no nearby answer with " + ", ".join(parts))
+
+
+def enter_near_me(driver, *parts):
+    driver.find_element(By.ID, "near-me-toggle").click()
+    wait_answered(driver, "/v1/nearby", *parts)
+
+
+def api_nearby(server, lat, lon, radius=1000, category=None):
+    path = "/v1/nearby?lat=%.6f&lon=%.6f&radius=%d&limit=100" % (lat, lon, radius)
+    if category:
+        path += "&category=" + urllib.parse.quote(category)
+    status, body = server.api("GET", path)
+    assert status == 200
+    return body["results"]
+
+
+def rows(driver):
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#nearme-list .venue-row-name")]
+
+
+def circle(driver):
+    return js(driver, """const c = pindrop.nearme.state.circle; if (!c) return null;
+        const p = c.getLatLng(); return {lat: p.lat, lon: p.lng, radius: c.getRadius(),
+        visible: pindrop.map.getBounds().contains(c.getBounds())};""")
+
+
+def set_radius(driver, meters):
+    """Moves the slider the way a release of the thumb does: an input event while moving, a change event at the end."""
+    js(driver, """const s = document.getElementById('nearme-radius'); s.value = arguments[0];
+        s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change'));""", meters)
+
+
+# ---------------------------------------------------------------- with the user's location
+
+
+def test_with_permission_venues_around_the_user_with_names_under_pins_and_the_circle(browser, server):
+    allow_location(browser, server)
+    open_app(browser, server)
+    enter_near_me(browser, "radius=1000")
+    c = circle(browser)
+    assert abs(c["lat"] - HELSINKI[0]) < 1e-5 and abs(c["lon"] - HELSINKI[1]) < 1e-5, "the search is centred on the user"
+    assert c["radius"] == 1000, "the default radius is 1000 m"
+    assert browser.find_elements(By.CSS_SELECTOR, "path.nearme-circle"), "the searched circle is drawn"
+    assert browser.find_elements(By.CSS_SELECTOR, ".you-are-here:not(.nearme-default)"), "the user's own position is marked"
+    assert "your location" in browser.find_element(By.ID, "nearme-where").text
+
+    expected = api_nearby(server, *HELSINKI)
+    assert len(expected) > 20, "central Helsinki has venues (the OpenStreetMap extract is in the default index)"
+    assert all(p["distanceMeters"] <= 1000 for p in expected)
+    assert rows(browser) == [p["name"] for p in expected], "the list is the server's answer, nearest first"
+    assert len(expected) == 100, "central Helsinki has more venues within 1 km than one answer holds"
+    assert browser.find_element(By.ID, "nearme-count").text.startswith(
+        "The nearest 100 venues (up to %d m away) in the 1.0 km circle." % round(expected[-1]["distanceMeters"]))
+    assert js(browser, "return pindrop.map.getBounds().contains(arguments[0])", [[p["latitude"], p["longitude"]] for p in expected]), \
+        "the view shows every venue found"
+
+    names = {p["name"] for p in expected}
+    labels = js(browser, "return pindrop.nearme.venueLabels()")
+    assert len(labels) >= 5, "pins show their names (dense spots are clustered until zoomed in)"
+    assert set(labels) <= names
+    assert browser.find_element(By.ID, "near-me-toggle").get_attribute("aria-pressed") == "true"
+    screenshot(browser, "30-nearme-allowed")
+
+    # Zoomed in, clusters open into pins with names; a name that would cover a nearer venue's name waits.
+    js(browser, "pindrop.map.setView(arguments[0], 18, {animate: false})", list(HELSINKI))
+    wait(browser, lambda d: len(js(d, "return pindrop.nearme.venueLabels()")) >= 15)
+    js(browser, "return new Promise(r => setTimeout(r, 400))")
+    assert set(js(browser, "return pindrop.nearme.venueLabels()")) <= names
+    overlaps = js(browser, """const r = [...document.querySelectorAll('.venue-label:not(.label-hidden)')].map(e => e.getBoundingClientRect());
+        let n = 0; r.forEach((a, i) => r.slice(i + 1).forEach(b => {
+            if (a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top) n++; })); return n;""")
+    assert overlaps == 0, "no name is printed over another"
+    screenshot(browser, "31-nearme-labels-zoomed-in")
+    assert js_errors(browser) == []
+
+
+def test_the_radius_slider_reloads_venues_and_redraws_the_circle(browser, server):
+    allow_location(browser, server)
+    open_app(browser, server)
+    enter_near_me(browser, "radius=1000")
+    wide = rows(browser)
+    js(browser, """window.__nearbyURLs = []; const realFetch = window.fetch;
+        window.fetch = (url, options) => { if (String(url).includes('/v1/nearby')) window.__nearbyURLs.push(String(url));
+                                            return realFetch(url, options); };""")
+    set_radius(browser, 100)
+    wait_answered(browser, "radius=100")
+    assert js(browser, "return window.__nearbyURLs.length") == 1, "one release of the slider is one request"
+    expected = api_nearby(server, *HELSINKI, radius=100)
+    assert 0 < len(expected) < 100 and all(p["distanceMeters"] <= 100 for p in expected)
+    assert rows(browser) == [p["name"] for p in expected]
+    assert rows(browser) != wide
+    assert browser.find_element(By.ID, "nearme-radius-value").text == "100 m"
+    assert browser.find_element(By.ID, "nearme-count").text == "%d venues within 100 m." % len(expected)
+    c = circle(browser)
+    assert c["radius"] == 100 and c["visible"], "every venue fits: the whole circle is on screen"
+    screenshot(browser, "32-nearme-radius-100m")
+
+    set_radius(browser, 5000)
+    wait_answered(browser, "radius=5000")
+    assert browser.find_element(By.ID, "nearme-radius-value").text == "5.0 km"
+    assert circle(browser)["radius"] == 5000
+    assert rows(browser) == [p["name"] for p in api_nearby(server, *HELSINKI, radius=5000)]
+    slider = browser.find_element(By.ID, "nearme-radius")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("100", "5000")
+
+
+def test_the_category_filter_keeps_only_that_kind(browser, server):
+    allow_location(browser, server)
+    open_app(browser, server)
+    enter_near_me(browser, "radius=1000")
+    Select(browser.find_element(By.ID, "nearme-category")).select_by_value("cafe")
+    wait_answered(browser, "category=cafe")
+    cafes = api_nearby(server, *HELSINKI, category="cafe")
+    assert cafes and all(p["category"] == "cafe" for p in cafes)
+    assert rows(browser) == [p["name"] for p in cafes]
+    details = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#nearme-list .venue-row-details")]
+    assert details and all(d.startswith("Cafe · ") for d in details)
+    assert len(cafes) < 100, "all the cafés within 1 km fit in one answer"
+    assert browser.find_element(By.ID, "nearme-count").text == "%d cafés within 1.0 km." % len(cafes)
+    assert circle(browser)["visible"]
+    screenshot(browser, "33-nearme-cafes")
+
+    Select(browser.find_element(By.ID, "nearme-category")).select_by_value("")
+    wait(browser, lambda d: "category=" not in js(d, "return pindrop.nearme.state.answered"))
+    assert rows(browser) == [p["name"] for p in api_nearby(server, *HELSINKI)]
+
+
+def test_tapping_a_pin_shows_name_category_and_address(browser, server):
+    allow_location(browser, server)
+    open_app(browser, server)
+    enter_near_me(browser, "radius=1000")
+    venue = next(p for p in api_nearby(server, *HELSINKI, category="restaurant")
+                 if p.get("address", {}).get("street") and p["address"].get("houseNumber") and '"' not in p["name"])
+    js(browser, "pindrop.map.setView(arguments[0], 19, {animate: false})", [venue["latitude"], venue["longitude"]])
+    pin = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '.venue-pin[title="%s"]' % venue["name"]))[0]
+    pin.click()
+    popup = wait(browser, lambda d: [p for p in d.find_elements(By.CSS_SELECTOR, ".venue-popup") if p.is_displayed()])[0]
+    a = venue["address"]
+    assert popup.find_element(By.CSS_SELECTOR, ".popup-name").text == venue["name"]
+    assert popup.find_element(By.CSS_SELECTOR, ".venue-category").text == "Restaurant"
+    assert popup.find_element(By.CSS_SELECTOR, ".venue-address").text.startswith(a["street"] + " " + a["houseNumber"])
+    screenshot(browser, "34-nearme-pin-tapped")
+
+    # The list opens the same card.
+    browser.find_element(By.CSS_SELECTOR, ".leaflet-popup-close-button").click()
+    index = [p["name"] for p in api_nearby(server, *HELSINKI)].index(venue["name"])
+    browser.find_elements(By.CSS_SELECTOR, "#nearme-list .venue-row")[index].click()
+    wait(browser, lambda d: any(p.is_displayed() and venue["name"] in p.text for p in d.find_elements(By.CSS_SELECTOR, ".venue-popup")))
+
+
+# ---------------------------------------------------------------- without the user's location
+
+
+def test_refused_location_says_so_and_searches_around_the_default_location(browser, server):
+    refuse_location(browser, server)
+    open_app(browser, server)
+    enter_near_me(browser, "radius=1000")
+    message = browser.find_element(By.ID, "message")
+    assert message.is_displayed()
+    assert "refused" in message.text and "default location" in message.text
+    where = browser.find_element(By.ID, "nearme-where")
+    assert "refused" in where.text and "default location" in where.text, "the panel keeps saying so after the message goes"
+    default = server.api("GET", "/v1/config")[1]["defaultCenter"]
+    c = circle(browser)
+    assert abs(c["lat"] - default["latitude"]) < 1e-5 and abs(c["lon"] - default["longitude"]) < 1e-5
+    assert browser.find_elements(By.CSS_SELECTOR, ".you-are-here.nearme-default"), "the default spot is marked as such"
+    expected = api_nearby(server, default["latitude"], default["longitude"])
+    assert rows(browser) == [p["name"] for p in expected]
+    count = browser.find_element(By.ID, "nearme-count").text
+    assert count == "No venues within 1.0 km." if not expected else count.endswith("within 1.0 km.")
+    screenshot(browser, "35-nearme-refused-default-location")
+
+
+def test_leaving_the_mode_clears_it_and_asks_again_next_time(browser, server):
+    allow_location(browser, server)
+    open_app(browser, server)
+    js(browser, """window.__locationAsks = 0; const real = navigator.geolocation.getCurrentPosition.bind(navigator.geolocation);
+        navigator.geolocation.getCurrentPosition = (...a) => { window.__locationAsks++; return real(...a); };
+        navigator.geolocation.watchPosition = () => { throw new Error('the location must not be tracked'); };""")
+    enter_near_me(browser, "radius=1000")
+    assert js(browser, "return window.__locationAsks") == 1, "the location is taken once"
+    browser.find_element(By.ID, "near-me-toggle").click()
+    assert not browser.find_element(By.ID, "nearme").is_displayed()
+    wait(browser, lambda d: js(d, "return document.querySelectorAll('.venue-pin, .venue-label, path.nearme-circle').length") == 0,
+         message="pins, labels and the circle go with the mode")
+    js(browser, "pindrop.nearme.state.answered = null")
+    enter_near_me(browser, "radius=1000")
+    assert js(browser, "return window.__locationAsks") == 2
+
+
+# ---------------------------------------------------------------- errors and hostile data
+
+
+def fake_nearby(driver, status, body):
+    """Makes /v1/nearby answer `status` with the JSON `body` (None: the server cannot be reached)."""
+    js(driver, """const [status, body] = [arguments[0], arguments[1]]; const realFetch = window.fetch;
+        window.fetch = (url, options) => !String(url).includes('/v1/nearby') ? realFetch(url, options)
+            : body === null ? Promise.reject(new TypeError('Failed to fetch'))
+            : Promise.resolve(new Response(JSON.stringify(body), {status, headers: {'Content-Type': 'application/json'}}));""",
+       status, body)
+
+
+def test_errors_from_every_layer_reach_the_user(browser, server):
+    allow_location(browser, server)
+    open_app(browser, server)
+    fake_nearby(browser, 503, {"error": {"code": "index_unavailable", "message": "the index file is missing"}})
+    enter_near_me(browser, "radius=1000")
+    message = browser.find_element(By.ID, "message")
+    assert message.is_displayed() and "the index file is missing" in message.text
+    assert browser.find_element(By.ID, "nearme-count").text == "Venues could not be loaded."
+    screenshot(browser, "36-nearme-server-error")
+
+    fake_nearby(browser, 200, None)
+    set_radius(browser, 500)
+    wait_answered(browser, "radius=500")
+    assert "Cannot reach the Pindrop server" in browser.find_element(By.ID, "message").text
+
+    fake_nearby(browser, 200, {"query": {}, "oops": []})
+    set_radius(browser, 600)
+    wait_answered(browser, "radius=600")
+    assert "cannot read" in browser.find_element(By.ID, "message").text
+
+
+def test_venue_names_are_text_never_html(browser, server):
+    allow_location(browser, server)
+    open_app(browser, server)
+    venue = {"id": "osm:node/1", "name": HOSTILE, "displayName": HOSTILE, "latitude": HELSINKI[0], "longitude": HELSINKI[1],
+             "category": "<b>cafe</b>", "address": {"street": HOSTILE, "houseNumber": "1"}, "distanceMeters": 3}
+    fake_nearby(browser, 200, {"query": {}, "results": [venue]})
+    enter_near_me(browser, "radius=1000")
+    assert rows(browser) == [HOSTILE]
+    assert js(browser, "return pindrop.nearme.venueLabels()") == [HOSTILE]
+    browser.find_element(By.CSS_SELECTOR, "#nearme-list .venue-row").click()
+    popup = wait(browser, lambda d: [p for p in d.find_elements(By.CSS_SELECTOR, ".venue-popup") if p.is_displayed()])[0]
+    assert HOSTILE in popup.text
+    assert js(browser, "return document.querySelectorAll('#nearme img, .leaflet-tooltip img, .leaflet-popup img, .venue-popup b').length") == 0
+    assert js(browser, "return window.__alerts") == []
+
+
+# ---------------------------------------------------------------- the offline street basemap
+
+
+def test_streets_and_buildings_are_drawn_at_street_zoom_with_credit(browser, server):
+    open_app(browser, server)
+    js(browser, "pindrop.map.setView(arguments[0], 16, {animate: false})", list(HELSINKI))
+    wait(browser, lambda d: js(d, "return pindrop.nearme.streetFeatureCount()") > 200, timeout=20,
+         message="the street layer was not drawn at zoom 16 over Helsinki")
+    assert browser.find_elements(By.CSS_SELECTOR, ".leaflet-streets-pane canvas")
+    attribution = browser.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text
+    assert "OpenStreetMap contributors" in attribution
+    credit = server.api("GET", "/v1/streetmap?bbox=24.93,60.16,24.94,60.17")[1]["attribution"]
+    assert credit and all(c in attribution for c in credit)
+    # Something other than the land colour is painted where the streets are (no online tiles here).
+    painted = js(browser, """const c = document.querySelector('.leaflet-streets-pane canvas');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+        for (let i = 3; i < d.length; i += 4 * 16) if (d[i] > 0) n++; return n / (d.length / 64);""")
+    assert painted > 0.1, "streets and buildings cover a good part of the view"
+    screenshot(browser, "37-street-basemap-z16")
+
+    js(browser, "pindrop.map.setView(arguments[0], 18, {animate: false})", [60.1687, 24.9417])
+    wait(browser, lambda d: js(d, "return pindrop.nearme.streetFeatureCount()") > 0)
+    screenshot(browser, "38-street-basemap-z18")
+
+    js(browser, "pindrop.map.setView(arguments[0], 13, {animate: false})", list(HELSINKI))
+    wait(browser, lambda d: js(d, "return pindrop.nearme.streetFeatureCount()") == 0,
+         message="the street layer is hidden when zoomed out")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".leaflet-streets-pane canvas")
+    assert all(c not in browser.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text
+               for c in credit if "Street data" in c), "the street credit goes with the streets"
+    assert js_errors(browser) == []
+
+
+def test_near_me_over_the_street_basemap_on_a_phone(phone, server):
+    allow_location(phone, server)
+    open_app(phone, server)
+    enter_near_me(phone, "radius=1000")
+    set_radius(phone, 100)
+    wait_answered(phone, "radius=100")
+    wait(phone, lambda d: js(d, "return pindrop.nearme.streetFeatureCount()") > 50, timeout=20)
+    assert circle(phone)["visible"]
+    for control in ("nearme-radius", "nearme-category"):
+        r = phone.find_element(By.ID, control).rect
+        assert 0 <= r["x"] and r["x"] + r["width"] <= 375, control
+    screenshot(phone, "39-nearme-phone")
