@@ -70,7 +70,7 @@
       return;
     }
     const c = state.config;
-    map = L.map("map", { zoomControl: false, worldCopyJump: true, minZoom: 2 })
+    map = L.map("map", { zoomControl: false, worldCopyJump: true, minZoom: 2, maxZoom: 19 })
       .setView([c.defaultCenter.latitude, c.defaultCenter.longitude], c.defaultZoom);
     map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
     // Offline basemap: Natural Earth countries as vectors, in a pane under the online tiles.
@@ -94,6 +94,29 @@
     resultLayer.addTo(map);
     singleLayer = L.featureGroup().addTo(map);
     map.on("moveend", onMoveEnd);
+    watchBottomStack();
+  }
+
+  /**
+   * On a phone the bottom of the screen stacks up: the map's attribution, the providers' credit above it, the place
+   * card above that and the map buttons above the card (app.css). Their heights depend on the text (credits wrap),
+   * so they are measured here and handed to the CSS as custom properties on <html>.
+   */
+  function watchBottomStack() {
+    const attribution = map.attributionControl ? map.attributionControl.getContainer() : null;
+    const credit = $("provider-attribution");   // providers.js adds it before this script runs
+    const root = document.documentElement.style;
+    const height = (e) => (e && e.offsetParent !== null ? Math.ceil(e.getBoundingClientRect().height) : 0);
+    const update = () => {
+      const mapCredit = height(attribution), ours = height(credit);
+      root.setProperty("--map-attribution-height", mapCredit + "px");
+      root.setProperty("--map-credits-height", mapCredit + ours + "px");
+      root.setProperty("--place-card-height", height(ui.card) + "px");
+    };
+    update();
+    if (typeof ResizeObserver !== "function") return;
+    const observer = new ResizeObserver(update);
+    [attribution, credit, ui.card].forEach((e) => { if (e) observer.observe(e); });
   }
 
   function formatCoordinates(p) {
