@@ -83,8 +83,9 @@ struct SearchCommand: AsyncParsableCommand {
             try providerOptions.validate(batch: batch)
             if batch {
                 let index = try indexOptions.openIndex()
-                try BatchRunner.run { line in
-                    batchLine(query: query.echo(line)) { () throws(PindropError) in
+                try BatchRunner.run { _, bytes, out in
+                    let line = String(decoding: bytes, as: UTF8.self)
+                    out += batchLine(query: query.echo(line)) { () throws(PindropError) in
                         try index.search(SearchRequest(text: line, near: near, countryCode: query.country, limit: query.limit))
                     }
                 }
@@ -125,8 +126,9 @@ struct SuggestCommand: AsyncParsableCommand {
             try providerOptions.validate(batch: batch)
             if batch {
                 let index = try indexOptions.openIndex()
-                try BatchRunner.run { line in
-                    batchLine(query: query.echo(line)) { () throws(PindropError) in
+                try BatchRunner.run { _, bytes, out in
+                    let line = String(decoding: bytes, as: UTF8.self)
+                    out += batchLine(query: query.echo(line)) { () throws(PindropError) in
                         try index.suggest(SuggestRequest(text: line, near: near, countryCode: query.country,
                                                          limit: query.limit, minChars: minChars))
                     }
@@ -169,16 +171,32 @@ struct ReverseCommand: AsyncParsableCommand {
             if batch {
                 let index = try indexOptions.openIndex()
                 _ = try ReverseRequest(coordinate: Coordinate(latitude: 0, longitude: 0), limit: limit)
-                try BatchRunner.run { line in
+                let fragments = PlaceFragments(index: index)
+                try BatchRunner.run { worker, bytes, out in
+                    // Fast path: two numbers in range, one answer from the GeoNames tree (street data answers
+                    // through the general path below, as single reverse does).
+                    if limit == 1, let (lat, lon) = parsePoint(bytes), (-90...90).contains(lat), (-180...180).contains(lon),
+                       !index.hasStreetLevelAnswer(at: Coordinate(latitude: lat, longitude: lon)),
+                       let hit = index.nearestPlace(latitude: lat, longitude: lon) {
+                        out += #"{"query":{"latitude":"#.utf8
+                        JSONWriter.appendNumber(lat, to: &out)
+                        out += #","longitude":"#.utf8
+                        JSONWriter.appendNumber(lon, to: &out)
+                        out += #"},"results":["#.utf8
+                        out += fragments.fragment(hit.slot, worker: worker)
+                        out += #","distanceMeters":"#.utf8
+                        JSONWriter.appendNumber((hit.meters * 10).rounded() / 10, to: &out)
+                        out += #","source":"embedded"}]}"#.utf8
+                        return
+                    }
+                    let line = String(decoding: bytes, as: UTF8.self)
                     let point: Coordinate
                     do throws(PindropError) { point = try Coordinate(parsing: line) } catch {
-                        return batchLine(query: [("text", .text(line))]) { () throws(PindropError) in throw error }
+                        out += batchLine(query: [("text", .text(line))]) { () throws(PindropError) in throw error }
+                        return
                     }
                     let query: [(String, QueryValue)] = [("latitude", .number(point.latitude)), ("longitude", .number(point.longitude))]
-                    if limit == 1, let hit = index.nearestPlace(latitude: point.latitude, longitude: point.longitude) {
-                        return batchLine(query: query) { [PlaceResult(place: index.place(atSlot: hit.slot), distanceMeters: hit.meters)] }
-                    }
-                    return batchLine(query: query) { () throws(PindropError) in
+                    out += batchLine(query: query) { () throws(PindropError) in
                         try index.reverse(ReverseRequest(coordinate: point, limit: limit))
                     }
                 }
@@ -233,5 +251,27 @@ struct NearbyCommand: AsyncParsableCommand {
             let results = try indexOptions.openIndex().nearby(request) as [PlaceResult]
             printResults(results, query: query, output: output)
         })
+    }
+}
+
+/// Each place's result JSON up to (not including) its distance, made once per place and worker: the
+/// answer for a point is then a copy plus three numbers. One cache per worker, so no locks.
+final class PlaceFragments: @unchecked Sendable {
+    private final class WorkerCache { var fragments: [Int: [UInt8]] = [:] }
+    private let index: PlaceIndex
+    private let caches = (0..<BatchRunner.workerCount).map { _ in WorkerCache() }
+
+    init(index: PlaceIndex) { self.index = index }
+
+    func fragment(_ slot: Int, worker: Int) -> [UInt8] {
+        let cache = caches[worker]
+        if let cached = cache.fragments[slot] { return cached }
+        var place = index.place(atSlot: slot)
+        place.source = nil
+        var w = JSONWriter()
+        WireEncoding.writeResult(PlaceResult(place: place), into: &w)
+        let bytes = Array(w.bytes.dropLast())  // without the closing brace; distance and source follow
+        cache.fragments[slot] = bytes
+        return bytes
     }
 }

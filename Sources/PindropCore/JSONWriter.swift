@@ -34,13 +34,18 @@ public struct JSONWriter: Sendable {
     /// Writes a number value (non-finite numbers become null, which JSON has no other way to say).
     public mutating func number(_ value: Double) {
         separate()
+        Self.appendNumber(value, to: &bytes)
+        needsComma = true
+    }
+
+    /// Appends a number as JSON writes it (integers without ".0", non-finite as null).
+    public static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
         if value.isFinite {
             if value == value.rounded(), abs(value) < 1e15 { bytes.append(contentsOf: String(Int(value)).utf8) }
             else { bytes.append(contentsOf: value.description.utf8) }
         } else {
             bytes.append(contentsOf: "null".utf8)
         }
-        needsComma = true
     }
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }

@@ -33,6 +33,12 @@ public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendabl
         }
         streetTowns = towns
         venueCategories = street.venueRows.map { places.extras($0)?.category ?? "" }
+        // Everything street-level, widened by ~1 km: outside it no street-level answer can be within reach.
+        let streetRows = (places.geonamesCount..<places.count).map { Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]) }
+        let corners = street.map.boxes.flatMap { [Coordinate(latitude: $0.south, longitude: $0.west), Coordinate(latitude: $0.north, longitude: $0.east)] }
+        streetCoverage = BoundingBox(covering: streetRows + corners).map {
+            BoundingBox(south: $0.south - 0.01, west: $0.west - 0.02, north: $0.north + 0.01, east: $0.east + 0.02)
+        }
         var forms: [String: Division] = [:]
         for (i, c) in places.countries.enumerated() {
             for form in c.qualifierForms { forms[form, default: Division()].countries.append(UInt16(i)) }
@@ -51,6 +57,8 @@ public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendabl
     let streetTowns: [Int32: String]
     /// Each venue row's category (index = row − first venue row), read once so filtering costs a compare.
     let venueCategories: [String]
+    /// Where street-level answers can come from (nil without street data).
+    let streetCoverage: BoundingBox?
 
     /// How many GeoNames places the index holds (slots 0 ..< placeCount; street-level rows come after).
     public var placeCount: Int { places.geonamesCount }
@@ -135,9 +143,7 @@ public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendabl
     public func reverse(_ request: ReverseRequest) throws(PindropError) -> [PlaceResult] {
         let c = request.coordinate
         var results: [PlaceResult] = []
-        let inBuilding = street.buildingAddress(at: c).map { (row: $0, meters: distance($0, c)) }
-        if let hit = inBuilding ?? street.nearestAddress(to: c, within: Self.addressReach)
-            ?? street.nearestStreet(to: c, within: Self.streetReach) {
+        if let hit = streetLevelHit(at: c) {
             var place = places.place(hit.row)
             if places.rowKind(hit.row) == .street {
                 // The answer is the point on the street, not the street's label point.
@@ -153,7 +159,19 @@ public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendabl
         return results
     }
 
-    /// The nearest place to a point: its slot and distance in metres. The allocation-free path for batches.
+    /// The street-level answer at a point: the building's address, else the nearest address within 50 m,
+    /// else the nearest street within 100 m.
+    func streetLevelHit(at c: Coordinate) -> (row: Int, meters: Double)? {
+        guard let coverage = streetCoverage, coverage.contains(c) else { return nil }
+        return street.buildingAddress(at: c).map { (row: $0, meters: distance($0, c)) }
+            ?? street.nearestAddress(to: c, within: Self.addressReach) ?? street.nearestStreet(to: c, within: Self.streetReach)
+    }
+
+    /// Whether `reverse` answers this point from street-level data (before any GeoNames place).
+    public func hasStreetLevelAnswer(at c: Coordinate) -> Bool { streetLevelHit(at: c) != nil }
+
+    /// The nearest GeoNames place to a point: its slot and distance in metres. The allocation-free path for
+    /// batches; `reverse` adds street-level answers first.
     public func nearestPlace(latitude: Double, longitude: Double) -> (slot: Int, meters: Double)? {
         guard let hit = spatial.nearest(latitude: latitude, longitude: longitude) else { return nil }
         let i = Int(hit.place)

@@ -98,20 +98,26 @@
   }
 
   /**
-   * On a phone the bottom of the screen stacks up: the map's attribution, the providers' credit above it, the place
-   * card above that and the map buttons above the card (app.css). Their heights depend on the text (credits wrap),
-   * so they are measured here and handed to the CSS as custom properties on <html>.
+   * The bottom of the screen stacks up: the map's attribution (bottom right), the providers' credit (bottom left, or
+   * on its own line just above the attribution when the two would collide, as on a phone), and on a phone the place
+   * card and the map buttons above them (app.css). The credits wrap, so their heights are measured here and handed
+   * to the CSS as custom properties on <html>.
    */
   function watchBottomStack() {
     const attribution = map.attributionControl ? map.attributionControl.getContainer() : null;
     const credit = $("provider-attribution");   // providers.js adds it before this script runs
-    const root = document.documentElement.style;
-    const height = (e) => (e && e.offsetParent !== null ? Math.ceil(e.getBoundingClientRect().height) : 0);
+    const root = document.documentElement;
+    const shown = (e) => Boolean(e && e.offsetParent !== null);
     const update = () => {
-      const mapCredit = height(attribution), ours = height(credit);
-      root.setProperty("--map-attribution-height", mapCredit + "px");
-      root.setProperty("--map-credits-height", mapCredit + ours + "px");
-      root.setProperty("--place-card-height", height(ui.card) + "px");
+      const a = shown(attribution) ? attribution.getBoundingClientRect() : null;
+      const c = shown(credit) ? credit.getBoundingClientRect() : null;
+      // Lifting the credit changes neither width, so this cannot flip back and forth.
+      const stacked = Boolean(a && c && c.right > a.left);
+      root.classList.toggle("credits-stacked", stacked);
+      const ah = a ? Math.ceil(a.height) : 0, ch = c ? Math.ceil(c.height) : 0;
+      root.style.setProperty("--map-attribution-height", ah + "px");
+      root.style.setProperty("--map-credits-height", (stacked ? ah + ch : Math.max(ah, ch)) + "px");
+      root.style.setProperty("--place-card-height", (shown(ui.card) ? Math.ceil(ui.card.getBoundingClientRect().height) : 0) + "px");
     };
     update();
     if (typeof ResizeObserver !== "function") return;
