@@ -34,7 +34,7 @@ struct ProviderOptions: ParsableArguments {
 /// The provider registry for this environment, with `index` as the provider "embedded" (nil: listed as unavailable).
 func providerRegistry(index: PlaceIndex?) async throws -> ProviderRegistry {
     var embedded: EmbeddedProvider?
-    if let index { embedded = EmbeddedProvider(store: index, attribution: try await index.status().attribution) }
+    if let index { embedded = EmbeddedProvider(store: index, attribution: index.attribution) }
     return try ProviderSetup.registry(environment: ProcessInfo.processInfo.environment, embedded: embedded)
 }
 
