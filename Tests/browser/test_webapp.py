@@ -6,6 +6,7 @@ import urllib.parse
 import pytest
 from selenium.common.exceptions import JavascriptException
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -155,11 +156,19 @@ def test_selecting_a_row_pins_all_centres_it_and_popup_shows_name_and_coordinate
     results = api_search(server, "Paris")
     browser.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[1].click()
     chosen = results[1]
-    popup = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content"))[0]
     wait(browser, lambda d: abs(map_center(d)[0] - chosen["latitude"]) < 0.01 and abs(map_center(d)[1] - chosen["longitude"]) < 0.01,
          message="the selected result is not centred")
-    assert chosen["displayName"] in popup.text
-    assert "%.5f, %.5f" % (chosen["latitude"], chosen["longitude"]) in popup.text
+
+    def popup_text(d):
+        # Re-read each time: Leaflet fades the popup in and may re-create it while the clusters settle.
+        try:
+            return next((p.text for p in d.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content")
+                         if chosen["displayName"] in p.text), None)
+        except StaleElementReferenceException:
+            return None
+
+    text = wait(browser, popup_text, message="the popup does not show the selected place")
+    assert "%.5f, %.5f" % (chosen["latitude"], chosen["longitude"]) in text
     assert js(browser, "return pindrop.resultMarkerCount()") == len(results), "all results stay pinned"
     assert browser.find_element(By.ID, "save-button").is_displayed()
     screenshot(browser, "06-selected-result-popup")
