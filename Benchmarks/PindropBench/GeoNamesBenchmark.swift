@@ -256,7 +256,7 @@ func runGeoNamesBenchmark(arguments: [String]) throws {
         let extractSeconds = try nanos { _ = try OSMFeatureExtractor.extract(fromFileAt: osm) } / 1e9
         let withStreets = try IndexBuilder.rebuild(indexPath, osm: [osm])
         let streetIndex = try PlaceIndex.open(at: indexPath)
-        say(String(format: "\nstreet level (%@): read + extract %.2f s, whole rebuild with it %.2f s; %d venues, %d addresses, %d streets; index growth %.1f MB",
+        say(String(format: "\nstreet level (%@): read + extract %.2f s, `import osm` into the built index %.2f s; %d venues, %d addresses, %d streets; index growth %.1f MB",
                    (osm as NSString).lastPathComponent, extractSeconds, withStreets.seconds, withStreets.venues, withStreets.addresses,
                    withStreets.streets, Double(withStreets.fileBytes - before) / 1_048_576))
         let features = try OSMFeatureExtractor.extract(fromFileAt: osm)

@@ -40,21 +40,47 @@ public enum IndexBuilder {
         return report
     }
 
-    /// Rebuilds the index at `path` with the GeoNames places it already holds and these OpenStreetMap
-    /// extracts (replacing any it had).
+    /// Replaces the OpenStreetMap part of the index at `path` with these extracts. The GeoNames part is
+    /// reused as stored (its folded names, spatial tree and rows), so only the street-level rows are derived
+    /// anew and only the structures are rewritten, in one transaction.
     public static func rebuild(_ path: String, osm osmFiles: [String],
                                progress: (@Sendable (String, Double) -> Void)? = nil) throws -> IndexBuildReport {
         let started = Date()
-        let database = try IndexDatabase(openingAt: path)
-        let records = try database.records()
-        let divisions = try database.countriesAndAdmin1()
-        let source = try database.meta()["source"] ?? "index"
-        var report = try build(records: records, countries: divisions.countries, admin1Names: divisions.admin1,
-                               osm: osmFiles, source: source, to: path, progress: progress)
-        report.summary.rowsRead = records.count
-        report.summary.rowsImported = records.count
-        report.seconds = Date().timeIntervalSince(started)
-        return report
+        let index = try PlaceIndex.open(at: path)
+        let geonamesCount = index.places.geonamesCount
+        var places = index.places.prefix(geonamesCount)
+        progress?("reading", 0.1)
+        var features = OSMFeatures()
+        for file in osmFiles {
+            let more = try OSMFeatureExtractor.extract(fromFileAt: file)
+            features.venues += more.venues; features.addressPoints += more.addressPoints
+            features.streets += more.streets; features.buildings += more.buildings
+        }
+        var rowNames: [(primary: [String], alternate: [String])] = []
+        let street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: index.spatial)
+        progress?("indexing", 0.4)
+        // The stored GeoNames entries (already folded and scored), then the new street-level ones.
+        let old = index.names
+        var entries = NameEntries(keys: old.keyBytes)
+        for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount {
+            entries.starts.append(old.keyStart[e]); entries.lengths.append(old.keyLength[e])
+            entries.owners.append(old.entryPlace[e]); entries.kinds.append(old.entryKind[e]); entries.scores.append(old.entryScore[e])
+        }
+        addNames(rowNames, firstRow: geonamesCount, places: places, to: &entries)
+        let names = entries.index()
+        progress?("writing", 0.8)
+        let database = try IndexDatabase(updatingAt: path)
+        try database.replaceStructures(
+            IndexStructures.encode(places: places, names: names, spatial: index.spatial).merging(street.blobs()) { a, _ in a },
+            meta: ["places": String(places.count), "osm_sources": osmFiles.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")])
+        progress?("done", 1)
+        var summary = ImportSummary()
+        summary.rowsRead = geonamesCount
+        summary.rowsImported = geonamesCount
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return IndexBuildReport(summary: summary, nameEntries: names.count, seconds: Date().timeIntervalSince(started),
+                                fileBytes: bytes, venues: street.venueRows.count, addresses: street.addressRows.count,
+                                streets: places.kind.filter { $0 == PlaceTable.RowKind.street.rawValue }.count)
     }
 
     static func build(records: [GeoNamesRecord], countries: [GeoNamesCountry], admin1Names: [String: String],
@@ -200,38 +226,56 @@ public enum IndexBuilder {
     static let maxKeyBytes = 120
 
     static func makeNameIndex(_ rowNames: [(primary: [String], alternate: [String])], places: PlaceTable) -> NameIndex {
-        var keys: [UInt8] = []
-        keys.reserveCapacity(24 << 20)
-        var starts: [UInt32] = [], lengths: [UInt8] = [], owners: [Int32] = [], kinds: [UInt8] = [], scores: [Float] = []
+        var entries = NameEntries(keys: [])
+        entries.keys.reserveCapacity(24 << 20)
+        addNames(rowNames, firstRow: 0, places: places, to: &entries)
+        return entries.index()
+    }
+
+    /// Folds and adds the names of rows firstRow, firstRow + 1, ... (one tuple each) as name entries.
+    static func addNames(_ rowNames: [(primary: [String], alternate: [String])], firstRow: Int, places: PlaceTable,
+                         to entries: inout NameEntries) {
         var folded: [UInt8] = []
         var seen = Set<[UInt8]>()
-        func add(_ bytes: ArraySlice<UInt8>, place: Int, kind: NameIndex.Kind, importance: Float) {
-            guard !bytes.isEmpty, bytes.count <= maxKeyBytes, seen.insert(Array(bytes)).inserted else { return }
-            starts.append(UInt32(keys.count))
-            keys.append(contentsOf: bytes)
-            lengths.append(UInt8(bytes.count))
-            owners.append(Int32(place))
-            kinds.append(kind.rawValue)
-            scores.append(importance - kind.penalty)
-        }
-        for (i, row) in rowNames.enumerated() {
+        for (n, row) in rowNames.enumerated() {
+            let i = firstRow + n
             seen.removeAll(keepingCapacity: true)
             let importance = places.importance(i)
-            for (n, name) in (row.primary + row.alternate).enumerated() {
-                let kind: NameIndex.Kind = n < row.primary.count ? .primary : .alternate
+            for (k, name) in (row.primary + row.alternate).enumerated() {
+                let kind: NameIndex.Kind = k < row.primary.count ? .primary : .alternate
                 if kind == .alternate, name.contains("http") { continue }
                 folded.removeAll(keepingCapacity: true)
                 TextFolding.fold(name, into: &folded)
-                add(folded[...], place: i, kind: kind, importance: importance)
+                entries.add(folded[...], place: i, kind: kind, importance: importance, seen: &seen)
                 // Later words of a primary name, so "york" finds "New York" (ranked below names that start so).
                 if kind == .primary {
                     for (j, byte) in folded.enumerated() where byte == 0x20 {
-                        add(folded[(j + 1)...], place: i, kind: .innerWord, importance: importance)
+                        entries.add(folded[(j + 1)...], place: i, kind: .innerWord, importance: importance, seen: &seen)
                     }
                 }
             }
         }
-        return NameIndex(keys: keys, starts: starts, lengths: lengths, places: owners, kinds: kinds, scores: scores)
+    }
+}
+
+/// Name entries being collected, before sorting into a `NameIndex`.
+struct NameEntries {
+    var keys: [UInt8]
+    var starts: [UInt32] = [], lengths: [UInt8] = [], owners: [Int32] = [], kinds: [UInt8] = [], scores: [Float] = []
+
+    /// Adds one folded name of a place, once per place.
+    mutating func add(_ bytes: ArraySlice<UInt8>, place: Int, kind: NameIndex.Kind, importance: Float, seen: inout Set<[UInt8]>) {
+        guard !bytes.isEmpty, bytes.count <= IndexBuilder.maxKeyBytes, seen.insert(Array(bytes)).inserted else { return }
+        starts.append(UInt32(keys.count))
+        keys.append(contentsOf: bytes)
+        lengths.append(UInt8(bytes.count))
+        owners.append(Int32(place))
+        kinds.append(kind.rawValue)
+        scores.append(importance - kind.penalty)
+    }
+
+    func index() -> NameIndex {
+        NameIndex(keys: keys, starts: starts, lengths: lengths, places: owners, kinds: kinds, scores: scores)
     }
 }
 

@@ -30,6 +30,24 @@ final class IndexDatabase {
         self.path = path
     }
 
+    /// Opens an existing index for writing (to replace its structures).
+    init(updatingAt path: String) throws {
+        queue = try DatabaseQueue(path: path)
+        self.path = path
+        try Self.migrator.migrate(queue)
+    }
+
+    /// Replaces every stored structure and updates meta, in one transaction: readers see the old index or the new.
+    func replaceStructures(_ structures: [String: Data], meta: [String: String]) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM structure")
+            let insertStructure = try db.makeStatement(sql: "INSERT INTO structure VALUES (?, ?)")
+            for (name, data) in structures { try insertStructure.execute(arguments: [name, data]) }
+            let insertMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta VALUES (?, ?)")
+            for (key, value) in meta { try insertMeta.execute(arguments: [key, value]) }
+        }
+    }
+
     /// Creates a new, empty index file (replacing any file at `path`).
     init(creatingAt path: String) throws {
         try? FileManager.default.removeItem(atPath: path)

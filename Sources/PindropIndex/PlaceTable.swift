@@ -55,6 +55,15 @@ struct PlaceTable: Sendable {
 
     func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i]) ?? .geonames }
 
+    /// The first `n` rows (the GeoNames part, when n is `geonamesCount`).
+    func prefix(_ n: Int) -> PlaceTable {
+        PlaceTable(geonameID: Array(geonameID[..<n]), latitude: Array(latitude[..<n]), longitude: Array(longitude[..<n]),
+                   population: Array(population[..<n]), country: Array(country[..<n]), admin1: Array(admin1[..<n]),
+                   nameStart: Array(nameStart[...n]), nameBytes: Array(nameBytes[..<Int(nameStart[n])]),
+                   kind: Array(kind[..<n]), extraStart: Array(extraStart[...n]),
+                   extraBytes: Array(extraBytes[..<Int(extraStart[n])]), countries: countries, admin1s: admin1s)
+    }
+
     /// An OpenStreetMap row's id, category and address.
     func extras(_ i: Int) -> (id: String, category: String?, address: Address)? {
         let range = Int(extraStart[i])..<Int(extraStart[i + 1])

@@ -157,6 +157,29 @@ struct IndexFileTests {
         #expect(!FileManager.default.fileExists(atPath: path + ".building"))
     }
 
+    @Test("adding an OpenStreetMap extract to a built index answers exactly as building with it; adding it again replaces it")
+    func incrementalStreetImport() throws {
+        let files = try GeoNamesReader.locate(fixtures.path)
+        let full = temporaryPath(), incremental = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: full); try? FileManager.default.removeItem(atPath: incremental) }
+        _ = try IndexBuilder.build(from: files, osm: [SharedIndex.helsinki], to: full)
+        _ = try IndexBuilder.build(from: files, to: incremental)
+        _ = try IndexBuilder.rebuild(incremental, osm: [SharedIndex.helsinki])
+        let report = try IndexBuilder.rebuild(incremental, osm: [SharedIndex.helsinki])
+        let a = try PlaceIndex.open(at: full), b = try PlaceIndex.open(at: incremental)
+        #expect(report.venues > 1000 && report.addresses > 500)
+        #expect(a.placeCount == 5 && b.placeCount == 5 && a.streetLevelCount == b.streetLevelCount)
+        let point = Coordinate(latitude: 60.1686, longitude: 24.9412)
+        for text in ["Stockmann", "Mannerheimintie 5", "Aleksanterinkatu 52, Helsinki", "Springfield, IL", "Kaivokadu"] {
+            #expect(try a.search(SearchRequest(text: text)) as [PlaceResult] == b.search(SearchRequest(text: text)) as [PlaceResult])
+        }
+        #expect(try a.suggest(SuggestRequest(text: "Aleks")) as [PlaceResult] == b.suggest(SuggestRequest(text: "Aleks")) as [PlaceResult])
+        #expect(try a.reverse(ReverseRequest(coordinate: point, limit: 2)) as [PlaceResult] == b.reverse(ReverseRequest(coordinate: point, limit: 2)) as [PlaceResult])
+        let cafes = try NearbyRequest(coordinate: point, radiusMeters: 500, limit: 50, category: "cafe")
+        #expect(try a.nearby(cafes) as [PlaceResult] == b.nearby(cafes) as [PlaceResult])
+        #expect(try b.firstSearch("Stockmann")?.category == "department_store")
+    }
+
     @Test("a missing index, a file that is not an index, and a truncated index give clear errors")
     func damagedIndexes() throws {
         #expect(throws: PindropError.self) { try PlaceIndex.open(at: "/nonexistent/geonames.sqlite") }
