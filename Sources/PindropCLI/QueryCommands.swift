@@ -18,6 +18,14 @@ struct TextQueryOptions: ParsableArguments {
         try near.map { text throws(PindropError) in try Coordinate(parsing: text) }
     }
 
+    /// Answers one text query per stdin line, as JSON Lines in input order.
+    func answerBatch(_ answer: @escaping @Sendable (String) throws(PindropError) -> [PlaceResult]) throws {
+        try BatchRunner.run { _, bytes, out in
+            let line = String(decoding: bytes, as: UTF8.self)
+            out += batchLine(query: echo(line)) { () throws(PindropError) in try answer(line) }
+        }
+    }
+
     func echo(_ text: String) -> [(String, QueryValue)] {
         var query: [(String, QueryValue)] = [("text", .text(text))]
         if let near, let c = try? Coordinate(parsing: near) {
@@ -83,11 +91,8 @@ struct SearchCommand: AsyncParsableCommand {
             try providerOptions.validate(batch: batch)
             if batch {
                 let index = try indexOptions.openIndex()
-                try BatchRunner.run { _, bytes, out in
-                    let line = String(decoding: bytes, as: UTF8.self)
-                    out += batchLine(query: query.echo(line)) { () throws(PindropError) in
-                        try index.search(SearchRequest(text: line, near: near, countryCode: query.country, limit: query.limit))
-                    }
+                try query.answerBatch { line throws(PindropError) in
+                    try index.search(SearchRequest(text: line, near: near, countryCode: query.country, limit: query.limit))
                 }
                 return
             }
@@ -126,12 +131,9 @@ struct SuggestCommand: AsyncParsableCommand {
             try providerOptions.validate(batch: batch)
             if batch {
                 let index = try indexOptions.openIndex()
-                try BatchRunner.run { _, bytes, out in
-                    let line = String(decoding: bytes, as: UTF8.self)
-                    out += batchLine(query: query.echo(line)) { () throws(PindropError) in
-                        try index.suggest(SuggestRequest(text: line, near: near, countryCode: query.country,
-                                                         limit: query.limit, minChars: minChars))
-                    }
+                try query.answerBatch { line throws(PindropError) in
+                    try index.suggest(SuggestRequest(text: line, near: near, countryCode: query.country,
+                                                     limit: query.limit, minChars: minChars))
                 }
                 return
             }

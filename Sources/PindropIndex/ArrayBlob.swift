@@ -20,4 +20,10 @@ enum ArrayBlob {
             initialized = count
         }
     }
+
+    /// The named structure from a set of blobs, or a clear error when it is missing or malformed.
+    static func array<T: BitwiseCopyable>(in blobs: [String: Data], name: String) throws(PindropError) -> [T] {
+        guard let data = blobs[name] else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }
+        return try array(data, name: name)
+    }
 }

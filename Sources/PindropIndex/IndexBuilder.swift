@@ -50,12 +50,7 @@ public enum IndexBuilder {
         let geonamesCount = index.places.geonamesCount
         var places = index.places.prefix(geonamesCount)
         progress?("reading", 0.1)
-        var features = OSMFeatures()
-        for file in osmFiles {
-            let more = try OSMFeatureExtractor.extract(fromFileAt: file)
-            features.venues += more.venues; features.addressPoints += more.addressPoints
-            features.streets += more.streets; features.buildings += more.buildings
-        }
+        let features = try extractFeatures(osmFiles)
         var rowNames: [(primary: [String], alternate: [String])] = []
         let street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: index.spatial)
         progress?("indexing", 0.4)
@@ -102,13 +97,7 @@ public enum IndexBuilder {
         var rowNames: [(primary: [String], alternate: [String])] = records.map { ([$0.name, $0.asciiName], $0.alternateNames) }
         var street = StreetLevel.empty
         if !osmFiles.isEmpty {
-            var features = OSMFeatures()
-            for file in osmFiles {
-                let more = try OSMFeatureExtractor.extract(fromFileAt: file)
-                features.venues += more.venues; features.addressPoints += more.addressPoints
-                features.streets += more.streets; features.buildings += more.buildings
-            }
-            street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: spatial)
+            street = appendStreetLevel(try extractFeatures(osmFiles), to: &places, names: &rowNames, geonames: spatial)
         }
         let names = makeNameIndex(rowNames, places: places)
         progress?("writing", 0.9)
@@ -161,6 +150,17 @@ public enum IndexBuilder {
             table.extraStart.append(UInt32(table.extraBytes.count))
         }
         return table
+    }
+
+    /// The street-level features of several OpenStreetMap extracts, together.
+    static func extractFeatures(_ files: [String]) throws -> OSMFeatures {
+        var features = OSMFeatures()
+        for file in files {
+            let more = try OSMFeatureExtractor.extract(fromFileAt: file)
+            features.venues += more.venues; features.addressPoints += more.addressPoints
+            features.streets += more.streets; features.buildings += more.buildings
+        }
+        return features
     }
 
     /// Appends venues, address points (one per address) and streets (one per name) as rows after the
@@ -310,37 +310,33 @@ enum IndexStructures {
 
     static func decode(_ blobs: [String: Data], countries: [GeoNamesCountry], admin1Names: [String: String])
         throws(PindropError) -> (PlaceTable, NameIndex, SpatialIndex, StreetLevel) {
-        func blob(_ name: String) throws(PindropError) -> Data {
-            guard let data = blobs[name] else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }
-            return data
-        }
         let (countryInfos, admin1Infos) = makeDivisions(countries: countries, admin1Names: admin1Names)
         let places = PlaceTable(
-            geonameID: try ArrayBlob.array(blob("place.geonameid"), name: "place.geonameid"),
-            latitude: try ArrayBlob.array(blob("place.latitude"), name: "place.latitude"),
-            longitude: try ArrayBlob.array(blob("place.longitude"), name: "place.longitude"),
-            population: try ArrayBlob.array(blob("place.population"), name: "place.population"),
-            country: try ArrayBlob.array(blob("place.country"), name: "place.country"),
-            admin1: try ArrayBlob.array(blob("place.admin1"), name: "place.admin1"),
-            nameStart: try ArrayBlob.array(blob("place.name_start"), name: "place.name_start"),
-            nameBytes: try ArrayBlob.array(blob("place.name_bytes"), name: "place.name_bytes"),
-            kind: try ArrayBlob.array(blob("place.kind"), name: "place.kind"),
-            extraStart: try ArrayBlob.array(blob("place.extra_start"), name: "place.extra_start"),
-            extraBytes: try ArrayBlob.array(blob("place.extra_bytes"), name: "place.extra_bytes"),
+            geonameID: try ArrayBlob.array(in: blobs, name: "place.geonameid"),
+            latitude: try ArrayBlob.array(in: blobs, name: "place.latitude"),
+            longitude: try ArrayBlob.array(in: blobs, name: "place.longitude"),
+            population: try ArrayBlob.array(in: blobs, name: "place.population"),
+            country: try ArrayBlob.array(in: blobs, name: "place.country"),
+            admin1: try ArrayBlob.array(in: blobs, name: "place.admin1"),
+            nameStart: try ArrayBlob.array(in: blobs, name: "place.name_start"),
+            nameBytes: try ArrayBlob.array(in: blobs, name: "place.name_bytes"),
+            kind: try ArrayBlob.array(in: blobs, name: "place.kind"),
+            extraStart: try ArrayBlob.array(in: blobs, name: "place.extra_start"),
+            extraBytes: try ArrayBlob.array(in: blobs, name: "place.extra_bytes"),
             countries: countryInfos, admin1s: admin1Infos)
         let names = NameIndex(
-            keyBytes: try ArrayBlob.array(blob("name.key_bytes"), name: "name.key_bytes"),
-            keyStart: try ArrayBlob.array(blob("name.key_start"), name: "name.key_start"),
-            keyLength: try ArrayBlob.array(blob("name.key_length"), name: "name.key_length"),
-            entryPlace: try ArrayBlob.array(blob("name.place"), name: "name.place"),
-            entryKind: try ArrayBlob.array(blob("name.kind"), name: "name.kind"),
-            entryScore: try ArrayBlob.array(blob("name.score"), name: "name.score"),
-            tree: try ArrayBlob.array(blob("name.tree"), name: "name.tree"))
+            keyBytes: try ArrayBlob.array(in: blobs, name: "name.key_bytes"),
+            keyStart: try ArrayBlob.array(in: blobs, name: "name.key_start"),
+            keyLength: try ArrayBlob.array(in: blobs, name: "name.key_length"),
+            entryPlace: try ArrayBlob.array(in: blobs, name: "name.place"),
+            entryKind: try ArrayBlob.array(in: blobs, name: "name.kind"),
+            entryScore: try ArrayBlob.array(in: blobs, name: "name.score"),
+            tree: try ArrayBlob.array(in: blobs, name: "name.tree"))
         let spatial = SpatialIndex(
-            xyz: try ArrayBlob.array(blob("spatial.xyz"), name: "spatial.xyz"),
-            slotPlace: try ArrayBlob.array(blob("spatial.place"), name: "spatial.place"),
-            axis: try ArrayBlob.array(blob("spatial.axis"), name: "spatial.axis"),
-            box: try ArrayBlob.array(blob("spatial.box"), name: "spatial.box"))
+            xyz: try ArrayBlob.array(in: blobs, name: "spatial.xyz"),
+            slotPlace: try ArrayBlob.array(in: blobs, name: "spatial.place"),
+            axis: try ArrayBlob.array(in: blobs, name: "spatial.axis"),
+            box: try ArrayBlob.array(in: blobs, name: "spatial.box"))
         // Cheap consistency checks: a mismatch means a damaged file, which must not crash a query later.
         let n = places.geonameID.count
         let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,

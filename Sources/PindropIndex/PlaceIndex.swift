@@ -191,9 +191,7 @@ public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendabl
             rows = rows.filter { venueCategories[$0 - first] == category }
         } else {
             var hits: [(place: Int32, chord2: Double)] = []
-            // A hair of slack on the chord so rounding never drops a place right on the edge; then filter exactly.
-            spatial.within(latitude: c.latitude, longitude: c.longitude,
-                           chord: Geo.unitChord(forMeters: request.radiusMeters) * (1 + 1e-9), into: &hits)
+            spatial.within(c, meters: request.radiusMeters, into: &hits)
             rows += hits.map { Int($0.place) }
         }
         var withDistance = rows.map { ($0, distance($0, c)) }.filter { $0.1 <= request.radiusMeters }

@@ -175,6 +175,12 @@ struct SpatialIndex: Sendable {
         }
     }
 
+    /// Every place within `meters` of `c` by great-circle distance, and possibly a hair beyond (callers
+    /// filter by exact distance): the chord gets a little slack so rounding never drops a place on the edge.
+    func within(_ c: Coordinate, meters: Double, into found: inout [(place: Int32, chord2: Double)]) {
+        within(latitude: c.latitude, longitude: c.longitude, chord: Geo.unitChord(forMeters: meters) * (1 + 1e-9), into: &found)
+    }
+
     /// The `k` nearest places, nearest first, with squared chords.
     func nearest(latitude: Double, longitude: Double, k: Int) -> [(place: Int32, chord2: Double)] {
         guard count > 0, k > 0 else { return [] }

@@ -106,7 +106,7 @@ struct StreetLevel: Sendable {
     /// Venue rows within a radius, unordered.
     func venues(near c: Coordinate, radius: Double) -> [Int] {
         var hits: [(place: Int32, chord2: Double)] = []
-        venues.within(latitude: c.latitude, longitude: c.longitude, chord: Geo.unitChord(forMeters: radius) * (1 + 1e-9), into: &hits)
+        venues.within(c, meters: radius, into: &hits)
         return hits.map { venueRows.lowerBound + Int($0.place) }
     }
 
@@ -128,15 +128,11 @@ struct StreetLevel: Sendable {
 
     static func decode(_ blobs: [String: Data], placeCount: Int) throws(PindropError) -> StreetLevel {
         guard let rowsBlob = blobs["street.rows"] else { return .empty }
-        func blob(_ name: String) throws(PindropError) -> Data {
-            guard let data = blobs[name] else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }
-            return data
-        }
         func tree(_ name: String) throws(PindropError) -> SpatialIndex {
-            SpatialIndex(xyz: try ArrayBlob.array(blob("street.\(name).xyz"), name: name),
-                         slotPlace: try ArrayBlob.array(blob("street.\(name).place"), name: name),
-                         axis: try ArrayBlob.array(blob("street.\(name).axis"), name: name),
-                         box: try ArrayBlob.array(blob("street.\(name).box"), name: name))
+            SpatialIndex(xyz: try ArrayBlob.array(in: blobs, name: "street.\(name).xyz"),
+                         slotPlace: try ArrayBlob.array(in: blobs, name: "street.\(name).place"),
+                         axis: try ArrayBlob.array(in: blobs, name: "street.\(name).axis"),
+                         box: try ArrayBlob.array(in: blobs, name: "street.\(name).box"))
         }
         let rows: [Int64] = try ArrayBlob.array(rowsBlob, name: "street.rows")
         guard rows.count == 4, rows.allSatisfy({ $0 >= 0 && $0 <= placeCount }), rows[0] <= rows[1], rows[2] <= rows[3] else {
@@ -145,11 +141,11 @@ struct StreetLevel: Sendable {
         let level = StreetLevel(
             venueRows: Int(rows[0])..<Int(rows[1]), addressRows: Int(rows[2])..<Int(rows[3]),
             venues: try tree("venues"), addresses: try tree("addresses"),
-            addressPointRow: try ArrayBlob.array(blob("street.address_point_row"), name: "street.address_point_row"),
+            addressPointRow: try ArrayBlob.array(in: blobs, name: "street.address_point_row"),
             streetPoints: try tree("points"),
-            streetPointRow: try ArrayBlob.array(blob("street.point_row"), name: "street.point_row"),
+            streetPointRow: try ArrayBlob.array(in: blobs, name: "street.point_row"),
             map: try StreetMapShapes.decode(blobs),
-            buildingAddressRow: try ArrayBlob.array(blob("street.building_address_row"), name: "street.building_address_row"))
+            buildingAddressRow: try ArrayBlob.array(in: blobs, name: "street.building_address_row"))
         guard level.venues.count == level.venueRows.count, level.addresses.count == level.addressPointRow.count,
               level.addressPointRow.allSatisfy({ level.addressRows.contains(Int($0)) }),
               level.streetPoints.count == level.streetPointRow.count,
@@ -220,10 +216,7 @@ struct StreetMapShapes: Sendable {
     }
 
     static func decode(_ blobs: [String: Data]) throws(PindropError) -> StreetMapShapes {
-        func array<T: BitwiseCopyable>(_ name: String) throws(PindropError) -> [T] {
-            guard let data = blobs[name] else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }
-            return try ArrayBlob.array(data, name: name)
-        }
+        func array<T: BitwiseCopyable>(_ name: String) throws(PindropError) -> [T] { try ArrayBlob.array(in: blobs, name: name) }
         let kinds: [UInt8] = try array("map.kind"), lineCounts: [UInt32] = try array("map.line_count")
         let pointCounts: [UInt32] = try array("map.point_count"), coordinates: [Double] = try array("map.coordinates")
         let text: [UInt8] = try array("map.text"), textStart: [UInt32] = try array("map.text_start")
