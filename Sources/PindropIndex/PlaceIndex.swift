@@ -163,7 +163,7 @@ public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendabl
     /// else the nearest street within 100 m.
     func streetLevelHit(at c: Coordinate) -> (row: Int, meters: Double)? {
         guard let coverage = streetCoverage, coverage.contains(c) else { return nil }
-        return street.buildingAddress(at: c).map { (row: $0, meters: distance($0, c)) }
+        return street.buildingAddress(at: c)
             ?? street.nearestAddress(to: c, within: Self.addressReach) ?? street.nearestStreet(to: c, within: Self.streetReach)
     }
 

@@ -18,13 +18,16 @@ struct StreetLevel: Sendable {
     /// The street row of each street point.
     var streetPointRow: [Int32]
     var map: StreetMapShapes
-    /// For each map feature, the address row of a building whose address points all carry one address, or -1.
-    var buildingAddressRow: [Int32]
+    /// For each map feature, where its slots start in `buildingSlots` (one entry more than features).
+    var buildingSlotStart: [Int32]
+    /// Building after building, the slots in `addresses` of the address points inside it: its own (at its
+    /// centroid) and those of its shops and entrances.
+    var buildingSlots: [Int32]
 
     static let empty = StreetLevel(venueRows: 0..<0, addressRows: 0..<0, venues: SpatialIndex(latitudes: [], longitudes: []),
                                    addresses: SpatialIndex(latitudes: [], longitudes: []), addressPointRow: [],
                                    streetPoints: SpatialIndex(latitudes: [], longitudes: []), streetPointRow: [],
-                                   map: StreetMapShapes(features: []), buildingAddressRow: [])
+                                   map: StreetMapShapes(features: []), buildingSlotStart: [0], buildingSlots: [])
 
     var isEmpty: Bool { venueRows.isEmpty && addressRows.isEmpty && streetPointRow.isEmpty }
 
@@ -60,31 +63,44 @@ struct StreetLevel: Sendable {
         streetPointRow = owners
         let map = StreetMapShapes(features: features)
         self.map = map
-        buildingAddressRow = map.features.indices.map { f in
-            guard map.features[f].kind == .building else { return -1 }
-            var votes: [Int: Int] = [:]
-            for a in addressPoints where map.boxes[f].contains(a.point) && map.contains(a.point, feature: f) {
-                votes[a.row, default: 0] += 1
+        var slotOfPoint = [Int32](repeating: 0, count: addresses.count)
+        for (slot, point) in addresses.slotPlace.enumerated() { slotOfPoint[Int(point)] = Int32(slot) }
+        var start: [Int32] = [0], slots: [Int32] = []
+        for f in map.features.indices {
+            if map.features[f].kind == .building {
+                for (i, a) in addressPoints.enumerated() where map.boxes[f].contains(a.point) && map.contains(a.point, feature: f) {
+                    slots.append(slotOfPoint[i])
+                }
             }
-            // Only a building whose points all carry one address speaks for it; a building with several
-            // (a corner block, a mall) leaves the answer to the nearest point.
-            return votes.count == 1 ? Int32(votes.first!.key) : -1
+            start.append(Int32(slots.count))
         }
+        buildingSlotStart = start
+        buildingSlots = slots
     }
 
     init(venueRows: Range<Int>, addressRows: Range<Int>, venues: SpatialIndex, addresses: SpatialIndex,
          addressPointRow: [Int32], streetPoints: SpatialIndex, streetPointRow: [Int32], map: StreetMapShapes,
-         buildingAddressRow: [Int32]) {
-        self.buildingAddressRow = buildingAddressRow
+         buildingSlotStart: [Int32], buildingSlots: [Int32]) {
+        self.buildingSlotStart = buildingSlotStart; self.buildingSlots = buildingSlots
         self.venueRows = venueRows; self.addressRows = addressRows; self.venues = venues; self.addresses = addresses
         self.addressPointRow = addressPointRow
         self.streetPoints = streetPoints; self.streetPointRow = streetPointRow; self.map = map
     }
 
-    /// The address of the building a point is inside, if that building has one.
-    func buildingAddress(at c: Coordinate) -> Int? {
-        for (f, row) in buildingAddressRow.enumerated() where row >= 0 && map.boxes[f].contains(c) && map.contains(c, feature: f) {
-            return Int(row)
+    /// The address of the building a point is inside, if that building has any: the nearest of the addresses
+    /// tagged in it, as a corner or block building has one per street door. Its row and distance.
+    func buildingAddress(at c: Coordinate) -> (row: Int, meters: Double)? {
+        for f in map.boxes.indices where buildingSlotStart[f] < buildingSlotStart[f + 1]
+            && map.boxes[f].contains(c) && map.contains(c, feature: f) {
+            let (qx, qy, qz) = Geo.unitVector(latitude: c.latitude, longitude: c.longitude)
+            var best = 0, bestD2 = Double.infinity
+            for i in Int(buildingSlotStart[f])..<Int(buildingSlotStart[f + 1]) {
+                let slot = Int(buildingSlots[i])
+                let dx = addresses.xyz[3 * slot] - qx, dy = addresses.xyz[3 * slot + 1] - qy, dz = addresses.xyz[3 * slot + 2] - qz
+                let d2 = dx * dx + dy * dy + dz * dz
+                if d2 < bestD2 { best = slot; bestD2 = d2 }
+            }
+            return (Int(addressPointRow[Int(addresses.slotPlace[best])]), Geo.meters(forUnitChord: bestD2.squareRoot()))
         }
         return nil
     }
@@ -122,7 +138,8 @@ struct StreetLevel: Sendable {
         }
         blobs["street.point_row"] = ArrayBlob.data(streetPointRow)
         blobs["street.address_point_row"] = ArrayBlob.data(addressPointRow)
-        blobs["street.building_address_row"] = ArrayBlob.data(buildingAddressRow)
+        blobs["street.building_slot_start"] = ArrayBlob.data(buildingSlotStart)
+        blobs["street.building_slots"] = ArrayBlob.data(buildingSlots)
         return blobs
     }
 
@@ -145,12 +162,15 @@ struct StreetLevel: Sendable {
             streetPoints: try tree("points"),
             streetPointRow: try ArrayBlob.array(in: blobs, name: "street.point_row"),
             map: try StreetMapShapes.decode(blobs),
-            buildingAddressRow: try ArrayBlob.array(in: blobs, name: "street.building_address_row"))
+            buildingSlotStart: try ArrayBlob.array(in: blobs, name: "street.building_slot_start"),
+            buildingSlots: try ArrayBlob.array(in: blobs, name: "street.building_slots"))
         guard level.venues.count == level.venueRows.count, level.addresses.count == level.addressPointRow.count,
               level.addressPointRow.allSatisfy({ level.addressRows.contains(Int($0)) }),
               level.streetPoints.count == level.streetPointRow.count,
-              level.buildingAddressRow.count == level.map.features.count,
-              level.buildingAddressRow.allSatisfy({ $0 == -1 || level.addressRows.contains(Int($0)) }),
+              level.buildingSlotStart.count == level.map.features.count + 1, level.buildingSlotStart.first == 0,
+              zip(level.buildingSlotStart, level.buildingSlotStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              level.buildingSlotStart.last.map({ Int($0) == level.buildingSlots.count }) == true,
+              level.buildingSlots.allSatisfy({ $0 >= 0 && Int($0) < level.addresses.count }),
               level.streetPointRow.allSatisfy({ $0 >= 0 && Int($0) < placeCount }) else {
             throw .indexUnavailable("the index is corrupt: street-level structures do not agree")
         }

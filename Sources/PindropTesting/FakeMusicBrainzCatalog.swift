@@ -235,12 +235,14 @@ public struct FakeMusicBrainzPlace: Sendable, Hashable {
 }
 
 /// A small, fast, seedable random generator (SplitMix64), so generated data is the same on every run.
-struct SplitMix64 {
+public struct SplitMix64 {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// Makes a generator; one seed, one sequence.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -249,8 +251,8 @@ struct SplitMix64 {
     }
 
     /// A value in 0..<bound.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 
     /// A value in 0..<1.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
