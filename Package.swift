@@ -90,6 +90,6 @@ let package = Package(
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PindropProvidersTests", dependencies: ["PindropProviders", "PindropTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "PindropCLITests", dependencies: ["PindropCLI"], swiftSettings: swiftSettings),
+        .testTarget(name: "PindropCLITests", dependencies: ["PindropCLI", "PindropCore"], swiftSettings: swiftSettings),
     ]
 )

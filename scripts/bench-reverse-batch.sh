@@ -20,20 +20,33 @@ with open(path, "w") as f:
     for _ in range(n):
         f.write(f"{math.degrees(math.asin(rng.uniform(-1, 1))):.5f},{rng.uniform(-180, 180):.5f}\n")
 PY
-start=$(date +%s.%N)
-"$BIN" reverse --batch < "$WORK/points.txt" > "$WORK/out.jsonl"
-end=$(date +%s.%N)
+# Best of 3 each; to a file (what a user keeps) and to /dev/null (every answer formatted, none stored: on this
+# VM the file case also pays for the disk's writeback of ~330 MB, which varies from run to run).
+best() {
+    local best=999
+    for _ in 1 2 3; do
+        local start end
+        start=$(date +%s.%N); "$BIN" reverse --batch < "$WORK/points.txt" > "$1"; end=$(date +%s.%N)
+        best=$(python3 -c "print(min($best, $end - $start))")
+    done
+    echo "$best"
+}
+file_s=$(best "$WORK/out.jsonl")
+null_s=$(best /dev/null)
 lines=$(wc -l < "$WORK/out.jsonl")
-pindrop_s=$(python3 -c "print(f'{$end - $start:.2f}')")
-python3 - "$WORK/points.txt" "$pindrop_s" "$lines" <<'PY'
+python3 - "$WORK/points.txt" "$file_s" "$null_s" "$lines" <<'PY'
 import sys, time
 import reverse_geocoder as rg
 points = [tuple(map(float, l.split(","))) for l in open(sys.argv[1])]
 rg.search(points[:10], verbose=False)  # load its data before timing
-t = time.time(); rg.search(points, verbose=False); rg_s = time.time() - t
-p_s, lines = float(sys.argv[2]), int(sys.argv[3])
-print(f"points: {len(points)}")
-print(f"pindrop reverse --batch (end to end, JSON Lines out): {p_s:.2f} s = {len(points)/p_s/1e6:.2f} M points/s, {lines} lines")
-print(f"reverse_geocoder rg.search (in process, no output):  {rg_s:.2f} s = {len(points)/rg_s/1e6:.2f} M points/s")
-print(f"ratio: pindrop is {rg_s/p_s:.2f}x reverse_geocoder's speed")
+rg_s = 999.0
+for _ in range(3):
+    t = time.time(); rg.search(points, verbose=False); rg_s = min(rg_s, time.time() - t)
+file_s, null_s, lines = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+n = len(points)
+print(f"points: {n} (best of 3 each)")
+print(f"pindrop reverse --batch, JSON Lines to a file:     {file_s:.2f} s = {n/file_s/1e6:.2f} M points/s, {lines} lines")
+print(f"pindrop reverse --batch, JSON Lines to /dev/null:  {null_s:.2f} s = {n/null_s/1e6:.2f} M points/s")
+print(f"reverse_geocoder rg.search (in process, no output): {rg_s:.2f} s = {n/rg_s/1e6:.2f} M points/s")
+print(f"ratio: pindrop is {rg_s/file_s:.2f}x (to a file) / {rg_s/null_s:.2f}x (to /dev/null) reverse_geocoder's speed")
 PY

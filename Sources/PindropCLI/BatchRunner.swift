@@ -82,7 +82,7 @@ func parsePoint(_ line: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
         var j = i
         while j < line.count, line[j] != 0x2C, line[j] != 0x20, line[j] != 0x09 { j += 1 }
         guard j - i < 40, numbers.count < 2 else { return nil }
-        let value: Double? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 41) { text in
+        let value: Double? = plainDecimal(line, i, j) ?? withUnsafeTemporaryAllocation(of: CChar.self, capacity: 41) { text in
             for k in i..<j { text[k - i] = CChar(bitPattern: line[k]) }
             text[j - i] = 0
             var end: UnsafeMutablePointer<CChar>?
@@ -94,4 +94,31 @@ func parsePoint(_ line: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
         i = j
     }
     return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+}
+
+private let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
+
+/// A plain decimal ("-12.34567": sign, at most 15 digits, one point, no exponent) from `line[from..<to]`, or nil.
+/// Mantissa and power of ten are both exact doubles, so the one division rounds exactly as strtod does
+/// (Clinger's fast path), without strtod's copying and locale work.
+private func plainDecimal(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Double? {
+    var i = from, negative = false
+    if i < to, line[i] == 0x2D || line[i] == 0x2B { negative = line[i] == 0x2D; i += 1 }
+    var mantissa: UInt64 = 0, digits = 0, fractionDigits = 0, sawPoint = false
+    while i < to {
+        let c = line[i]
+        if c >= 0x30, c <= 0x39 {
+            mantissa = mantissa &* 10 &+ UInt64(c - 0x30)
+            digits += 1
+            if sawPoint { fractionDigits += 1 }
+        } else if c == 0x2E, !sawPoint {
+            sawPoint = true
+        } else {
+            return nil
+        }
+        i += 1
+    }
+    guard digits > 0, digits <= 15 else { return nil }
+    let value = Double(mantissa) / powersOfTen[fractionDigits]
+    return negative ? -value : value
 }

@@ -185,7 +185,7 @@ struct ReverseCommand: AsyncParsableCommand {
                         out += #","longitude":"#.utf8
                         JSONWriter.appendNumber(lon, to: &out)
                         out += #"},"results":["#.utf8
-                        out += fragments.fragment(hit.slot, worker: worker)
+                        fragments.append(hit.slot, worker: worker, to: &out)
                         out += #","distanceMeters":"#.utf8
                         JSONWriter.appendNumber((hit.meters * 10).rounded() / 10, to: &out)
                         out += #","source":"embedded"}]}"#.utf8
@@ -259,21 +259,29 @@ struct NearbyCommand: AsyncParsableCommand {
 /// Each place's result JSON up to (not including) its distance, made once per place and worker: the
 /// answer for a point is then a copy plus three numbers. One cache per worker, so no locks.
 final class PlaceFragments: @unchecked Sendable {
-    private final class WorkerCache { var fragments: [Int: [UInt8]] = [:] }
+    /// Per worker: each place's fragment, made on first use (indexed by slot, so no hashing per line).
+    private final class WorkerCache {
+        var fragments: [[UInt8]?]
+        init(count: Int) { fragments = Array(repeating: nil, count: count) }
+    }
     private let index: PlaceIndex
-    private let caches = (0..<BatchRunner.workerCount).map { _ in WorkerCache() }
+    private let caches: [WorkerCache]
 
-    init(index: PlaceIndex) { self.index = index }
+    init(index: PlaceIndex) {
+        self.index = index
+        caches = (0..<BatchRunner.workerCount).map { _ in WorkerCache(count: index.placeCount) }
+    }
 
-    func fragment(_ slot: Int, worker: Int) -> [UInt8] {
+    /// Appends the place's JSON object, without its closing brace (distance and source follow), to `out`.
+    func append(_ slot: Int, worker: Int, to out: inout [UInt8]) {
         let cache = caches[worker]
-        if let cached = cache.fragments[slot] { return cached }
-        var place = index.place(atSlot: slot)
-        place.source = nil
-        var w = JSONWriter()
-        WireEncoding.writeResult(PlaceResult(place: place), into: &w)
-        let bytes = Array(w.bytes.dropLast())  // without the closing brace; distance and source follow
-        cache.fragments[slot] = bytes
-        return bytes
+        if cache.fragments[slot] == nil {
+            var place = index.place(atSlot: slot)
+            place.source = nil
+            var w = JSONWriter()
+            WireEncoding.writeResult(PlaceResult(place: place), into: &w)
+            cache.fragments[slot] = Array(w.bytes.dropLast())
+        }
+        cache.fragments[slot]!.withUnsafeBufferPointer { out.append(contentsOf: $0) }
     }
 }

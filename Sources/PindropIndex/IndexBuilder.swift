@@ -93,7 +93,8 @@ public enum IndexBuilder {
         }
         progress?("indexing", 0)
         var places = makePlaceTable(records: records, countries: countries, admin1Names: admin1Names)
-        let spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude)
+        var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude)
+        spatial.addNearestCells()
         var rowNames: [(primary: [String], alternate: [String])] = records.map { ([$0.name, $0.asciiName], $0.alternateNames) }
         var street = StreetLevel.empty
         if !osmFiles.isEmpty {
@@ -305,6 +306,9 @@ enum IndexStructures {
             "spatial.place": ArrayBlob.data(spatial.slotPlace),
             "spatial.axis": ArrayBlob.data(spatial.axis),
             "spatial.box": ArrayBlob.data(spatial.box),
+            "spatial.cell_start": ArrayBlob.data(spatial.cellStart),
+            "spatial.cell_slots": ArrayBlob.data(spatial.cellSlots),
+            "spatial.cell_bound": ArrayBlob.data(spatial.cellBound),
         ]
     }
 
@@ -336,12 +340,16 @@ enum IndexStructures {
             xyz: try ArrayBlob.array(in: blobs, name: "spatial.xyz"),
             slotPlace: try ArrayBlob.array(in: blobs, name: "spatial.place"),
             axis: try ArrayBlob.array(in: blobs, name: "spatial.axis"),
-            box: try ArrayBlob.array(in: blobs, name: "spatial.box"))
+            box: try ArrayBlob.array(in: blobs, name: "spatial.box"),
+            cellStart: try ArrayBlob.array(in: blobs, name: "spatial.cell_start"),
+            cellSlots: try ArrayBlob.array(in: blobs, name: "spatial.cell_slots"),
+            cellBound: try ArrayBlob.array(in: blobs, name: "spatial.cell_bound"))
         // Cheap consistency checks: a mismatch means a damaged file, which must not crash a query later.
         let n = places.geonameID.count
         let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
                           places.admin1.count, places.nameStart.count - 1, places.kind.count, places.extraStart.count - 1].allSatisfy { $0 == n }
             && [spatial.slotPlace.count, spatial.axis.count, spatial.xyz.count / 3, spatial.box.count / 6].allSatisfy { $0 == places.geonamesCount }
+            && spatial.cellsAreConsistent
             && Int(places.extraStart.last ?? 0) == places.extraBytes.count
             && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
             && names.tree.count == max(2 * names.entryPlace.count, 2)

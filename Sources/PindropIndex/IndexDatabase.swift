@@ -8,7 +8,7 @@ import PindropImport
 /// Migrations are named and append-only.
 final class IndexDatabase {
     /// Bumped whenever the blob layout changes; an index of another version is rebuilt, not misread.
-    static let structureVersion = "11"
+    static let structureVersion = "12"
 
     let queue: DatabaseQueue
     let path: String

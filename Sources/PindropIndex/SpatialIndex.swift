@@ -14,6 +14,19 @@ struct SpatialIndex: Sendable {
     /// instead of by split plane alone keeps far-from-everything queries (mid-ocean) cheap.
     var box: [Double]
 
+    /// Optional shortcut for `nearest`: the globe cut into 1° × 1° cells, and for each cell the slots of every
+    /// place that can be the nearest to some point in it, when there are at most `cellCandidateLimit` (the
+    /// open ocean, deserts, the poles). A cell with none stored is answered by the tree. Empty: no shortcut.
+    var cellStart: [Int32] = []
+    /// The candidate slots, cell after cell, nearest the cell's centre first.
+    var cellSlots: [Int32] = []
+    /// For each candidate, a lower bound on its chord to any point of its cell (distance to the centre minus
+    /// the cell's radius): once it passes the best found, no later candidate can win.
+    var cellBound: [Float] = []
+
+    static let cellCandidateLimit = 160
+    static let cellCount = 180 * 360
+
     var count: Int { slotPlace.count }
 
     /// Builds a balanced tree from coordinates (one per place).
@@ -76,8 +89,59 @@ struct SpatialIndex: Sendable {
     }
 
     /// Rebuilds from stored arrays.
-    init(xyz: [Double], slotPlace: [Int32], axis: [UInt8], box: [Double]) {
+    init(xyz: [Double], slotPlace: [Int32], axis: [UInt8], box: [Double], cellStart: [Int32] = [], cellSlots: [Int32] = [],
+         cellBound: [Float] = []) {
         self.xyz = xyz; self.slotPlace = slotPlace; self.axis = axis; self.box = box
+        self.cellStart = cellStart; self.cellSlots = cellSlots; self.cellBound = cellBound
+    }
+
+    /// Fills the cell shortcut. Any point q of a cell is within r (the cell's chord radius) of its centre c, so
+    /// q's nearest place is no farther from q than c's nearest n, |q - n| ≤ r + |c - n|, and no farther from c
+    /// than |c - n| + 2r: the places in that ball around c are every possible answer for the cell.
+    mutating func addNearestCells() {
+        var start: [Int32] = [0], slots: [Int32] = [], bounds: [Float] = []
+        start.reserveCapacity(Self.cellCount + 1)
+        var found: [(place: Int32, chord2: Double)] = []
+        var slotOfPlace = [Int32](repeating: 0, count: count)
+        for (slot, place) in slotPlace.enumerated() { slotOfPlace[Int(place)] = Int32(slot) }
+        func unit(_ lat: Double, _ lon: Double) -> (Double, Double, Double) { Geo.unitVector(latitude: lat, longitude: lon) }
+        func chord(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double {
+            ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1) + (a.2 - b.2) * (a.2 - b.2)).squareRoot()
+        }
+        for cell in 0..<Self.cellCount {
+            let south = Double(cell / 360) - 90, west = Double(cell % 360) - 180
+            let centre = unit(south + 0.5, west + 0.5)
+            // The farthest points of a cell from its centre are on its border: corners and edge middles.
+            var radius = 0.0
+            for (dLat, dLon) in [(0.0, 0.0), (0, 0.5), (0, 1), (0.5, 0), (0.5, 1), (1, 0), (1, 0.5), (1, 1)] {
+                radius = max(radius, chord(centre, unit(south + dLat, west + dLon)))
+            }
+            radius *= 1.001
+            found.removeAll(keepingCapacity: true)
+            if let nearest = treeNearest(centre) {
+                let reach = nearest.chord2.squareRoot() + 2 * radius + 1e-12
+                within(latitude: south + 0.5, longitude: west + 0.5, chord: reach, into: &found)
+            }
+            if found.count <= Self.cellCandidateLimit {
+                let candidates = found.map { hit in
+                    let slot = slotOfPlace[Int(hit.place)]
+                    return (slot: slot, bound: chord(centre, (xyz[3 * Int(slot)], xyz[3 * Int(slot) + 1], xyz[3 * Int(slot) + 2])) - radius)
+                }.sorted { $0.bound < $1.bound }
+                slots += candidates.map(\.slot)
+                bounds += candidates.map { Float($0.bound) }
+            }
+            start.append(Int32(slots.count))
+        }
+        cellStart = start
+        cellSlots = slots
+        cellBound = bounds
+    }
+
+    /// Whether the cell arrays are absent or well formed (for a damaged index file).
+    var cellsAreConsistent: Bool {
+        cellStart.isEmpty || (cellStart.count == Self.cellCount + 1 && cellStart.first == 0
+            && Int(cellStart.last!) == cellSlots.count && cellBound.count == cellSlots.count && zip(cellStart, cellStart.dropFirst()).allSatisfy { $0 <= $1 }
+            && cellSlots.allSatisfy { $0 >= 0 && Int($0) < count })
     }
 
     /// Quickselect: puts the element of rank `k` (by `value`) at k, smaller before, larger after.
@@ -96,10 +160,34 @@ struct SpatialIndex: Sendable {
         }
     }
 
-    /// The nearest place and its squared chord distance; nil for an empty tree.
+    /// The nearest place and its squared chord distance; nil for an empty tree. Of places at the same
+    /// distance (GeoNames has some at one coordinate) the lowest place number wins, by either path.
     func nearest(latitude: Double, longitude: Double) -> (place: Int32, chord2: Double)? {
+        let q = Geo.unitVector(latitude: latitude, longitude: longitude)
+        if !cellStart.isEmpty, (-90...90).contains(latitude), (-180...180).contains(longitude) {
+            let row = min(179, Int(latitude + 90)), column = Int(longitude + 180) % 360
+            let cell = row * 360 + column
+            let lo = Int(cellStart[cell]), hi = Int(cellStart[cell + 1])
+            if lo < hi {
+                var bestSlot = 0, bestD2 = Double.infinity, best = Double.infinity
+                for i in lo..<hi {
+                    // The margin covers the bound's rounding to Float (~1e-7).
+                    if Double(cellBound[i]) > best + 1e-5 { break }
+                    let s = Int(cellSlots[i])
+                    let dx = xyz[3 * s] - q.0, dy = xyz[3 * s + 1] - q.1, dz = xyz[3 * s + 2] - q.2
+                    let d2 = dx * dx + dy * dy + dz * dz
+                    if d2 < bestD2 || (d2 == bestD2 && slotPlace[s] < slotPlace[bestSlot]) { bestD2 = d2; bestSlot = s; best = d2.squareRoot() }
+                }
+                return (slotPlace[bestSlot], bestD2)
+            }
+        }
+        return treeNearest(q).map { (slotPlace[$0.slot], $0.chord2) }
+    }
+
+    /// The nearest slot to a unit vector by walking the tree; nil for an empty tree.
+    private func treeNearest(_ q: (Double, Double, Double)) -> (slot: Int, chord2: Double)? {
         guard count > 0 else { return nil }
-        let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
+        let (qx, qy, qz) = q
         var bestSlot = 0
         var bestD2 = Double.infinity
         xyz.withUnsafeBufferPointer { p in
@@ -121,33 +209,33 @@ struct SpatialIndex: Sendable {
                     while top > 0 {
                         top -= 1
                         let (lo, hi, boxD2) = stack[top]
-                        if boxD2 >= bestD2 { continue }
+                        if boxD2 > bestD2 { continue }
                         if hi - lo <= 8 {
                             for s in lo..<hi {
                                 let dx = p[3 * s] - qx, dy = p[3 * s + 1] - qy, dz = p[3 * s + 2] - qz
                                 let d2 = dx * dx + dy * dy + dz * dz
-                                if d2 < bestD2 { bestD2 = d2; bestSlot = s }
+                                if d2 < bestD2 || (d2 == bestD2 && slotPlace[s] < slotPlace[bestSlot]) { bestD2 = d2; bestSlot = s }
                             }
                             continue
                         }
                         let mid = (lo + hi) >> 1
                         let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
                         let d2 = dx * dx + dy * dy + dz * dz
-                        if d2 < bestD2 { bestD2 = d2; bestSlot = mid }
+                        if d2 < bestD2 || (d2 == bestD2 && slotPlace[mid] < slotPlace[bestSlot]) { bestD2 = d2; bestSlot = mid }
                         let left = boxDistance2(lo, mid), right = mid + 1 < hi ? boxDistance2(mid + 1, hi) : .infinity
                         // Push the farther child first so the nearer one is searched first.
                         if left <= right {
-                            if right < bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
-                            if left < bestD2 { stack[top] = (lo, mid, left); top += 1 }
+                            if right <= bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
+                            if left <= bestD2 { stack[top] = (lo, mid, left); top += 1 }
                         } else {
-                            if left < bestD2 { stack[top] = (lo, mid, left); top += 1 }
-                            if right < bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
+                            if left <= bestD2 { stack[top] = (lo, mid, left); top += 1 }
+                            if right <= bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
                         }
                     }
                 }
             }
         }
-        return (slotPlace[bestSlot], bestD2)
+        return (bestSlot, bestD2)
     }
 
     /// Every place within `chord` (unit-sphere straight-line distance), with its squared chord, unordered.

@@ -1,4 +1,5 @@
 import Foundation
+import PindropCore
 import Testing
 
 /// Runs the built `pindrop` binary the way a person does, on an index built from the small fixture dump.
@@ -126,6 +127,22 @@ struct CommandLineTests {
         #expect((lines[1]?["error"] as? [String: Any])?["code"] as? String == "invalid_input")
         #expect((lines[2]?["results"] as? [[String: Any]])?.first?["name"] as? String == "Paris")
         #expect((lines[3]?["error"] as? [String: Any])?["message"] as? String == "latitude 95.0 is outside -90...90")
+        // Every spelling of a number reads as the same double Swift's parser makes (fast path or not).
+        let spellings = ["47.37", "+8.55", "-0.000001", ".5", "5.", "-0", "12.345678901234", "47.123456789012345678",
+                         "1e1", "0.1", "89.999999999999", "-89.99999"]
+        let pairs = Array(zip(spellings, spellings.reversed()))
+        let echoed = try Self.pindrop(["reverse", "--batch", "--index", Self.index], input: pairs.map { "\($0),\($1)\n" }.joined())
+        let echoLines = echoed.stdout.split(separator: "\n")
+        #expect(echoLines.count == pairs.count)
+        func written(_ text: String) -> String {
+            var bytes: [UInt8] = []
+            JSONWriter.appendNumber(Double(text)!, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        for ((lat, lon), line) in zip(pairs, echoLines) {
+            // The echo as written (not re-parsed by JSONSerialization, whose rounding is its own).
+            #expect(line.hasPrefix("{\"query\":{\"latitude\":\(written(lat)),\"longitude\":\(written(lon))}"), "\(lat),\(lon) echoed as \(line.prefix(70))")
+        }
         let search = try Self.pindrop(["search", "--batch", "--index", Self.index], input: "Portland, Oregon\n\nzurich\n")
         let results = search.stdout.split(separator: "\n")
         #expect(results.count == 3)

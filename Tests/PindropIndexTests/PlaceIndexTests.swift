@@ -1,6 +1,7 @@
 import Foundation
 import PindropCore
 import PindropImport
+import PindropTesting
 import Testing
 @testable import PindropIndex
 
@@ -93,6 +94,32 @@ struct PlaceIndexTests {
             let best = all.map { p.distance(to: $0) }.min()!
             let answer = try #require((try index.reverse(ReverseRequest(coordinate: p)) as [PlaceResult]).first)
             #expect(abs((answer.distanceMeters ?? -1) - best) < 1e-6, "at \(p): got \(answer.place.displayName)")
+        }
+    }
+
+    @Test("the 1° cell shortcut gives the tree's nearest place everywhere, cell borders and poles included")
+    func nearestCellsAgreeWithTree() throws {
+        let cells = try SharedIndex.index.spatial
+        var tree = cells
+        tree.cellStart = []; tree.cellSlots = []; tree.cellBound = []
+        #expect(cells.cellStart.count == SpatialIndex.cellCount + 1)
+        let shortcut = (0..<SpatialIndex.cellCount).filter { cells.cellStart[$0] < cells.cellStart[$0 + 1] }.count
+        #expect(shortcut > SpatialIndex.cellCount / 2, "only \(shortcut) cells answer without the tree")
+        var random = SplitMix64(seed: 7)
+        var points = (0..<8_000).map { _ in (asin(2 * random.unit() - 1) * 180 / .pi, 360 * random.unit() - 180) }
+        // On cell borders and corners, at the poles and on the antimeridian.
+        points += (0..<2_000).map { _ in (Double(random.below(181)) - 90, 360 * random.unit() - 180) }
+        points += (0..<2_000).map { _ in (180 * random.unit() - 90, Double(random.below(361)) - 180) }
+        points += [(90, 0), (-90, 0), (90, 180), (-90, -180), (0, 180), (0, -180), (89.9999, 179.9999)]
+        // Near places, where the answer changes every few kilometres.
+        let index = try SharedIndex.index
+        points += (0..<2_000).map { _ in
+            let c = index.place(atSlot: random.below(index.places.geonamesCount)).coordinate
+            return (min(90, max(-90, c.latitude + random.unit() - 0.5)), min(180, max(-180, c.longitude + random.unit() - 0.5)))
+        }
+        for (lat, lon) in points {
+            let a = try #require(cells.nearest(latitude: lat, longitude: lon)), b = try #require(tree.nearest(latitude: lat, longitude: lon))
+            #expect(a.place == b.place && a.chord2 == b.chord2, "at \(lat), \(lon)")
         }
     }
 
