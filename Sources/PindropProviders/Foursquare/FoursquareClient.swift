@@ -57,10 +57,7 @@ public struct FoursquareClient: PlaceProvider, NearbySearching {
         let headers = isVersion3 ? [("Authorization", key)]
                                  : [("Authorization", "Bearer \(key)"), ("X-Places-Api-Version", Self.apiVersion)]
         let answer = try await http.get("/places/search", query: query, headers: headers)
-        guard answer.status == 200 else {
-            let detail = (try? JSONDecoder().decode(FoursquareErrorBody.self, from: answer.body))?.message
-            throw http.failure(answer, detail: detail)
-        }
+        try http.requireOK(answer, errorBody: MessageErrorBody.self)
         let venues = try http.decode(FoursquareSearchResponse.self, from: answer.body).results
         return venues.compactMap { venue in
             venue.place.map { PlaceResult(place: $0, distanceMeters: venue.distance ?? $0.coordinate.distance(to: c)) }
@@ -140,7 +137,3 @@ struct FoursquareVenue: Decodable {
     }
 }
 
-/// Foursquare's error body: `{"message": "…"}`.
-struct FoursquareErrorBody: Decodable {
-    var message: String?
-}

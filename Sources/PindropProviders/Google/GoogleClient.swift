@@ -124,10 +124,7 @@ public struct GoogleClient: PlaceProvider, PlaceSearching, Autocompleting, Rever
         var attempt = 1
         while true {
             let answer = try await http.get(path, query: query)
-            guard answer.status == 200 else {
-                let detail = (try? JSONDecoder().decode(GoogleErrorBody.self, from: answer.body))?.message
-                throw http.failure(answer, detail: detail)
-            }
+            try http.requireOK(answer, errorBody: GoogleErrorBody.self)
             let body = try http.decode(Body.self, from: answer.body)
             let message = body.error_message.map { ": " + http.redacted($0) } ?? ""
             switch body.status {
@@ -254,7 +251,7 @@ struct GoogleResult: Decodable {
 }
 
 /// Google's error body on a non-200 answer: `{"error_message": "…"}` or `{"error": {"message": "…"}}`.
-struct GoogleErrorBody: Decodable {
+struct GoogleErrorBody: ProviderErrorBody {
     var message: String?
 
     private enum CodingKeys: String, CodingKey { case error_message, error }

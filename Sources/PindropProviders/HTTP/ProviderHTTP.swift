@@ -54,6 +54,13 @@ struct ProviderHTTP: Sendable {
         }
     }
 
+    /// Throws `failure` for an answer other than 200, with the explanation the provider's error body gives.
+    func requireOK<ErrorBody: ProviderErrorBody>(_ answer: Answer, errorBody: ErrorBody.Type) throws(PindropError) {
+        guard answer.status == 200 else {
+            throw failure(answer, detail: (try? JSONDecoder().decode(ErrorBody.self, from: answer.body))?.message)
+        }
+    }
+
     /// The error for an answer other than 200; `detail` is the provider's own explanation, if any.
     func failure(_ answer: Answer, detail: String?) -> PindropError {
         let status = answer.status
@@ -178,4 +185,14 @@ extension String {
         let trimmed = trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
+}
+
+/// A provider's error body: whatever shape it has, the one sentence it explains itself with.
+protocol ProviderErrorBody: Decodable {
+    var message: String? { get }
+}
+
+/// The common error body `{"message": "..."}` (Photon, Mapbox, Foursquare).
+struct MessageErrorBody: ProviderErrorBody {
+    var message: String?
 }

@@ -62,10 +62,7 @@ public struct MapboxClient: PlaceProvider, PlaceSearching, Autocompleting, Rever
 
     private func get(_ path: String, query: [(String, String?)]) async throws -> [MapboxFeature] {
         let answer = try await http.get(path, query: query + [("access_token", configuration.apiKey?.value)])
-        guard answer.status == 200 else {
-            let detail = (try? JSONDecoder().decode(MapboxErrorBody.self, from: answer.body))?.message
-            throw http.failure(answer, detail: detail)
-        }
+        try http.requireOK(answer, errorBody: MessageErrorBody.self)
         return try http.decode(MapboxFeatureCollection.self, from: answer.body).features
     }
 }
@@ -122,7 +119,3 @@ struct MapboxFeature: Decodable {
     }
 }
 
-/// Mapbox's error body: `{"message": "…"}`.
-struct MapboxErrorBody: Decodable {
-    var message: String?
-}

@@ -65,10 +65,7 @@ public struct NominatimClient: PlaceProvider, PlaceSearching, ReverseGeocoding {
     private func get(_ path: String, query: [(String, String?)]) async throws -> ProviderHTTP.Answer {
         try await pacer.waitForTurn(provider: http.provider, maxWait: configuration.timeout)
         let answer = try await http.get(path, query: query)
-        guard answer.status == 200 else {
-            let detail = (try? JSONDecoder().decode(NominatimErrorBody.self, from: answer.body))?.message
-            throw http.failure(answer, detail: detail)
-        }
+        try http.requireOK(answer, errorBody: NominatimErrorBody.self)
         return answer
     }
 }
@@ -108,7 +105,7 @@ struct NominatimPlace: Decodable {
 }
 
 /// Nominatim's error bodies: `{"error": {"code": 400, "message": "…"}}` or `{"error": "Unable to geocode"}`.
-struct NominatimErrorBody: Decodable {
+struct NominatimErrorBody: ProviderErrorBody {
     var message: String?
 
     private enum CodingKeys: String, CodingKey { case error }

@@ -69,10 +69,7 @@ public struct PhotonClient: PlaceProvider, PlaceSearching, Autocompleting, Rever
 
     private func get(_ path: String, query: [(String, String?)]) async throws -> [PhotonFeature] {
         let answer = try await http.get(path, query: query)
-        guard answer.status == 200 else {
-            let detail = (try? JSONDecoder().decode(PhotonErrorBody.self, from: answer.body))?.message
-            throw http.failure(answer, detail: detail)
-        }
+        try http.requireOK(answer, errorBody: MessageErrorBody.self)
         return try http.decode(PhotonFeatureCollection.self, from: answer.body).features
     }
 }
@@ -129,7 +126,3 @@ struct PhotonFeature: Decodable {
     }
 }
 
-/// Photon's error body: `{"message": "…"}`.
-struct PhotonErrorBody: Decodable {
-    var message: String?
-}
