@@ -40,7 +40,7 @@ let package = Package(
         ),
         .target(
             name: "PindropIndex",
-            dependencies: ["PindropCore", "PindropImport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PindropCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // Remote services (MusicBrainz, Nominatim, Photon, Google, Mapbox, Foursquare) behind Core's protocols.
@@ -54,7 +54,7 @@ let package = Package(
             name: "PindropServer",
             dependencies: ["PindropCore", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log")],
-            resources: [.copy("Public")],
+            resources: [.copy("Public"), .copy("openapi.json")],
             swiftSettings: swiftSettings
         ),
         // Fakes and local fake servers that speak real wire formats (for tests and benchmarks).
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore", "PindropTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "PindropImportTests", dependencies: ["PindropImport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropImport", "PindropTesting"],
-                    exclude: ["Fixtures"], swiftSettings: swiftSettings),
+                    swiftSettings: swiftSettings),
         .testTarget(name: "PindropServerTests", dependencies: ["PindropServer", "PindropTesting", "PindropProviders",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: swiftSettings),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds the accuracy query set (Tests/PindropIndexTests/Fixtures/queries.tsv) from a GeoNames cities dump.
+"""Builds the accuracy query set (Tests/Fixtures/queries.tsv) from a GeoNames cities dump.
 
 Deterministic (fixed seed). Each row: category, query, expected geonameid. A query is only kept when its
 expected answer is unambiguous by the rules a person would apply: the most populous place with that name

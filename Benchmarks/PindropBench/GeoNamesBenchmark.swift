@@ -108,7 +108,7 @@ final class FTS5Baseline {
     }
 }
 
-func runGeoNamesBenchmark(arguments: [String]) throws {
+func runGeoNamesBenchmark(arguments: [String]) async throws {
     func option(_ name: String) -> String? {
         arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     }
@@ -125,9 +125,9 @@ func runGeoNamesBenchmark(arguments: [String]) throws {
     say("Pindrop benchmark — \(files.places), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(queryCount) queries per mix")
 
     // Import and open.
-    let report = try IndexBuilder.build(from: files, to: indexPath)
+    let report = try await IndexBuilder(path: indexPath).importGeoNames(files, streets: nil, progress: nil)
     say(String(format: "import: %.2f s for %d places (%d names), index %.1f MB on disk",
-                 report.seconds, report.summary.rowsImported, report.nameEntries, Double(report.fileBytes) / 1_048_576))
+                 report.seconds, report.summary.rowsImported, report.nameEntries, Double(report.storeBytes) / 1_048_576))
     var openTimes: [Double] = []
     var index = try PlaceIndex.open(at: indexPath)
     for _ in 0..<5 { openTimes.append(try nanos { index = try PlaceIndex.open(at: indexPath) }) }
@@ -220,7 +220,7 @@ func runGeoNamesBenchmark(arguments: [String]) throws {
                  agree, checks, 100 * Double(degreeWrong) / Double(checks)))
 
     // Accuracy on the kept query set, Pindrop vs the FTS5 baseline.
-    let queryFile = "Tests/PindropIndexTests/Fixtures/queries.tsv"
+    let queryFile = "Tests/Fixtures/queries.tsv"
     if let text = try? String(contentsOfFile: queryFile, encoding: .utf8) {
         var stats: [String: (n: Int, top1: Int, top5: Int, base1: Int)] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
@@ -252,13 +252,13 @@ func runGeoNamesBenchmark(arguments: [String]) throws {
     // Street level: the OpenStreetMap extract added to the same index.
     let osmCandidates = [option("--osm"), "../shared/data/osm/helsinki-center.osm.pbf", "data/osm/helsinki-center.osm.pbf"].compactMap { $0 }
     if let osm = osmCandidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
-        let before = report.fileBytes
+        let before = report.storeBytes
         let extractSeconds = try nanos { _ = try OSMFeatureExtractor.extract(fromFileAt: osm) } / 1e9
-        let withStreets = try IndexBuilder.rebuild(indexPath, osm: [osm])
+        let withStreets = try await IndexBuilder(path: indexPath).importStreets(OSMExtracts(files: [osm]), progress: nil)
         let streetIndex = try PlaceIndex.open(at: indexPath)
         say(String(format: "\nstreet level (%@): read + extract %.2f s, `import osm` into the built index %.2f s; %d venues, %d addresses, %d streets; index growth %.1f MB",
                    (osm as NSString).lastPathComponent, extractSeconds, withStreets.seconds, withStreets.venues, withStreets.addresses,
-                   withStreets.streets, Double(withStreets.fileBytes - before) / 1_048_576))
+                   withStreets.streets, Double(withStreets.storeBytes - before) / 1_048_576))
         let features = try OSMFeatureExtractor.extract(fromFileAt: osm)
         let probes = (0..<queryCount).map { i -> Coordinate in
             let a = features.addressPoints[i % features.addressPoints.count].coordinate

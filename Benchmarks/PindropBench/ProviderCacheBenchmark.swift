@@ -19,8 +19,8 @@ func runProviderCacheBenchmark(arguments: [String]) async throws {
         }
     }
     let server = try await FakeProviderServer.start(.photon)
-    let registry = try ProviderSetup.registry(
-        environment: ["PINDROP_PHOTON_URL": server.baseURL, "PINDROP_SEARCH_PROVIDERS": "photon"], embedded: nil)
+    let registry = try ProviderSetup.service(
+        store: nil, environment: ["PINDROP_PHOTON_URL": server.baseURL, "PINDROP_SEARCH_PROVIDERS": "photon"])
     let requests = try (0..<queries).map { i in
         try SearchRequest(text: "Brandenburger Tor \(i)", near: Coordinate(latitude: 52.52, longitude: 13.40))
     }

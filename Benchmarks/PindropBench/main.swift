@@ -10,7 +10,7 @@ switch arguments.first {
 case "music": try await runMusicBenchmark(arguments: Array(arguments.dropFirst()))
 case "cache": try await runProviderCacheBenchmark(arguments: Array(arguments.dropFirst()))
 case "serving-memory": try runServingMemory(indexPath: arguments[1])
-case "geonames", nil: try runGeoNamesBenchmark(arguments: Array(arguments.dropFirst()))
+case "geonames", nil: try await runGeoNamesBenchmark(arguments: Array(arguments.dropFirst()))
 default:
     FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | music | cache\n".utf8))
     exit(64)

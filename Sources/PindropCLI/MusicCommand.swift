@@ -2,7 +2,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PindropCore
-import PindropIndex
 import PindropProviders
 import Synchronization
 
@@ -39,19 +38,14 @@ struct MusicCommand: AsyncParsableCommand {
     var contact: String?
 
     @OptionGroup var output: OutputOptions
-    @OptionGroup var indexOptions: IndexOptions
+    @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let request: MusicSearchRequest
-        let configuration: MusicBrainzConfiguration
-        do {
-            request = try MusicSearchRequest(text: text, sinceYear: since, mode: mode, maxPages: maxPages)
-            configuration = try MusicBrainzConfiguration.resolve(baseURL: musicBrainzURL, contact: contact)
-        } catch {
-            Terminal.note("error: \(error.message)")
-            throw ExitCode(64)
+        let (request, configuration) = try await reportingErrors {
+            (try MusicSearchRequest(text: text, sinceYear: since, mode: mode, maxPages: maxPages),
+             try MusicBrainzConfiguration.resolve(baseURL: musicBrainzURL, contact: contact))
         }
-        let client = MusicBrainzClient(configuration: configuration, geocoder: IndexOnFirstUse(path: indexOptions.index))
+        let client = MusicBrainzClient(configuration: configuration, geocoder: StoreOnFirstUse(location: store.location))
         let report = MusicReport(format: output.format, showsProgress: isatty(2) == 1, sinceYear: request.sinceYear)
         let search = client.searchMusicPlaces(request)
 
@@ -68,7 +62,7 @@ struct MusicCommand: AsyncParsableCommand {
         case .cancelled: throw ExitCode(130)
         case .failed(let error, _):
             Terminal.note("error: \(error.message)")
-            throw ExitCode(error.code == "invalid_input" ? 64 : 1)
+            throw ExitCode(error.exitCode)
         case .page, .progress: return
         }
     }
@@ -85,28 +79,26 @@ extension MusicCommand {
     }
 }
 
-/// The embedded index, opened when the first place needs geocoding (building it on first use takes a
-/// while, and most searches need no geocoding). If it cannot be opened, geocoding is off and places
-/// without coordinates are skipped, with one note saying so.
-actor IndexOnFirstUse: PlaceSearching {
-    private let path: String?
-    private var index: PlaceIndex?
+/// The store, opened when the first place needs geocoding (building it on first use takes a while, and most
+/// searches need no geocoding). If it cannot be opened, geocoding is off and places without coordinates are
+/// skipped, with one note saying so.
+actor StoreOnFirstUse: PlaceSearching {
+    private let location: StoreLocation
+    private var store: (any PlaceStore)?
     private var tried = false
 
-    init(path: String?) { self.path = path }
+    init(location: StoreLocation) { self.location = location }
 
     func search(_ request: SearchRequest) async throws -> [PlaceResult] {
         if !tried {
             tried = true
             do {
-                var options = IndexOptions()
-                options.index = path
-                index = try options.openIndex()
+                store = try await location.open()
             } catch {
                 Terminal.note("geocoding is off, places without coordinates are skipped: \((error as? PindropError)?.message ?? "\(error)")")
             }
         }
-        return try index?.search(request) ?? []
+        return try await store?.search(request) ?? []
     }
 }
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PindropCore
-import PindropIndex
 import PindropProviders
 import PindropServer
 
@@ -48,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
             help: "Your e-mail address or website, sent to MusicBrainz in the User-Agent (default: $PINDROP_MUSICBRAINZ_CONTACT).")
     var musicBrainzContact: String?
 
-    @OptionGroup var indexOptions: IndexOptions
+    @OptionGroup var store: StoreOptions
 
     func run() async throws {
         var configuration = ServerConfiguration()
@@ -73,16 +72,13 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.note("warning: the basemap \(file) cannot be read; the map shows no countries offline")
         }
 
-        var services = try reportingErrors {
-            let userData = try UserDataStore.open(inFolder: PindropHome.path)
-            let index = try indexOptions.openIndex()
-            return ServerServices(geocoder: index, saved: userData, recent: userData, streetMap: index)
+        let services = try await reportingErrors {
+            let location = store.location
+            let userData = try location.openUserData()
+            // The store as "embedded", plus the remote providers the environment configures.
+            let places = try ProviderSetup.service(store: try await location.open())
+            return ServerServices(places: places, saved: userData, recent: userData, music: try musicSearch(geocoder: places.store))
         }
-        services.music = try musicSearch(geocoder: services.geocoder)
-        // Search, suggest, reverse and nearby: the index as "embedded" plus the remote providers the environment configures.
-        services.providers = try await reportingErrors(awaiting: {
-            try await providerRegistry(index: services.geocoder as? PlaceIndex)
-        })
         let host = configuration.host
         let app = buildApplication(configuration: configuration, services: services) { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
@@ -96,7 +92,7 @@ extension ServeCommand {
     /// MusicBrainz for `/v1/music/places`, places without coordinates geocoded with the index. nil (with a note)
     /// when nothing about MusicBrainz was configured and the public service cannot be used without a contact;
     /// a configured but unusable URL or contact stops the server with one line.
-    func musicSearch(geocoder: any PlaceSearching) throws -> (any MusicPlaceSearching)? {
+    func musicSearch(geocoder: (any PlaceSearching)?) throws -> (any MusicPlaceSearching)? {
         let environment = ProcessInfo.processInfo.environment
         let configured = musicBrainzURL != nil || musicBrainzContact != nil
             || !(environment[MusicBrainzConfiguration.baseURLVariable] ?? "").isEmpty

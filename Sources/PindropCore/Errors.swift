@@ -1,9 +1,17 @@
-/// The one error type users see, from every layer: its `message` is a sentence for a person.
+/// The one error type users see, from every layer: its `message` is a sentence for a person, and its kind
+/// decides the machine-readable `code`, the HTTP status and the command line's exit code, so no front end
+/// compares strings or keeps a table of its own.
 public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request itself is wrong (empty text, out-of-range coordinate, bad radius, unknown country...).
     case invalidInput(String)
-    /// The thing asked for does not exist (an unknown place id).
+    /// The thing asked for does not exist (an unknown place id, endpoint or file).
     case notFound(String)
+    /// The HTTP method is not one the path answers.
+    case methodNotAllowed(String)
+    /// The request body is larger than allowed.
+    case tooLarge(String)
+    /// A feature the server was started without (music search with no MusicBrainz configured).
+    case notConfigured(String)
     /// The index file is missing, unreadable or of another format.
     case indexUnavailable(String)
     /// A data file being imported cannot be read at all (single bad lines are skipped, not thrown).
@@ -12,25 +20,72 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     case upstream(provider: String, message: String)
     /// A remote service refused for rate or quota reasons.
     case rateLimited(provider: String, message: String)
+    /// Something failed that the user cannot fix; the message says only that (details go to the log).
+    case internalFailure(String)
 
     /// A one-line explanation for a person.
     public var message: String {
         switch self {
-        case .invalidInput(let m), .notFound(let m), .indexUnavailable(let m), .unreadableData(let m): m
+        case .invalidInput(let m), .notFound(let m), .methodNotAllowed(let m), .tooLarge(let m), .notConfigured(let m),
+             .indexUnavailable(let m), .unreadableData(let m), .internalFailure(let m): m
         case .upstream(let p, let m): "\(p): \(m)"
         case .rateLimited(let p, let m): "\(p) is rate-limiting us: \(m)"
         }
     }
 
-    /// A stable machine-readable code, as used in the HTTP error body.
+    /// A stable machine-readable code, as used in the HTTP error body and batch output.
     public var code: String {
         switch self {
         case .invalidInput: "invalid_input"
         case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .tooLarge: "too_large"
+        case .notConfigured: "not_configured"
         case .indexUnavailable: "index_unavailable"
         case .unreadableData: "unreadable_data"
         case .upstream: "upstream_failed"
         case .rateLimited: "rate_limited"
+        case .internalFailure: "internal_error"
+        }
+    }
+
+    /// The HTTP status an API answer carries for this error.
+    public var httpStatus: Int {
+        switch self {
+        case .invalidInput: 400
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .tooLarge: 413
+        case .upstream: 502
+        case .notConfigured, .indexUnavailable, .unreadableData, .rateLimited: 503
+        case .internalFailure: 500
+        }
+    }
+
+    /// The command line's exit status: 64 (EX_USAGE) when the user asked for something malformed, else 1.
+    public var exitCode: Int32 {
+        switch self {
+        case .invalidInput, .tooLarge: 64
+        default: 1
+        }
+    }
+
+    /// Whether asking another provider could help (the request itself was not at fault).
+    public var isProviderFailure: Bool {
+        switch self {
+        case .invalidInput, .tooLarge: false
+        default: true
+        }
+    }
+
+    /// The error an HTTP status stands for when a lower layer (the HTTP server itself) refused a request.
+    public init(httpStatus: Int) {
+        switch httpStatus {
+        case 404: self = .notFound("no such endpoint or file")
+        case 405: self = .methodNotAllowed("this method is not allowed here")
+        case 413: self = .tooLarge("the request body is too large")
+        case 400..<500: self = .invalidInput("the request is malformed")
+        default: self = .internalFailure("the server failed to answer; see its log")
         }
     }
 

@@ -68,3 +68,28 @@ public struct StoreStatus: Sendable, Hashable {
 public protocol StatusReporting: Sendable {
     func status() async throws -> StoreStatus
 }
+
+/// A store of places: what the facade (`PlaceService`) asks first and what `pindrop import` writes (through
+/// its `PlaceStoreWriter`). The embedded index (PindropIndex) is one; a PostgreSQL/PostGIS store is another.
+/// A store answers only from its own data (falling back to remote providers is the facade's job), and every
+/// store passes the conformance suite `StoreConformance` in PindropTesting.
+public protocol PlaceStore: Geocoder, StatusReporting, StreetMapping {
+    /// Credits the data requires, shown wherever its answers are ("Place data © GeoNames ...").
+    var attribution: [String] { get }
+    /// A fast path for batches of single-answer reverse questions, keeping `workers` separate caches;
+    /// nil (the default) answers each point through `reverse`.
+    func batchReverser(workers: Int) -> (any BatchReversing)?
+}
+
+extension PlaceStore {
+    /// No fast path: batches go through `reverse` point by point.
+    public func batchReverser(workers: Int) -> (any BatchReversing)? { nil }
+}
+
+/// Answers many "nearest place to this point" questions without allocating per point, for `reverse --batch`.
+public protocol BatchReversing: Sendable {
+    /// Appends to `out` the batch line for the nearest place to a point, exactly as the general path would
+    /// write it (`WireEncoding.batchLine`), or returns false, appending nothing, when only the general path
+    /// can answer (street-level data nearby). `worker` (below the count given to `batchReverser`) picks the cache.
+    func appendAnswer(latitude: Double, longitude: Double, worker: Int, to out: inout [UInt8]) -> Bool
+}

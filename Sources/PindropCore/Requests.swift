@@ -30,6 +30,18 @@ public struct SearchRequest: Sendable, Hashable {
         self.limit = try Self.validated(limit: limit)
     }
 
+    /// The request as echoed back in every answer's `query` object.
+    public var echo: [(String, QueryValue)] { Self.echo(text: text, near: near, countryCode: countryCode, limit: limit) }
+
+    /// The echo of a text query (search and suggest share it).
+    static func echo(text: String, near: Coordinate?, countryCode: String?, limit: Int) -> [(String, QueryValue)] {
+        var echo: [(String, QueryValue)] = [("text", .text(text))]
+        if let near { echo += near.echo }
+        if let countryCode { echo.append(("country", .text(countryCode))) }
+        echo.append(("limit", .integer(limit)))
+        return echo
+    }
+
     static func validated(text: String) throws(PindropError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidInput("the search text is empty") }
@@ -82,6 +94,9 @@ public struct SuggestRequest: Sendable, Hashable {
         self.minChars = minChars
     }
 
+    /// The request as echoed back in every answer's `query` object.
+    public var echo: [(String, QueryValue)] { SearchRequest.echo(text: text, near: near, countryCode: countryCode, limit: limit) }
+
     /// Whether the text is too short to suggest anything.
     public var isBelowMinimum: Bool { text.trimmingCharacters(in: .whitespaces).count < max(minChars, 1) }
 }
@@ -96,6 +111,9 @@ public struct ReverseRequest: Sendable, Hashable {
         self.coordinate = coordinate
         self.limit = try SearchRequest.validated(limit: limit)
     }
+
+    /// The request as echoed back in every answer's `query` object.
+    public var echo: [(String, QueryValue)] { coordinate.echo }
 }
 
 /// Places within a radius of a point, nearest first.
@@ -117,4 +135,16 @@ public struct NearbyRequest: Sendable, Hashable {
         self.limit = try SearchRequest.validated(limit: limit)
         self.category = category.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
     }
+
+    /// The request as echoed back in every answer's `query` object.
+    public var echo: [(String, QueryValue)] {
+        var echo = coordinate.echo + [("radius", .number(radiusMeters)), ("limit", .integer(limit))]
+        if let category { echo.append(("category", .text(category))) }
+        return echo
+    }
+}
+
+extension Coordinate {
+    /// `latitude` and `longitude` as echoed in a `query` object.
+    var echo: [(String, QueryValue)] { [("latitude", .number(latitude)), ("longitude", .number(longitude))] }
 }

@@ -46,6 +46,70 @@ public enum WireEncoding {
         w.endObject()
     }
 
+    /// Writes an error as `{"code": "invalid_input", "message": "..."}`: the one shape of every error on the wire
+    /// (HTTP error bodies, batch lines, provider failures, the music stream's last event).
+    public static func writeError(_ error: PindropError, into w: inout JSONWriter) {
+        w.beginObject()
+        writeErrorFields(error, into: &w)
+        w.endObject()
+    }
+
+    /// Writes an error's `code` and `message` into an object already open (a provider failure adds its name).
+    public static func writeErrorFields(_ error: PindropError, into w: inout JSONWriter) {
+        w.key("code"); w.string(error.code)
+        w.key("message"); w.string(error.message)
+    }
+
+    /// A whole error document: `{"error": {"code": ..., "message": ...}}`.
+    public static func errorDocument(_ error: PindropError) -> JSONWriter {
+        var w = JSONWriter(capacity: 128)
+        w.beginObject()
+        w.key("error")
+        writeError(error, into: &w)
+        w.endObject()
+        return w
+    }
+
+    /// What a store says about itself (`/v1/status`, `pindrop status --json`):
+    /// `{"status": "ok", "store": {"name", "placeCount", "location", "attribution": [...]}}`.
+    public static func statusDocument(_ status: StoreStatus) -> JSONWriter {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("status"); w.string("ok")
+        w.key("store")
+        w.beginObject()
+        w.key("name"); w.string(status.name)
+        w.key("placeCount"); w.number(status.placeCount)
+        w.key("location"); w.string(status.location)
+        w.key("attribution")
+        w.beginArray()
+        for credit in status.attribution { w.string(credit) }
+        w.endArray()
+        w.endObject()
+        w.endObject()
+        return w
+    }
+
+    /// One line of batch output: the query echoed, then its results or its error.
+    public static func batchLine(query: [(String, QueryValue)], _ answer: Result<[PlaceResult], PindropError>) -> JSONWriter {
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        w.key("query")
+        writeQuery(query, into: &w)
+        switch answer {
+        case .success(let results):
+            w.key("results")
+            w.beginArray()
+            for r in results { writeResult(r, into: &w) }
+            w.endArray()
+        case .failure(let error):
+            w.key("error")
+            writeError(error, into: &w)
+        }
+        w.endObject()
+        return w
+    }
+
     /// Writes one result as a flat JSON object (the fields every front end shares).
     public static func writeResult(_ result: PlaceResult, into w: inout JSONWriter) {
         w.beginObject()

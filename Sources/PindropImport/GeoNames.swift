@@ -1,67 +1,25 @@
 import Foundation
 import PindropCore
 
-/// One row of a GeoNames `geoname` dump (cities500.txt, allCountries.txt, ...), the columns Pindrop keeps.
-public struct GeoNamesRecord: Sendable, Hashable {
-    public var geonameID: Int
-    public var name: String
-    public var asciiName: String
-    /// The comma-separated alternate names, in any script.
-    public var alternateNames: [String]
-    public var latitude: Double
-    public var longitude: Double
-    public var featureClass: String
-    public var featureCode: String
-    public var countryCode: String
-    public var admin1Code: String
-    public var population: Int
-    public var timezone: String
-
-    /// Makes a record from its parts.
-    public init(geonameID: Int, name: String, asciiName: String, alternateNames: [String], latitude: Double,
-                longitude: Double, featureClass: String, featureCode: String, countryCode: String,
-                admin1Code: String, population: Int, timezone: String) {
-        self.geonameID = geonameID; self.name = name; self.asciiName = asciiName; self.alternateNames = alternateNames
-        self.latitude = latitude; self.longitude = longitude; self.featureClass = featureClass
-        self.featureCode = featureCode; self.countryCode = countryCode; self.admin1Code = admin1Code
-        self.population = population; self.timezone = timezone
-    }
-}
-
-/// A country from `countryInfo.txt`.
-public struct GeoNamesCountry: Sendable, Hashable {
-    public var code: String
-    public var iso3: String
-    public var name: String
-
-    /// Makes a country.
-    public init(code: String, iso3: String, name: String) { self.code = code; self.iso3 = iso3; self.name = name }
-}
-
-/// A line that could not be read, with its 1-based number.
-public struct SkippedLine: Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var reason: String
-    public var description: String { "\(file):\(line): \(reason)" }
-}
-
-/// What an import read, kept and skipped.
-public struct ImportSummary: Sendable {
-    public var rowsRead = 0
-    public var rowsImported = 0
-    public var skipped: [SkippedLine] = []
-    /// Makes an empty summary.
-    public init() {}
-}
-
 /// Readers for the GeoNames download formats (https://download.geonames.org/export/dump/).
 public enum GeoNamesReader {
     /// The files of a GeoNames import: the places dump, and the optional admin1 and country tables beside it.
-    public struct Files: Sendable {
+    /// What every store imports from (`GeoNamesSource`).
+    public struct Files: GeoNamesSource {
         public var places: String
         public var admin1Codes: String?
         public var countryInfo: String?
+
+        /// The dump's file name.
+        public var label: String { (places as NSString).lastPathComponent }
+
+        public func countries() throws -> [GeoNamesCountry] { try countryInfo.map(GeoNamesReader.readCountries) ?? [] }
+
+        public func admin1Names() throws -> [String: String] { try admin1Codes.map(GeoNamesReader.readAdmin1Codes) ?? [:] }
+
+        public func readPlaces(progress: ((Double) -> Void)?, _ body: (GeoNamesRecord) throws -> Void) throws -> ImportSummary {
+            try GeoNamesReader.readPlaces(path: places, progress: progress, onRecord: body)
+        }
     }
 
     /// Finds the dump and its tables from a file or a folder. In a folder the most complete dump wins

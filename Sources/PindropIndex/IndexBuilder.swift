@@ -1,40 +1,42 @@
 import Foundation
 import PindropCore
-import PindropImport
 
-/// What building an index did.
-public struct IndexBuildReport: Sendable {
-    /// Rows read, imported and skipped (with line numbers).
-    public var summary: ImportSummary
-    /// Names and alternate names indexed.
-    public var nameEntries: Int
-    public var seconds: Double
-    /// Size of the index file.
-    public var fileBytes: Int
-    /// Street-level rows from OpenStreetMap.
-    public var venues = 0, addresses = 0, streets = 0
-}
+/// The embedded store's writer: builds the index file at `path` from imported data. It reads, derives the
+/// read structures, writes them all to a temporary file, then renames it into place, so a failed build never
+/// leaves a broken index behind.
+public struct IndexBuilder: PlaceStoreWriter {
+    /// The index file it writes.
+    public let path: String
 
-/// Builds an index file from GeoNames dumps: read, derive the read structures, write them all to a temporary
-/// file, then rename it into place, so a failed build never leaves a broken index behind.
-public enum IndexBuilder {
-    /// Builds the index at `path` from the files of `GeoNamesReader.locate` and any OpenStreetMap extracts
-    /// (street addresses, streets, venues). `progress` gets (stage, fraction).
-    public static func build(from files: GeoNamesReader.Files, osm osmFiles: [String] = [], to path: String,
-                             progress: (@Sendable (String, Double) -> Void)? = nil) throws -> IndexBuildReport {
+    /// A writer of the index file at `path`.
+    public init(path: String) { self.path = path }
+
+    /// Builds the index from GeoNames data and, when given, OpenStreetMap street-level data.
+    public func importGeoNames(_ source: any GeoNamesSource, streets: (any StreetDataSource)?,
+                               progress: ImportProgress?) async throws -> ImportReport {
+        try Self.build(from: source, streets: streets, to: path, progress: progress)
+    }
+
+    /// Replaces the street-level part of the index with `source`, reusing the stored GeoNames part.
+    public func importStreets(_ source: any StreetDataSource, progress: ImportProgress?) async throws -> ImportReport {
+        try Self.rebuild(path, streets: source, progress: progress)
+    }
+
+    /// Builds the index at `path` from GeoNames data and any OpenStreetMap extracts (street addresses, streets,
+    /// venues). `progress` gets (stage, fraction).
+    static func build(from source: any GeoNamesSource, streets: (any StreetDataSource)? = nil, to path: String,
+                      progress: ImportProgress? = nil) throws -> ImportReport {
         let started = Date()
-        let countries = try files.countryInfo.map(GeoNamesReader.readCountries) ?? []
-        let admin1Names = try files.admin1Codes.map(GeoNamesReader.readAdmin1Codes) ?? [:]
+        let countries = try source.countries()
+        let admin1Names = try source.admin1Names()
         var records: [GeoNamesRecord] = []
         records.reserveCapacity(250_000)
-        let summary = try GeoNamesReader.readPlaces(path: files.places, progress: { progress?("reading", $0) }) {
-            records.append($0)
-        }
+        let summary = try source.readPlaces(progress: { progress?("reading", $0) }) { records.append($0) }
         guard !records.isEmpty else {
-            throw PindropError.unreadableData("\(files.places) holds no readable GeoNames rows (\(summary.skipped.count) malformed)")
+            throw PindropError.unreadableData("\(source.label) holds no readable GeoNames rows (\(summary.skipped.count) malformed)")
         }
-        var report = try build(records: records, countries: countries, admin1Names: admin1Names, osm: osmFiles,
-                               source: (files.places as NSString).lastPathComponent, to: path, progress: progress)
+        var report = try build(records: records, countries: countries, admin1Names: admin1Names, streets: streets,
+                               source: source.label, to: path, progress: progress)
         report.summary = summary
         report.seconds = Date().timeIntervalSince(started)
         return report
@@ -43,14 +45,14 @@ public enum IndexBuilder {
     /// Replaces the OpenStreetMap part of the index at `path` with these extracts. The GeoNames part is
     /// reused as stored (its folded names, spatial tree and rows), so only the street-level rows are derived
     /// anew and only the structures are rewritten, in one transaction.
-    public static func rebuild(_ path: String, osm osmFiles: [String],
-                               progress: (@Sendable (String, Double) -> Void)? = nil) throws -> IndexBuildReport {
+    static func rebuild(_ path: String, streets source: any StreetDataSource,
+                        progress: ImportProgress? = nil) throws -> ImportReport {
         let started = Date()
         let index = try PlaceIndex.open(at: path)
         let geonamesCount = index.places.geonamesCount
         var places = index.places.prefix(geonamesCount)
         progress?("reading", 0.1)
-        let features = try extractFeatures(osmFiles)
+        let features = try source.readFeatures()
         var rowNames: [(primary: [String], alternate: [String])] = []
         let street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: index.spatial)
         progress?("indexing", 0.4)
@@ -67,23 +69,23 @@ public enum IndexBuilder {
         let database = try IndexDatabase(updatingAt: path)
         try database.replaceStructures(
             IndexStructures.encode(places: places, names: names, spatial: index.spatial).merging(street.blobs()) { a, _ in a },
-            meta: ["places": String(places.count), "osm_sources": osmFiles.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")])
+            meta: ["places": String(places.count), "osm_sources": source.labels.joined(separator: ",")])
         progress?("done", 1)
-        var summary = ImportSummary()
-        summary.rowsRead = geonamesCount
-        summary.rowsImported = geonamesCount
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return IndexBuildReport(summary: summary, nameEntries: names.count, seconds: Date().timeIntervalSince(started),
-                                fileBytes: bytes, venues: street.venueRows.count, addresses: street.addressRows.count,
-                                streets: places.kind.filter { $0 == PlaceTable.RowKind.street.rawValue }.count)
+        var report = ImportReport()
+        report.summary.rowsRead = geonamesCount
+        report.summary.rowsImported = geonamesCount
+        report.nameEntries = names.count
+        report.seconds = Date().timeIntervalSince(started)
+        report.storeBytes = fileSize(path)
+        report.count(street, places)
+        return report
     }
 
     static func build(records: [GeoNamesRecord], countries: [GeoNamesCountry], admin1Names: [String: String],
-                      osm osmFiles: [String], source: String, to path: String,
-                      progress: (@Sendable (String, Double) -> Void)?) throws -> IndexBuildReport {
+                      streets: (any StreetDataSource)?, source: String, to path: String,
+                      progress: ImportProgress?) throws -> ImportReport {
         var records = records
         var admin1Names = admin1Names
-        let summary = ImportSummary()
         records.sort { $0.geonameID < $1.geonameID }
         // A later duplicate id replaces the earlier one, as a re-import would.
         records = records.enumerated().filter { i, r in i + 1 == records.count || records[i + 1].geonameID != r.geonameID }.map(\.element)
@@ -97,8 +99,8 @@ public enum IndexBuilder {
         spatial.addNearestCells()
         var rowNames: [(primary: [String], alternate: [String])] = records.map { ([$0.name, $0.asciiName], $0.alternateNames) }
         var street = StreetLevel.empty
-        if !osmFiles.isEmpty {
-            street = appendStreetLevel(try extractFeatures(osmFiles), to: &places, names: &rowNames, geonames: spatial)
+        if let streets {
+            street = appendStreetLevel(try streets.readFeatures(), to: &places, names: &rowNames, geonames: spatial)
         }
         let names = makeNameIndex(rowNames, places: places)
         progress?("writing", 0.9)
@@ -113,15 +115,20 @@ public enum IndexBuilder {
                                    .merging(street.blobs()) { a, _ in a },
                                meta: ["source": source, "built_at": ISO8601DateFormatter().string(from: Date()),
                                       "places": String(places.count),
-                                      "osm_sources": osmFiles.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")])
+                                      "osm_sources": streets?.labels.joined(separator: ",") ?? ""])
         }
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.moveItem(atPath: temporary, toPath: path)
         progress?("done", 1)
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return IndexBuildReport(summary: summary, nameEntries: names.count, seconds: 0, fileBytes: bytes,
-                                venues: street.venueRows.count, addresses: street.addressRows.count,
-                                streets: places.kind.filter { $0 == PlaceTable.RowKind.street.rawValue }.count)
+        var report = ImportReport()
+        report.nameEntries = names.count
+        report.storeBytes = fileSize(path)
+        report.count(street, places)
+        return report
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
     static func makePlaceTable(records: [GeoNamesRecord], countries: [GeoNamesCountry],
@@ -151,17 +158,6 @@ public enum IndexBuilder {
             table.extraStart.append(UInt32(table.extraBytes.count))
         }
         return table
-    }
-
-    /// The street-level features of several OpenStreetMap extracts, together.
-    static func extractFeatures(_ files: [String]) throws -> OSMFeatures {
-        var features = OSMFeatures()
-        for file in files {
-            let more = try OSMFeatureExtractor.extract(fromFileAt: file)
-            features.venues += more.venues; features.addressPoints += more.addressPoints
-            features.streets += more.streets; features.buildings += more.buildings
-        }
-        return features
     }
 
     /// Appends venues, address points (one per address) and streets (one per name) as rows after the
@@ -256,6 +252,15 @@ public enum IndexBuilder {
                 }
             }
         }
+    }
+}
+
+extension ImportReport {
+    /// Fills in the street-level counts of a built index.
+    mutating func count(_ street: StreetLevel, _ places: PlaceTable) {
+        venues = street.venueRows.count
+        addresses = street.addressRows.count
+        streets = places.kind.filter { $0 == PlaceTable.RowKind.street.rawValue }.count
     }
 }
 

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import PindropCore
-import PindropImport
 
 /// The index file: a SQLite database holding the places as rows (the durable, queryable truth) and the
 /// read structures derived from them as blobs (so opening is one read, not a rebuild).

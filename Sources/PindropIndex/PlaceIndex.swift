@@ -3,7 +3,7 @@ import PindropCore
 
 /// The embedded engine: GeoNames places searched, suggested, reverse-geocoded and found nearby, all in memory
 /// after one read of the index file. Immutable once open, so any number of threads may query it at once.
-public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendable {
+public final class PlaceIndex: PlaceStore, Sendable {
     let places: PlaceTable
     let names: NameIndex
     let spatial: SpatialIndex
@@ -118,7 +118,6 @@ public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendabl
     /// Search as you type: the text so far, the last word a prefix; "Portland, Or" narrows by a qualifier prefix.
     public func suggest(_ request: SuggestRequest) throws(PindropError) -> [PlaceResult] {
         let country = try countryFilter(request.countryCode)
-        guard !request.isBelowMinimum else { return [] }
         let parts = request.text.split(separator: ",", omittingEmptySubsequences: false).map { TextFolding.fold($0) }
         var key = Array((parts.first ?? "").utf8)
         guard !key.isEmpty else { return [] }
@@ -167,18 +166,19 @@ public final class PlaceIndex: Geocoder, StatusReporting, StreetMapping, Sendabl
             ?? street.nearestAddress(to: c, within: Self.addressReach) ?? street.nearestStreet(to: c, within: Self.streetReach)
     }
 
-    /// Whether `reverse` answers this point from street-level data (before any GeoNames place).
-    public func hasStreetLevelAnswer(at c: Coordinate) -> Bool { streetLevelHit(at: c) != nil }
-
-    /// The nearest GeoNames place to a point: its slot and distance in metres. The allocation-free path for
-    /// batches; `reverse` adds street-level answers first.
+    /// The nearest GeoNames place to a point: its slot and distance in metres. The allocation-free path of
+    /// batches (and of the benchmark's throughput figure); `reverse` adds street-level answers first.
     public func nearestPlace(latitude: Double, longitude: Double) -> (slot: Int, meters: Double)? {
         guard let hit = spatial.nearest(latitude: latitude, longitude: longitude) else { return nil }
         let i = Int(hit.place)
         return (i, Geo.haversineMeters(latitude, longitude, places.latitude[i], places.longitude[i]))
     }
 
-    /// The place in a slot returned by `nearestPlace`.
+    /// The allocation-free path of `reverse --batch`: the nearest GeoNames place's JSON made once per place and
+    /// worker, so a point's answer is a copy plus three numbers.
+    public func batchReverser(workers: Int) -> (any BatchReversing)? { PlaceFragments(index: self, workers: workers) }
+
+    /// The place in a slot (0 ..< `placeCount` for GeoNames places), as `nearestPlace` returns them.
     public func place(atSlot slot: Int) -> Place { places.place(slot) }
 
     /// Venues and places within a radius, nearest first; with a category, only venues of that category

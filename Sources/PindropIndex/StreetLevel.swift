@@ -1,6 +1,5 @@
 import Foundation
 import PindropCore
-import PindropImport
 
 /// The street-level part of the index (OpenStreetMap): spatial trees over venues, address points and points
 /// along streets (every ~10 m, so "nearest street" is a point query), and the street and building shapes

@@ -2,9 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import PindropCore
 
-/// Builds the provider registry from the environment: which remote providers are configured (a URL, and a
-/// key where one is needed), and the fallback chain of each capability. The CLI and the server call
-/// `registry(environment:embedded:)`; tests pass a dictionary.
+/// Builds the facade from the environment: which remote providers are configured (a URL, and a key where one is
+/// needed), and the fallback chain of each capability, around the store. The CLI calls
+/// `service(store:environment:)`; tests pass a dictionary.
 ///
 /// Variables (all optional):
 /// - `PINDROP_NOMINATIM_URL`, `PINDROP_PHOTON_URL`: keyless, so always configured (public instances by default).
@@ -25,12 +25,12 @@ public enum ProviderSetup {
     /// The User-Agent variable.
     public static let userAgentVariable = "PINDROP_USER_AGENT"
 
-    /// The registry for this environment. `embedded` is the local store (nil when no index is open: it is
-    /// then listed as unavailable). Throws `.invalidInput` for a malformed URL or timeout, or a chain naming
-    /// an unknown, unconfigured or unsuitable provider.
-    public static func registry(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                embedded: EmbeddedProvider?, httpClient: HTTPClient = .failingFast,
-                                cache: ResponseCache = ResponseCache()) throws(PindropError) -> ProviderRegistry {
+    /// The facade for this environment over `store` (nil when no index is open: the provider "embedded" is then
+    /// listed as unavailable). Throws `.invalidInput` for a malformed URL or timeout, or a chain naming an
+    /// unknown, unconfigured or unsuitable provider.
+    public static func service(store: (any PlaceStore)?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                               httpClient: HTTPClient = .failingFast,
+                               cache: ResponseCache = ResponseCache()) throws(PindropError) -> PlaceService {
         func value(_ name: String) -> String? { environment[name]?.nonBlank }
         var timeout = Duration.seconds(5)
         if let text = value(timeoutVariable) {
@@ -47,11 +47,6 @@ public enum ProviderSetup {
 
         var providers: [any PlaceProvider] = []
         var unavailable: [ProviderDescription] = []
-        if let embedded { providers.append(embedded) } else {
-            unavailable.append(ProviderDescription(name: EmbeddedProvider.providerName, displayName: "Embedded index (offline)",
-                                                   capabilities: ProviderCapability.allCases, attribution: "",
-                                                   unavailableReason: "no index is open; run `pindrop import` first"))
-        }
         providers.append(NominatimClient(configuration: try configuration("Nominatim", urlVariable: "PINDROP_NOMINATIM_URL",
                                                                            defaultURL: NominatimClient.defaultBaseURL, keyVariable: nil),
                                          httpClient: httpClient))
@@ -85,10 +80,10 @@ public enum ProviderSetup {
         for capability in ProviderCapability.allCases {
             if let list = value(chainVariable(capability)) {
                 chains[capability] = list.split(separator: ",").compactMap { String($0).nonBlank?.lowercased() }
-            } else if embedded != nil {
-                chains[capability] = [EmbeddedProvider.providerName]
+            } else if store != nil {
+                chains[capability] = [PlaceService.storeProviderName]
             }
         }
-        return try ProviderRegistry(providers: providers, unavailable: unavailable, chains: chains, cache: cache)
+        return try PlaceService(store: store, remote: providers, unavailable: unavailable, chains: chains, cache: cache)
     }
 }

@@ -35,23 +35,29 @@ public func buildRouter(configuration: ServerConfiguration, services: ServerServ
     }
 
     let v1 = router.group("v1")
-    let providers = services.providers ?? ProviderRegistry.embeddedOnly(services.geocoder)
-    PlacesController<PindropRequestContext>(geocoder: services.geocoder, providers: providers,
-                                            suggestMinChars: configuration.suggestMinChars)
+    PlacesController<PindropRequestContext>(places: services.places, suggestMinChars: configuration.suggestMinChars)
         .addRoutes(to: v1)
-    ProvidersController<PindropRequestContext>(providers: providers).addRoutes(to: v1)
-    UserDataController<PindropRequestContext>(geocoder: services.geocoder, saved: services.saved, recent: services.recent,
+    UserDataController<PindropRequestContext>(places: services.places, saved: services.saved, recent: services.recent,
                                               maxBodyBytes: configuration.maxBodyBytes)
         .addRoutes(to: v1)
-    StreetMapController<PindropRequestContext>(streetMap: services.streetMap).addRoutes(to: v1)
+    StreetMapController<PindropRequestContext>(places: services.places).addRoutes(to: v1)
     MusicController<PindropRequestContext>(music: services.music).addRoutes(to: v1)
     WebAppController<PindropRequestContext>(configuration: configuration).addRoutes(to: router)
+    let openAPI = ByteBuffer(bytes: openAPIDocument)
     router.get("openapi.json") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: openAPI))
     }
     return router
 }
+
+/// The OpenAPI 3.1 description of the HTTP API (the `openapi.json` resource). A test holds it against the
+/// router's routes, and schemathesis against real answers.
+let openAPIDocument: [UInt8] = {
+    guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"), let data = try? Data(contentsOf: url) else {
+        fatalError("the openapi.json resource is missing from the build")
+    }
+    return [UInt8](data)
+}()
 
 /// The built-in web app folder (the `Public` resource).
 func publicResourcesPath() -> String {

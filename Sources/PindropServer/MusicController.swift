@@ -14,9 +14,8 @@ struct MusicController<Context: RequestContext>: Sendable {
 
     @Sendable func places(_ request: Request, context: Context) async throws -> Response {
         guard let music else {
-            throw APIError(.serviceUnavailable, code: "not_configured",
-                           message: "music search is not configured on this server; start pindrop serve with "
-                               + "--musicbrainz-contact (for the public MusicBrainz) or --musicbrainz-url")
+            throw PindropError.notConfigured("music search is not configured on this server; start pindrop serve with "
+                + "--musicbrainz-contact (for the public MusicBrainz) or --musicbrainz-url")
         }
         let search = music.searchMusicPlaces(try Self.searchRequest(QueryParameters(request)))
         let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
@@ -40,7 +39,7 @@ struct MusicController<Context: RequestContext>: Sendable {
         if let name = query.string("mode") {
             guard let parsed = RequestSchedulingMode(rawValue: name.lowercased()) else {
                 let names = RequestSchedulingMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                throw APIError.badRequest("\"mode\" must be one of \(names), got \"\(name.prefix(40))\"")
+                throw PindropError.invalidInput("\"mode\" must be one of \(names), got \"\(name.prefix(40))\"")
             }
             mode = parsed
         }

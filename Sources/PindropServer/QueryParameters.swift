@@ -17,7 +17,7 @@ struct QueryParameters {
 
     /// Text that must be present (it may still be blank; the core requests judge that).
     func requiredString(_ name: String) throws -> String {
-        guard let value = values[name] else { throw APIError.badRequest("the query parameter \"\(name)\" is missing") }
+        guard let value = values[name] else { throw PindropError.invalidInput("the query parameter \"\(name)\" is missing") }
         return value
     }
 
@@ -25,16 +25,21 @@ struct QueryParameters {
     func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
         guard let text = values[name] else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
-            throw APIError.badRequest("\"\(name)\" must be a whole number between \(range.lowerBound) and \(range.upperBound), got \"\(text.prefix(40))\"")
+            throw PindropError.invalidInput("\"\(name)\" must be a whole number between \(range.lowerBound) and \(range.upperBound), got \"\(text.prefix(40))\"")
         }
         return value
+    }
+
+    /// `limit`: how many results, 1 ... `RequestLimits.maxResults`.
+    func limit(default defaultValue: Int = RequestLimits.defaultLimit) throws -> Int {
+        try integer("limit", default: defaultValue, in: 1...RequestLimits.maxResults)
     }
 
     /// A finite number, nil when absent.
     func number(_ name: String) throws -> Double? {
         guard let text = values[name] else { return nil }
         guard let value = Double(text), value.isFinite else {
-            throw APIError.badRequest("\"\(name)\" must be a number, got \"\(text.prefix(40))\"")
+            throw PindropError.invalidInput("\"\(name)\" must be a number, got \"\(text.prefix(40))\"")
         }
         return value
     }
@@ -45,14 +50,14 @@ struct QueryParameters {
         switch (lat, lon) {
         case (nil, nil): return nil
         case (let lat?, let lon?): return try Coordinate(validatingLatitude: lat, longitude: lon)
-        default: throw APIError.badRequest("\"lat\" and \"lon\" must be given together")
+        default: throw PindropError.invalidInput("\"lat\" and \"lon\" must be given together")
         }
     }
 
     /// `lat` and `lon`, both required.
     func requiredCoordinate() throws -> Coordinate {
         guard let coordinate = try coordinate() else {
-            throw APIError.badRequest("the query parameters \"lat\" and \"lon\" are required")
+            throw PindropError.invalidInput("the query parameters \"lat\" and \"lon\" are required")
         }
         return coordinate
     }
@@ -68,7 +73,7 @@ struct QueryParameters {
     func format() throws -> ResultFormat {
         guard let text = values["format"] else { return .json }
         guard let format = ResultFormat(rawValue: text.lowercased()) else {
-            throw APIError.badRequest("\"format\" must be \"json\" or \"geojson\", got \"\(text.prefix(40))\"")
+            throw PindropError.invalidInput("\"format\" must be \"json\" or \"geojson\", got \"\(text.prefix(40))\"")
         }
         return format
     }
@@ -82,14 +87,14 @@ enum PlaceID {
     /// The decoded id captured by a `**` route, or a 400.
     static func from(_ context: some RequestContext) throws -> String {
         let raw = context.parameters[Parameters.recursiveCaptureKey].map(String.init) ?? ""
-        guard let id = raw.removingPercentEncoding else { throw APIError.badRequest("the place id is not valid percent-encoding") }
+        guard let id = raw.removingPercentEncoding else { throw PindropError.invalidInput("the place id is not valid percent-encoding") }
         return try validated(id)
     }
 
     /// The id when it is non-empty and not oversized.
     static func validated(_ id: String) throws -> String {
-        guard !id.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badRequest("the place id is empty") }
-        guard id.count <= maxLength else { throw APIError.badRequest("the place id is longer than \(maxLength) characters") }
+        guard !id.trimmingCharacters(in: .whitespaces).isEmpty else { throw PindropError.invalidInput("the place id is empty") }
+        guard id.count <= maxLength else { throw PindropError.invalidInput("the place id is longer than \(maxLength) characters") }
         return id
     }
 }

@@ -10,20 +10,16 @@ enum Responses {
                         body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
     }
 
-    /// A results list in the shared wire shape.
-    static func results(query: [(String, QueryValue)], results: [PlaceResult], format: ResultFormat,
-                        status: HTTPResponse.Status = .ok) -> Response {
-        json(WireEncoding.document(query: query, results: results, format: format), format: format, status: status)
+    /// A provider chain's answer to a request: its echo, the results, `provider`, `fallback`, `fromCache`, `failures`.
+    static func answer(_ echo: [(String, QueryValue)], format: ResultFormat,
+                       _ ask: () async throws -> ProviderAnswer) async throws -> Response {
+        json(WireEncoding.document(query: echo, answer: try await ask(), format: format), format: format)
     }
 
-    /// A provider chain's answer: the results list plus `provider`, `fallback`, `fromCache` and `failures`.
-    static func answer(query: [(String, QueryValue)], answer: ProviderAnswer, format: ResultFormat) -> Response {
-        json(WireEncoding.document(query: query, answer: answer, format: format), format: format)
-    }
-
-    /// A list of places (saved, recent) as results without distances.
+    /// A list of places (saved, recent, a lookup) as results without distances.
     static func places(query: [(String, QueryValue)], places: [Place], format: ResultFormat,
                        status: HTTPResponse.Status = .ok) -> Response {
-        results(query: query, results: places.map { PlaceResult(place: $0) }, format: format, status: status)
+        json(WireEncoding.document(query: query, results: places.map { PlaceResult(place: $0) }, format: format),
+             format: format, status: status)
     }
 }

@@ -5,7 +5,7 @@ import PindropCore
 /// `/v1/streetmap?bbox=west,south,east,north[&limit=N]`: the streets and buildings inside a small box as a GeoJSON
 /// FeatureCollection, for the web map's offline street basemap. Without a street map it answers an empty collection.
 struct StreetMapController<Context: RequestContext>: Sendable {
-    let streetMap: (any StreetMapping)?
+    let places: PlaceService
 
     /// The widest box served, in degrees on each side (about 11 km × 5.5 km at Helsinki's latitude).
     static var maxSpan: Double { 0.1 }
@@ -22,9 +22,8 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         let query = QueryParameters(request)
         let box = try Self.boundingBox(try query.requiredString("bbox"))
         let limit = try query.integer("limit", default: Self.defaultLimit, in: 1...Self.maxLimit)
-        let features = try await streetMap?.streetMap(in: box, limit: limit) ?? []
-        return Responses.json(Self.featureCollection(features, box: box, limit: limit,
-                                                     attribution: streetMap?.streetAttribution ?? []),
+        let (features, attribution) = try await places.streetMap(in: box, limit: limit)
+        return Responses.json(Self.featureCollection(features, box: box, limit: limit, attribution: attribution),
                               format: .geojson)
     }
 
@@ -33,20 +32,20 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
         guard parts.count == 4, numbers.count == 4 else {
-            throw APIError.badRequest("\"bbox\" must be four numbers west,south,east,north, got \"\(text.prefix(80))\"")
+            throw PindropError.invalidInput("\"bbox\" must be four numbers west,south,east,north, got \"\(text.prefix(80))\"")
         }
         let (west, south, east, north) = (numbers[0], numbers[1], numbers[2], numbers[3])
         guard (-180...180).contains(west), (-180...180).contains(east) else {
-            throw APIError.badRequest("\"bbox\" longitudes must be between -180 and 180")
+            throw PindropError.invalidInput("\"bbox\" longitudes must be between -180 and 180")
         }
         guard (-90...90).contains(south), (-90...90).contains(north) else {
-            throw APIError.badRequest("\"bbox\" latitudes must be between -90 and 90")
+            throw PindropError.invalidInput("\"bbox\" latitudes must be between -90 and 90")
         }
         guard south < north, west < east else {
-            throw APIError.badRequest("\"bbox\" must be west,south,east,north with west < east and south < north")
+            throw PindropError.invalidInput("\"bbox\" must be west,south,east,north with west < east and south < north")
         }
         guard north - south <= maxSpan + 1e-9, east - west <= maxSpan + 1e-9 else {
-            throw APIError.badRequest("the box is larger than \(maxSpan)° × \(maxSpan)°: zoom in to see streets and buildings")
+            throw PindropError.invalidInput("the box is larger than \(maxSpan)° × \(maxSpan)°: zoom in to see streets and buildings")
         }
         return BoundingBox(south: south, west: west, north: north, east: east)
     }

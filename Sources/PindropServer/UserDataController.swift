@@ -5,7 +5,7 @@ import PindropCore
 
 /// `/v1/saved` and `/v1/recent`: the user's saved places and recent addresses.
 struct UserDataController<Context: RequestContext>: Sendable {
-    let geocoder: any Geocoder & StatusReporting
+    let places: PlaceService
     let saved: any SavedPlaces
     let recent: any RecentPlaces
     let maxBodyBytes: Int
@@ -33,11 +33,11 @@ struct UserDataController<Context: RequestContext>: Sendable {
         let place: Place
         if let body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) {
             guard body.id == id else {
-                throw APIError.badRequest("the body's id \"\(body.id.prefix(60))\" differs from the id in the path \"\(id.prefix(60))\"")
+                throw PindropError.invalidInput("the body's id \"\(body.id.prefix(60))\" differs from the id in the path \"\(id.prefix(60))\"")
             }
             place = try body.place()
         } else {
-            place = try await lookUp(id)
+            place = try await places.lookup(id: id)
         }
         let wasSaved = try await saved.contains(id: id)
         try await saved.save(place)
@@ -46,7 +46,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
 
     @Sendable func remove(_ request: Request, context: Context) async throws -> Response {
         let id = try PlaceID.from(context)
-        guard try await saved.remove(id: id) else { throw APIError.notFound("no saved place has the id \"\(id)\"") }
+        guard try await saved.remove(id: id) else { throw PindropError.notFound("no saved place has the id \"\(id)\"") }
         return Response(status: .noContent)
     }
 
@@ -62,18 +62,14 @@ struct UserDataController<Context: RequestContext>: Sendable {
     @Sendable func remember(_ request: Request, context: Context) async throws -> Response {
         var request = request
         guard let body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) else {
-            throw APIError.badRequest("the body must be a JSON object like {\"id\": \"geonames:2988507\"}")
+            throw PindropError.invalidInput("the body must be a JSON object like {\"id\": \"geonames:2988507\"}")
         }
-        let place = body.isReference ? try await lookUp(try PlaceID.validated(body.id)) : try body.place()
+        let place = body.isReference ? try await places.lookup(id: try PlaceID.validated(body.id)) : try body.place()
         try await recent.remember(place)
         return Responses.places(query: [("limit", .integer(2))], places: try await recent.recent(limit: 2), format: .json,
                                 status: .created)
     }
 
-    private func lookUp(_ id: String) async throws -> Place {
-        guard let place = try await geocoder.place(id: id) else { throw APIError.notFound("no place has the id \"\(id)\"") }
-        return place
-    }
 }
 
 /// A place as clients send it: the same fields as a result in the wire shape (`id`, `name`, `displayName`,
@@ -108,21 +104,21 @@ struct WirePlace: Decodable {
     static func decodeIfPresent(from request: inout Request, limit: Int) async throws -> WirePlace? {
         let buffer: ByteBuffer
         do { buffer = try await request.collectBody(upTo: limit) } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, code: "too_large", message: "the request body is larger than \(limit) bytes")
+            throw PindropError.tooLarge("the request body is larger than \(limit) bytes")
         }
         let bytes = Data(buffer.readableBytesView)
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
         do {
             return try JSONDecoder().decode(WirePlace.self, from: bytes)
         } catch DecodingError.keyNotFound(let key, _) {
-            throw APIError.badRequest("the body lacks the field \"\(key.stringValue)\"")
+            throw PindropError.invalidInput("the body lacks the field \"\(key.stringValue)\"")
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            throw APIError.badRequest("the body is not a JSON object")
+            throw PindropError.invalidInput("the body is not a JSON object")
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw APIError.badRequest("the body's field \"\(field)\" has the wrong type")
+            throw PindropError.invalidInput("the body's field \"\(field)\" has the wrong type")
         } catch {
-            throw APIError.badRequest("the body is not a JSON object")
+            throw PindropError.invalidInput("the body is not a JSON object")
         }
     }
 
@@ -130,14 +126,14 @@ struct WirePlace: Decodable {
     func place() throws -> Place {
         let id = try PlaceID.validated(id)
         guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw APIError.badRequest("a place needs a non-empty \"name\"")
+            throw PindropError.invalidInput("a place needs a non-empty \"name\"")
         }
-        guard let latitude, let longitude else { throw APIError.badRequest("a place needs \"latitude\" and \"longitude\"") }
+        guard let latitude, let longitude else { throw PindropError.invalidInput("a place needs \"latitude\" and \"longitude\"") }
         let coordinate = try Coordinate(validatingLatitude: latitude, longitude: longitude)
         let texts = [name, displayName, countryCode, admin1, category, source,
                      address?.houseNumber, address?.street, address?.postcode, address?.town]
         guard texts.allSatisfy({ ($0?.count ?? 0) <= Self.maxFieldLength }) else {
-            throw APIError.badRequest("a text field of the place is longer than \(Self.maxFieldLength) characters")
+            throw PindropError.invalidInput("a text field of the place is longer than \(Self.maxFieldLength) characters")
         }
         let address = address.map { Address(houseNumber: $0.houseNumber, street: $0.street, postcode: $0.postcode, town: $0.town) }
         return Place(id: id, name: name, displayName: displayName ?? name, coordinate: coordinate,

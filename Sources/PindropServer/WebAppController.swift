@@ -48,7 +48,7 @@ struct WebAppController<Context: RequestContext>: Sendable {
 
     @Sendable func countries(_ request: Request, context: Context) async throws -> Response {
         guard let basemap else {
-            throw APIError.notFound("no offline basemap is configured (set PINDROP_BASEMAP to a countries GeoJSON file)")
+            throw PindropError.notFound("no offline basemap is configured (set PINDROP_BASEMAP to a countries GeoJSON file)")
         }
         return Response(status: .ok, headers: [.contentType: "application/geo+json", .cacheControl: "public, max-age=86400"],
                         body: .init(byteBuffer: basemap))

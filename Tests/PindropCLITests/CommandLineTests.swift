@@ -21,12 +21,13 @@ struct CommandLineTests {
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
     @discardableResult
-    static func pindrop(_ arguments: [String], input: String? = nil) throws -> Run {
+    static func pindrop(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PINDROP_HOME"] = work + "/home"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
@@ -148,5 +149,69 @@ struct CommandLineTests {
         #expect(results.count == 3)
         #expect(results[1].contains("\"error\""))
         #expect(results[2].contains("geonames:2657896"))
+    }
+
+    /// A fresh, empty home whose shipped data is the small fixture dump and the real Helsinki extract, so the
+    /// first-use build takes a moment.
+    static func emptyHome(_ name: String) throws -> [String: String] {
+        let folder = work + "/first-use/" + name, data = folder + "/data"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: data + "/osm", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: data + "/geonames",
+                                                   withDestinationPath: repository.appendingPathComponent("Tests/PindropImportTests/Fixtures/mini").path)
+        try FileManager.default.createSymbolicLink(atPath: data + "/osm/helsinki-center.osm.pbf",
+                                                   withDestinationPath: repository.appendingPathComponent("data/osm/helsinki-center.osm.pbf").path)
+        return ["PINDROP_HOME": folder + "/home", "PINDROP_DATA": data]
+    }
+
+    @Test("every command works as the very first one in an empty home (the default index is built on first use)", arguments: [
+        (["search", "Stockmann"], "Stockmann"),
+        (["suggest", "Springf"], "Springfield"),
+        (["reverse", "60.1686", "24.9412"], "Helsinki"),
+        (["nearby", "60.1686", "24.9412", "--category", "cafe"], "cafe"),
+        (["status"], "places"),
+        (["providers"], "embedded"),
+        (["import", "osm", repository.appendingPathComponent("data/osm/helsinki-center.osm.pbf").path], "601 addresses"),
+        (["import", "geonames", repository.appendingPathComponent("Tests/PindropImportTests/Fixtures/mini").path], "imported 5"),
+    ])
+    func firstCommand(arguments: [String], expected: String) throws {
+        let home = try Self.emptyHome(arguments.prefix(2).joined(separator: "-"))
+        let run = try Self.pindrop(arguments, environment: home)
+        #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        #expect(!run.stderr.contains("Can't read a value"), "\(run.stderr)")
+        #expect(run.stdout.contains(expected), "\(arguments) printed \(run.stdout.prefix(400))")
+        #expect(FileManager.default.fileExists(atPath: home["PINDROP_HOME"]! + "/geonames.sqlite"))
+    }
+
+    @Test("serve and music as the first command in an empty home start (or fail cleanly), never crash on their options")
+    func firstServeAndMusic() async throws {
+        let home = try Self.emptyHome("serve")
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--port", "0"]
+        process.environment = ProcessInfo.processInfo.environment.merging(home) { _, new in new }
+        // Output goes to a file, read until the server says where it listens (or a deadline passes).
+        let log = home["PINDROP_HOME"]! + ".log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(120)
+        while process.isRunning, ContinuousClock.now < deadline, !text.contains("listening") {
+            try await Task.sleep(for: .milliseconds(200))
+            text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        }
+        #expect(process.isRunning, "serve exited")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(!text.contains("Can't read a value"), "\(text)")
+        #expect(text.contains("listening"), "serve printed \(text.prefix(600))")
+
+        let music = try Self.pindrop(["music", "Copenhagen", "--musicbrainz-url", "http://127.0.0.1:9", "--contact", "test@example.org"],
+                                     environment: try Self.emptyHome("music"))
+        #expect(!music.stderr.contains("Can't read a value"), "\(music.stderr)")
+        #expect(music.status == 1 && music.stderr.contains("127.0.0.1:9"), "music: \(music.status) \(music.stderr)")
     }
 }

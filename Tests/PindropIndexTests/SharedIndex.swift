@@ -1,31 +1,28 @@
 import Foundation
 import PindropCore
 import PindropImport
+import PindropTesting
 @testable import PindropIndex
 
-/// The repository's shipped GeoNames data (cities500), built once per test run into a temporary index.
+/// The repository's shipped data (GeoNames cities500 and central Helsinki), built once per test run into a
+/// temporary index.
 enum SharedIndex {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     static let built: Result<PlaceIndex, any Error> = Result {
         let path = NSTemporaryDirectory() + "pindrop-tests-\(getpid())/geonames.sqlite"
-        let files = try GeoNamesReader.locate(repository.appendingPathComponent("data/geonames").path)
-        _ = try IndexBuilder.build(from: files, osm: [helsinki], to: path)
+        let files = try GeoNamesReader.locate(ConformanceData.geonamesFolder)
+        _ = try IndexBuilder.build(from: files, streets: OSMExtracts(files: [helsinki]), to: path)
         return try PlaceIndex.open(at: path)
     }
 
     static var index: PlaceIndex { get throws { try built.get() } }
 
     /// The shipped OpenStreetMap extract (central Helsinki).
-    static let helsinki = repository.appendingPathComponent("data/osm/helsinki-center.osm.pbf").path
+    static let helsinki = ConformanceData.helsinkiExtract
 
-    /// Its features as the extractor reads them, to check the index against.
-    static let helsinkiFeatures: Result<OSMFeatures, any Error> = Result { try OSMFeatureExtractor.extract(fromFileAt: helsinki) }
-}
-
-extension PlaceIndex {
-    func firstSearch(_ text: String, near: Coordinate? = nil, country: String? = nil) throws -> Place? {
-        (try search(SearchRequest(text: text, near: near, countryCode: country)) as [PlaceResult]).first?.place
+    /// What the index was built from, read again by the importers, as the conformance suite's truth.
+    static let data: Result<ConformanceData, any Error> = Result {
+        var places: [GeoNamesRecord] = []
+        _ = try GeoNamesReader.locate(ConformanceData.geonamesFolder).readPlaces(progress: nil) { places.append($0) }
+        return ConformanceData(places: places, streets: try OSMFeatureExtractor.extract(fromFileAt: helsinki))
     }
 }

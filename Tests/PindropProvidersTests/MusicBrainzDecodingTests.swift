@@ -104,7 +104,7 @@ struct MusicBrainzDecodingTests {
         let jazzhouse = Place(id: "osm:node/1", name: "Niels Hemmingsens Gade 10",
                               displayName: "Niels Hemmingsens Gade 10, 1153 København K, Copenhagen",
                               coordinate: Coordinate(latitude: 55.6802, longitude: 12.5797))
-        let page = try await Self.search(geocoder: FakeGeocoder(places: [SamplePlaces.helsinki, jazzhouse]))
+        let page = try await Self.search(geocoder: FakeStore(places: [SamplePlaces.helsinki, jazzhouse]))
             .prepare(try Self.decodedCopenhagen().places)
         let geocoded = try #require(page.items.first { $0.name == "Jazzhouse" })
         #expect(geocoded.isGeocoded && geocoded.coordinate == jazzhouse.coordinate)
@@ -117,12 +117,12 @@ struct MusicBrainzDecodingTests {
     func townFallback() async throws {
         let copenhagen = Place(id: "geonames:2618425", name: "Copenhagen", displayName: "Copenhagen, Capital Region, Denmark",
                                coordinate: Coordinate(latitude: 55.67594, longitude: 12.56553))
-        let page = try await Self.search(geocoder: FakeGeocoder(places: [SamplePlaces.helsinki, copenhagen]))
+        let page = try await Self.search(geocoder: FakeStore(places: [SamplePlaces.helsinki, copenhagen]))
             .prepare(try Self.decodedCopenhagen().places)
         let jazzhouse = try #require(page.items.first { $0.name == "Jazzhouse" })
         #expect(jazzhouse.isGeocoded && jazzhouse.coordinate == copenhagen.coordinate)
 
-        let elsewhere = try await Self.search(geocoder: FakeGeocoder(places: [SamplePlaces.helsinki]))
+        let elsewhere = try await Self.search(geocoder: FakeStore(places: [SamplePlaces.helsinki]))
             .prepare(try Self.decodedCopenhagen().places)
         #expect(!elsewhere.items.contains { $0.name == "Jazzhouse" } && elsewhere.skipped == 3)
     }

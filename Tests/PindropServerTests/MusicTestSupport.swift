@@ -116,8 +116,10 @@ struct MusicTestServer {
     }
 
     var services: ServerServices {
-        ServerServices(geocoder: FakeGeocoder(places: SamplePlaces.all), saved: InMemorySavedPlaces(),
-                       recent: InMemoryRecentPlaces(), music: LocalMusicBrainzSearch(server: fake))
+        get throws {
+            ServerServices(places: try PlaceService(store: FakeStore(places: SamplePlaces.all)), saved: InMemorySavedPlaces(),
+                           recent: InMemoryRecentPlaces(), music: LocalMusicBrainzSearch(server: fake))
+        }
     }
 
     /// Runs `body` against the application listening on a real socket (the stream's cancellation follows the
@@ -125,7 +127,7 @@ struct MusicTestServer {
     func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         var configuration = ServerConfiguration()
         configuration.port = 0
-        let app = buildApplication(configuration: configuration, services: services)
+        let app = buildApplication(configuration: configuration, services: try services)
         do {
             let value = try await app.test(.live, body)
             await fake.stop()

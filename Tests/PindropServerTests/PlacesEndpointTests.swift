@@ -191,7 +191,7 @@ struct PlacesEndpointTests {
 
     @Test("engine failures keep their meaning: an unavailable index is a 503, not a crash")
     func engineFailure() async throws {
-        let services = ServerServices(geocoder: FailingGeocoder(), saved: InMemorySavedPlaces(), recent: InMemoryRecentPlaces())
+        let services = ServerServices(places: try PlaceService(store: FailingStore()), saved: InMemorySavedPlaces(), recent: InMemoryRecentPlaces())
         let app = buildApplication(configuration: ServerConfiguration(), services: services)
         try await app.test(.router) { client in
             let response = try await client.get("/v1/search?q=Paris")
@@ -199,14 +199,4 @@ struct PlacesEndpointTests {
             #expect(try response.errorCode == "index_unavailable")
         }
     }
-}
-
-/// A geocoder whose index is gone.
-private struct FailingGeocoder: Geocoder, StatusReporting {
-    func search(_ request: SearchRequest) async throws -> [PlaceResult] { throw PindropError.indexUnavailable("the index file is missing") }
-    func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { throw PindropError.indexUnavailable("the index file is missing") }
-    func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { throw PindropError.indexUnavailable("the index file is missing") }
-    func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { throw PindropError.indexUnavailable("the index file is missing") }
-    func place(id: String) async throws -> Place? { throw PindropError.indexUnavailable("the index file is missing") }
-    func status() async throws -> StoreStatus { throw PindropError.indexUnavailable("the index file is missing") }
 }

@@ -6,16 +6,13 @@ import PindropServer
 import PindropTesting
 import Testing
 
-/// The server over a registry built by `ProviderSetup` from `environment`, with the sample places as "embedded",
+/// The server over a facade built by `ProviderSetup` from `environment`, with the sample places as "embedded",
 /// and the fake providers on 127.0.0.1.
 private func withProviderServer<Value: Sendable>(
     _ environment: [String: String],
     _ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-    var services = ServerServices(geocoder: FakeGeocoder(places: SamplePlaces.all),
+    let services = ServerServices(places: try ProviderSetup.service(store: FakeStore(places: SamplePlaces.all), environment: environment),
                                   saved: InMemorySavedPlaces(), recent: InMemoryRecentPlaces())
-    services.providers = try ProviderSetup.registry(
-        environment: environment,
-        embedded: EmbeddedProvider(store: FakeGeocoder(places: SamplePlaces.all), attribution: ["Sample data"]))
     return try await buildApplication(configuration: ServerConfiguration(), services: services).test(.router, body)
 }
 
@@ -56,7 +53,7 @@ struct ProvidersEndpointTests {
                 #expect(google["configured"] as? Bool == false)
                 #expect(google["unavailableReason"] as? String == "set PINDROP_GOOGLE_API_KEY")
                 #expect(byName["foursquare"]?["capabilities"] as? [String] == ["nearby"])
-                #expect(byName["embedded"]?["attribution"] as? String == "Sample data")
+                #expect(byName["embedded"]?["attribution"] as? String == "Test data")
                 let chains = try #require(json["chains"] as? [String: [String]])
                 #expect(chains == ["search": ["photon", "embedded"], "suggest": ["embedded"], "reverse": ["embedded"],
                                    "nearby": ["embedded"]])

@@ -11,22 +11,21 @@ struct TestServer {
     let saved = InMemorySavedPlaces()
     let recent = InMemoryRecentPlaces()
     var configuration = ServerConfiguration()
-    /// The street basemap's data; none unless a test sets it.
-    var streetMap: (any StreetMapping)?
+    /// The store the facade answers from: the sample places, no streets unless a test sets them.
+    var store: any PlaceStore = FakeStore(places: SamplePlaces.all)
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) {
         configure(&configuration)
     }
 
     var services: ServerServices {
-        ServerServices(geocoder: FakeGeocoder(places: SamplePlaces.all), saved: saved, recent: recent,
-                       streetMap: streetMap)
+        get throws { ServerServices(places: try PlaceService(store: store), saved: saved, recent: recent) }
     }
 
     /// Runs `body` with a client of a fresh application.
     @discardableResult
     func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        let app = buildApplication(configuration: configuration, services: services)
+        let app = buildApplication(configuration: configuration, services: try services)
         return try await app.test(.router, body)
     }
 }
@@ -77,4 +76,18 @@ extension TestClientProtocol {
 /// A place id as it goes into a URL path.
 func pathID(_ id: String) -> String {
     id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id
+}
+
+/// A store whose index file is gone: every question is a 503 "index_unavailable".
+struct FailingStore: PlaceStore {
+    static let gone = PindropError.indexUnavailable("the index file is missing")
+    var attribution: [String] { [] }
+    var streetAttribution: [String] { ["© OpenStreetMap contributors"] }
+    func search(_ request: SearchRequest) async throws -> [PlaceResult] { throw Self.gone }
+    func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { throw Self.gone }
+    func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { throw Self.gone }
+    func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { throw Self.gone }
+    func place(id: String) async throws -> Place? { throw Self.gone }
+    func status() async throws -> StoreStatus { throw Self.gone }
+    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { throw Self.gone }
 }

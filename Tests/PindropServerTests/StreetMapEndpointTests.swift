@@ -10,9 +10,9 @@ struct StreetMapEndpointTests {
     /// Central Helsinki, about 1.1 km × 0.9 km.
     static let helsinkiBox = "/v1/streetmap?bbox=24.930,60.165,24.950,60.173"
 
-    static func server(_ streetMap: (any StreetMapping)? = FakeStreetMap()) -> TestServer {
+    static func server(_ store: any PlaceStore = FakeStore(places: SamplePlaces.all, mapFeatures: SampleStreets.helsinki)) -> TestServer {
         var server = TestServer()
-        server.streetMap = streetMap
+        server.store = store
         return server
     }
 
@@ -97,7 +97,7 @@ struct StreetMapEndpointTests {
 
     @Test("without street data the answer is an empty collection with no credits")
     func noStreetData() async throws {
-        try await Self.server(nil).test { client in
+        try await Self.server(FakeStore(places: SamplePlaces.all)).test { client in
             let response = try await client.get(Self.helsinkiBox)
             #expect(response.status == .ok)
             #expect(try Self.features(response).isEmpty)
@@ -144,18 +144,10 @@ struct StreetMapEndpointTests {
 
     @Test("a failing street store is a 503 with its message, not a 500")
     func storeFailure() async throws {
-        try await Self.server(FailingStreetMap()).test { client in
+        try await Self.server(FailingStore()).test { client in
             let response = try await client.get(Self.helsinkiBox)
             #expect(response.status == .serviceUnavailable)
             #expect(try response.errorCode == "index_unavailable")
         }
-    }
-}
-
-/// A street store whose file is gone.
-struct FailingStreetMap: StreetMapping {
-    var streetAttribution: [String] { ["© OpenStreetMap contributors"] }
-    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] {
-        throw PindropError.indexUnavailable("the index file is missing")
     }
 }

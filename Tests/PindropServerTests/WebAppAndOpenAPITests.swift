@@ -11,7 +11,7 @@ struct WebAppAndOpenAPITests {
     @Test("the OpenAPI 3.1 document lists every route the server has, and only those")
     func openAPIMatchesRouter() async throws {
         let server = TestServer()
-        let router = buildRouter(configuration: server.configuration, services: server.services)
+        let router = buildRouter(configuration: server.configuration, services: try server.services)
         let documented: Set<String> = try await server.test { client in
             let response = try await client.get("/openapi.json")
             #expect(response.status == .ok)

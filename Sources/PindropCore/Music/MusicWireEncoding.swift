@@ -57,10 +57,7 @@ public enum MusicWireEncoding {
         w.key("elapsedSeconds"); w.number(roundedSeconds(progress.elapsed))
         if let error {
             w.key("error")
-            w.beginObject()
-            w.key("code"); w.string(error.code)
-            w.key("message"); w.string(error.message)
-            w.endObject()
+            WireEncoding.writeError(error, into: &w)
         }
         w.endObject()
     }

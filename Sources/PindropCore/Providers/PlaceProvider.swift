@@ -71,28 +71,23 @@ public struct ProviderDescription: Sendable, Hashable {
     public var isConfigured: Bool { unavailableReason == nil }
 }
 
-/// A local store (the embedded engine, or a fake in tests) presented as a provider named "embedded".
-/// It answers every capability and is never cached (it is faster than the cache's bookkeeping).
-public struct EmbeddedProvider: PlaceProvider, PlaceSearching, Autocompleting, ReverseGeocoding, NearbySearching, PlaceLookup {
-    /// The provider name of the embedded engine.
-    public static let providerName = "embedded"
+/// The local store presented as a provider named "embedded", the first of every default chain. It answers
+/// every capability and is never cached (it is faster than the cache's bookkeeping).
+struct EmbeddedProvider: PlaceProvider, PlaceSearching, Autocompleting, ReverseGeocoding, NearbySearching, PlaceLookup {
+    /// The provider name of the local store.
+    static let providerName = "embedded"
 
     /// The store answering.
-    public let store: any Geocoder
-    public let name = EmbeddedProvider.providerName
-    public let displayName = "Embedded index (offline)"
-    public let attribution: String
-    public let cacheLifetime: Duration = .zero
+    let store: any PlaceStore
+    let name = EmbeddedProvider.providerName
+    static let displayName = "Embedded index (offline)"
+    var displayName: String { Self.displayName }
+    let cacheLifetime: Duration = .zero
+    var attribution: String { store.attribution.joined(separator: "; ") }
 
-    /// Wraps a store; `attribution` credits its data ("Place data © GeoNames, CC-BY 4.0").
-    public init(store: any Geocoder, attribution: [String]) {
-        self.store = store
-        self.attribution = attribution.joined(separator: "; ")
-    }
-
-    public func search(_ request: SearchRequest) async throws -> [PlaceResult] { try await store.search(request) }
-    public func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { try await store.suggest(request) }
-    public func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await store.reverse(request) }
-    public func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { try await store.nearby(request) }
-    public func place(id: String) async throws -> Place? { try await store.place(id: id) }
+    func search(_ request: SearchRequest) async throws -> [PlaceResult] { try await store.search(request) }
+    func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { try await store.suggest(request) }
+    func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await store.reverse(request) }
+    func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { try await store.nearby(request) }
+    func place(id: String) async throws -> Place? { try await store.place(id: id) }
 }

@@ -18,8 +18,7 @@ extension WireEncoding {
         for failure in answer.failures {
             w.beginObject()
             w.key("provider"); w.string(failure.provider)
-            w.key("code"); w.string(failure.error.code)
-            w.key("message"); w.string(failure.error.message)
+            writeErrorFields(failure.error, into: &w)
             w.endObject()
         }
         w.endArray()
@@ -36,12 +35,12 @@ extension WireEncoding {
     /// The provider list for `GET /v1/providers` and `pindrop providers --json`:
     /// `{"providers": [{"name", "displayName", "configured", "capabilities", "attribution", "unavailableReason"?}],
     ///   "chains": {"search": ["photon", "embedded"], "suggest": [...], "reverse": [...], "nearby": [...]}}`.
-    public static func providersDocument(_ registry: ProviderRegistry) -> JSONWriter {
+    public static func providersDocument(_ service: PlaceService) -> JSONWriter {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         w.key("providers")
         w.beginArray()
-        for d in registry.descriptions {
+        for d in service.descriptions {
             w.beginObject()
             w.key("name"); w.string(d.name)
             w.key("displayName"); w.string(d.displayName)
@@ -60,7 +59,7 @@ extension WireEncoding {
         for capability in ProviderCapability.allCases {
             w.key(capability.rawValue)
             w.beginArray()
-            for name in registry.chains[capability] ?? [] { w.string(name) }
+            for name in service.chains[capability] ?? [] { w.string(name) }
             w.endArray()
         }
         w.endObject()

@@ -1,6 +1,27 @@
 import Foundation
 import PindropCore
 
+/// OpenStreetMap extracts (.osm.pbf files) as a `StreetDataSource`: their features, read and extracted together.
+public struct OSMExtracts: StreetDataSource {
+    /// The PBF files.
+    public var files: [String]
+
+    /// The extracts in `files`.
+    public init(files: [String]) { self.files = files }
+
+    public var labels: [String] { files.map { ($0 as NSString).lastPathComponent } }
+
+    public func readFeatures() throws -> OSMFeatures {
+        var features = OSMFeatures()
+        for file in files {
+            let more = try OSMFeatureExtractor.extract(fromFileAt: file)
+            features.venues += more.venues; features.addressPoints += more.addressPoints
+            features.streets += more.streets; features.buildings += more.buildings
+        }
+        return features
+    }
+}
+
 /// Turns decoded OSM objects into the street-level features an index stores: address points, named
 /// streets, venues and building footprints.
 public struct OSMFeatureExtractor: Sendable {

@@ -1,5 +1,3 @@
-import PindropCore
-
 /// A point carrying a full street address (`addr:housenumber` + `addr:street`), for reverse geocoding
 /// and address search.
 public struct OSMAddressPoint: Sendable, Hashable {

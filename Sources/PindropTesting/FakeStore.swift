@@ -1,18 +1,34 @@
 import PindropCore
 
-/// An in-memory `Geocoder` over a fixed list of places, for tests of anything that sits on top of
-/// the engine (the server, the web app). It keeps the list's order as the "engine order", matches
-/// folded text simply (every query word is a prefix of a word in the display name), and answers
-/// reverse and nearby by great-circle distance.
-public final class FakeGeocoder: Geocoder, StatusReporting {
+/// An in-memory `PlaceStore` over a fixed list of places (and street-map features), for tests of anything
+/// that sits on top of a store (the facade, the server, the web app). It keeps the list's order as the
+/// "engine order", matches folded text simply (every query word is a prefix of a word in the display name),
+/// and answers reverse and nearby by great-circle distance.
+public final class FakeStore: PlaceStore {
     /// The places, in the order searches return them.
     public let places: [Place]
+    /// The streets and buildings it hands out for the street basemap.
+    public let mapFeatures: [MapFeature]
     private let foldedNames: [[Substring]]
 
-    /// Makes a geocoder answering from `places`.
-    public init(places: [Place]) {
+    /// Makes a store answering from `places` and `mapFeatures`.
+    public init(places: [Place], mapFeatures: [MapFeature] = []) {
         self.places = places
+        self.mapFeatures = mapFeatures
         self.foldedNames = places.map { TextFolding.words(TextFolding.fold($0.displayName)) }
+    }
+
+    /// Credits of the test data.
+    public let attribution = ["Test data"]
+
+    /// Credits of the street data, when there is any.
+    public var streetAttribution: [String] { mapFeatures.isEmpty ? [] : ["© OpenStreetMap contributors"] }
+
+    /// The features with a point inside `box`, streets first, at most `limit`.
+    public func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] {
+        let inside = mapFeatures.filter { feature in feature.lines.contains { line in line.contains(where: box.contains) } }
+        let ordered = inside.filter { $0.kind == .street } + inside.filter { $0.kind == .building }
+        return Array(ordered.prefix(max(0, limit)))
     }
 
     /// Places whose display name holds every query word as a word prefix, in list order.
@@ -20,10 +36,9 @@ public final class FakeGeocoder: Geocoder, StatusReporting {
         matches(request.text, countryCode: request.countryCode, limit: request.limit)
     }
 
-    /// As `search`, but nothing below the minimum length.
+    /// As `search` (the facade applies the minimum length).
     public func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] {
-        if request.isBelowMinimum { return [] }
-        return matches(request.text, countryCode: request.countryCode, limit: request.limit)
+        matches(request.text, countryCode: request.countryCode, limit: request.limit)
     }
 
     /// The nearest places to the point, nearest first.
@@ -47,7 +62,7 @@ public final class FakeGeocoder: Geocoder, StatusReporting {
 
     /// Describes the fake store.
     public func status() async throws -> StoreStatus {
-        StoreStatus(name: "fake", placeCount: places.count, location: "memory", attribution: ["Test data"])
+        StoreStatus(name: "fake", placeCount: places.count, location: "memory", attribution: attribution)
     }
 
     private func matches(_ text: String, countryCode: String?, limit: Int) -> [PlaceResult] {

@@ -36,20 +36,23 @@ final class ScriptedProvider: PlaceProvider, PlaceSearching, Autocompleting, Rev
     func place(id: String) async throws -> Place? { try answer().first?.place }
 }
 
-@Suite("Provider registry and fallback chain")
-struct RegistryTests {
+@Suite("The facade: provider chain, fallback, cache, lookup")
+struct PlaceServiceTests {
     let paris = try! SearchRequest(text: "Paris")
-    let embedded = EmbeddedProvider(store: FakeGeocoder(places: [SamplePlaces.parisFrance, SamplePlaces.helsinki]),
-                                    attribution: ["Test data"])
+    let store = FakeStore(places: [SamplePlaces.parisFrance, SamplePlaces.helsinki])
 
-    func registry(_ providers: [any PlaceProvider], search: [String], cache: ResponseCache = ResponseCache()) throws -> ProviderRegistry {
-        try ProviderRegistry(providers: providers, chains: [.search: search, .suggest: search, .reverse: search], cache: cache)
+    /// The facade over `remote` providers (and the store, when `withStore`), with `search` as the chain of
+    /// search, suggest and reverse.
+    func service(_ remote: [any PlaceProvider], withStore: Bool = false, search: [String],
+                 cache: ResponseCache = ResponseCache()) throws -> PlaceService {
+        try PlaceService(store: withStore ? store : nil, remote: remote,
+                         chains: [.search: search, .suggest: search, .reverse: search], cache: cache)
     }
 
     @Test("the first provider of the chain answers, and every result names it as its source")
     func firstAnswers() async throws {
         let photon = ScriptedProvider("photon", places: [SamplePlaces.parisFrance, SamplePlaces.parisTexas])
-        let answer = try await registry([photon, embedded], search: ["photon", "embedded"]).search(paris, provider: nil)
+        let answer = try await service([photon], withStore: true, search: ["photon", "embedded"]).search(paris, provider: nil)
         #expect(answer.provider == "photon")
         #expect(!answer.isFallback)
         #expect(answer.results.map(\.place.id) == ["geonames:2988507", "geonames:4717560"])
@@ -63,7 +66,7 @@ struct RegistryTests {
     ])
     func fallsBack(error: PindropError) async throws {
         let photon = ScriptedProvider("photon", failure: error)
-        let answer = try await registry([photon, embedded], search: ["photon", "embedded"]).search(paris, provider: nil)
+        let answer = try await service([photon], withStore: true, search: ["photon", "embedded"]).search(paris, provider: nil)
         #expect(answer.provider == "embedded")
         #expect(answer.isFallback)
         #expect(answer.failures == [ProviderFailure(provider: "photon", error: error)])
@@ -76,7 +79,7 @@ struct RegistryTests {
         let photon = ScriptedProvider("photon", failure: .invalidInput("the search text is empty"))
         let backup = ScriptedProvider("backup")
         await #expect(throws: PindropError.invalidInput("the search text is empty")) {
-            try await registry([photon, backup], search: ["photon", "backup"]).search(paris, provider: nil)
+            try await service([photon, backup], search: ["photon", "backup"]).search(paris, provider: nil)
         }
         #expect(backup.calls == 0)
     }
@@ -85,7 +88,7 @@ struct RegistryTests {
     func singleFailure() async throws {
         let error = PindropError.upstream(provider: "Photon", message: "did not answer within 5 s (http://127.0.0.1:9)")
         let photon = ScriptedProvider("photon", failure: error)
-        await #expect(throws: error) { try await registry([photon], search: ["photon"]).search(paris, provider: nil) }
+        await #expect(throws: error) { try await service([photon], search: ["photon"]).search(paris, provider: nil) }
     }
 
     @Test("when every provider fails, one error names each failure")
@@ -93,7 +96,7 @@ struct RegistryTests {
         let a = ScriptedProvider("photon", failure: .upstream(provider: "Photon", message: "answered HTTP 503"))
         let b = ScriptedProvider("nominatim", failure: .rateLimited(provider: "Nominatim", message: "too many requests (HTTP 429)"))
         do {
-            _ = try await registry([a, b], search: ["photon", "nominatim"]).search(paris, provider: nil)
+            _ = try await service([a, b], search: ["photon", "nominatim"]).search(paris, provider: nil)
             Issue.record("expected an error")
         } catch let error as PindropError {
             #expect(error.code == "upstream_failed")
@@ -106,9 +109,9 @@ struct RegistryTests {
     func preferredFirst() async throws {
         let photon = ScriptedProvider("photon")
         let google = ScriptedProvider("google", failure: .upstream(provider: "Google", message: "refused the API key"))
-        let registry = try registry([photon, google, embedded], search: ["photon", "embedded"])
-        #expect(try registry.chain(for: .search, preferring: "google") == ["google", "photon", "embedded"])
-        let answer = try await registry.search(paris, provider: "google")
+        let service = try self.service([photon, google], withStore: true, search: ["photon", "embedded"])
+        #expect(try service.chain(for: .search, preferring: "google") == ["google", "photon", "embedded"])
+        let answer = try await service.search(paris, provider: "google")
         #expect(answer.provider == "photon")
         #expect(answer.failures.map(\.provider) == ["google"])
     }
@@ -117,31 +120,31 @@ struct RegistryTests {
     func refusals() throws {
         let unconfigured = ProviderDescription(name: "mapbox", displayName: "Mapbox", capabilities: [.search],
                                                attribution: "© Mapbox", unavailableReason: "set PINDROP_MAPBOX_API_KEY")
-        let registry = try ProviderRegistry(providers: [embedded, ScriptedProvider("photon")], unavailable: [unconfigured],
-                                            chains: [.search: ["embedded"]])
+        let service = try PlaceService(store: store, remote: [ScriptedProvider("photon")], unavailable: [unconfigured],
+                                       chains: [.search: ["embedded"]])
         #expect(throws: PindropError.invalidInput("unknown provider \"bing\"; known providers: embedded, photon, mapbox")) {
-            try registry.chain(for: .search, preferring: "bing")
+            try service.chain(for: .search, preferring: "bing")
         }
         #expect(throws: PindropError.invalidInput("the provider \"mapbox\" is not configured: set PINDROP_MAPBOX_API_KEY")) {
-            try registry.chain(for: .search, preferring: "mapbox")
+            try service.chain(for: .search, preferring: "mapbox")
         }
         #expect(throws: PindropError.invalidInput("the provider \"photon\" does not answer nearby requests; it answers: search, suggest, reverse")) {
-            try registry.chain(for: .nearby, preferring: "photon")
+            try service.chain(for: .nearby, preferring: "photon")
         }
         #expect(throws: PindropError.invalidInput("the provider \"mapbox\" is not configured: set PINDROP_MAPBOX_API_KEY")) {
-            try ProviderRegistry(providers: [embedded], unavailable: [unconfigured], chains: [.search: ["mapbox"]])
+            try PlaceService(store: store, unavailable: [unconfigured], chains: [.search: ["mapbox"]])
         }
-        #expect(registry.descriptions.map(\.name) == ["embedded", "photon", "mapbox"])
-        #expect(registry.descriptions.map(\.isConfigured) == [true, true, false])
-        #expect(registry.descriptions[1].capabilities == [.search, .suggest, .reverse])
+        #expect(service.descriptions.map(\.name) == ["embedded", "photon", "mapbox"])
+        #expect(service.descriptions.map(\.isConfigured) == [true, true, false])
+        #expect(service.descriptions[1].capabilities == [.search, .suggest, .reverse])
     }
 
     @Test("a cached answer does not ask the provider again")
     func cacheHit() async throws {
         let photon = ScriptedProvider("photon")
-        let registry = try registry([photon], search: ["photon"])
-        let first = try await registry.search(paris, provider: nil)
-        let second = try await registry.search(try SearchRequest(text: "  PARIS "), provider: nil)
+        let service = try self.service([photon], search: ["photon"])
+        let first = try await service.search(paris, provider: nil)
+        let second = try await service.search(try SearchRequest(text: "  PARIS "), provider: nil)
         #expect(photon.calls == 1)
         #expect(!first.fromCache)
         #expect(second.fromCache)
@@ -152,13 +155,13 @@ struct RegistryTests {
     func cacheExpiry() async throws {
         let clock = VirtualClock()
         let photon = ScriptedProvider("photon", cacheLifetime: .seconds(60))
-        let registry = try registry([photon], search: ["photon"], cache: ResponseCache(clock: clock))
-        _ = try await registry.search(paris, provider: nil)
+        let service = try self.service([photon], search: ["photon"], cache: ResponseCache(clock: clock))
+        _ = try await service.search(paris, provider: nil)
         clock.advance(by: .seconds(59))
-        _ = try await registry.search(paris, provider: nil)
+        _ = try await service.search(paris, provider: nil)
         #expect(photon.calls == 1)
         clock.advance(by: .seconds(2))
-        let refreshed = try await registry.search(paris, provider: nil)
+        let refreshed = try await service.search(paris, provider: nil)
         #expect(photon.calls == 2)
         #expect(!refreshed.fromCache)
     }
@@ -167,9 +170,9 @@ struct RegistryTests {
     func fallbackCached() async throws {
         let photon = ScriptedProvider("photon", failure: .upstream(provider: "Photon", message: "answered HTTP 502"))
         let nominatim = ScriptedProvider("nominatim")
-        let registry = try registry([photon, nominatim], search: ["photon", "nominatim"])
-        _ = try await registry.search(paris, provider: nil)
-        let again = try await registry.search(paris, provider: nil)
+        let service = try self.service([photon, nominatim], search: ["photon", "nominatim"])
+        _ = try await service.search(paris, provider: nil)
+        let again = try await service.search(paris, provider: nil)
         #expect(nominatim.calls == 1)
         #expect(again.fromCache && again.isFallback && again.provider == "nominatim")
     }
@@ -178,12 +181,12 @@ struct RegistryTests {
     func cacheKeys() async throws {
         let photon = ScriptedProvider("photon")
         let cache = ResponseCache()
-        let registry = try registry([photon, embedded], search: ["photon"], cache: cache)
-        _ = try await registry.search(paris, provider: nil)
-        _ = try await registry.search(try SearchRequest(text: "Paris", limit: 3), provider: nil)
-        _ = try await registry.search(try SearchRequest(text: "Paris", countryCode: "US"), provider: nil)
-        _ = try await registry.search(paris, provider: "embedded")
-        _ = try await registry.search(paris, provider: "embedded")
+        let service = try self.service([photon], withStore: true, search: ["photon"], cache: cache)
+        _ = try await service.search(paris, provider: nil)
+        _ = try await service.search(try SearchRequest(text: "Paris", limit: 3), provider: nil)
+        _ = try await service.search(try SearchRequest(text: "Paris", countryCode: "US"), provider: nil)
+        _ = try await service.search(paris, provider: "embedded")
+        _ = try await service.search(paris, provider: "embedded")
         #expect(photon.calls == 3)
         #expect(cache.count == 3)
     }
@@ -207,7 +210,7 @@ struct RegistryTests {
     @Test("suggestions below the minimum length ask nobody")
     func shortSuggestion() async throws {
         let photon = ScriptedProvider("photon")
-        let answer = try await registry([photon], search: ["photon"]).suggest(try SuggestRequest(text: "Pa", minChars: 4), provider: nil)
+        let answer = try await service([photon], search: ["photon"]).suggest(try SuggestRequest(text: "Pa", minChars: 4), provider: nil)
         #expect(answer.results.isEmpty)
         #expect(photon.calls == 0)
     }
@@ -215,27 +218,35 @@ struct RegistryTests {
     @Test("a place id is looked up by the provider its prefix names, others by the embedded store")
     func lookupRouting() async throws {
         let google = ScriptedProvider("google", places: [SamplePlaces.zurich])
-        let registry = try registry([google, embedded], search: ["embedded"])
-        #expect(try await registry.place(id: "google:ChIJabc")?.name == "Zürich")
-        #expect(try await registry.place(id: "google:ChIJabc")?.source == "google")
-        #expect(try await registry.place(id: "geonames:658225")?.name == "Helsinki")
-        #expect(try await registry.place(id: "geonames:1") == nil)
+        let service = try self.service([google], withStore: true, search: ["embedded"])
+        #expect(try await service.lookup(id: "google:ChIJabc").name == "Zürich")
+        #expect(try await service.lookup(id: "google:ChIJabc").source == "google")
+        #expect(try await service.lookup(id: "geonames:658225").name == "Helsinki")
+        #expect(try await service.lookup(id: "geonames:658225").source == "embedded")
+        await #expect(throws: PindropError.notFound("no place has the id \"geonames:1\"")) { try await service.lookup(id: "geonames:1") }
     }
 
-    @Test("as a Geocoder the registry answers with its default chains")
-    func asGeocoder() async throws {
-        let geocoder: any Geocoder = try registry([embedded], search: ["embedded"])
-        let results = try await geocoder.search(try SearchRequest(text: "Helsinki"))
-        #expect(results.map(\.place.id) == ["geonames:658225"])
-        await #expect(throws: PindropError.invalidInput("no provider is configured for nearby requests")) {
-            try await geocoder.nearby(try NearbyRequest(coordinate: SamplePlaces.helsinki.coordinate, radiusMeters: 1000))
+    @Test("with no providers configured every verb asks the store alone; with no store, a clear error")
+    func storeAlone() async throws {
+        let service = try PlaceService(store: store)
+        for capability in ProviderCapability.allCases { #expect(service.chains[capability] == ["embedded"]) }
+        #expect(try await service.search(try SearchRequest(text: "Helsinki")).results.map(\.place.id) == ["geonames:658225"])
+        let near = try await service.nearby(try NearbyRequest(coordinate: SamplePlaces.helsinki.coordinate, radiusMeters: 1000))
+        #expect(near.provider == "embedded" && near.results.map(\.place.id) == ["geonames:658225"])
+        #expect(try await service.status().placeCount == 2)
+        let none = try PlaceService(store: nil)
+        #expect(none.descriptions.map(\.name) == ["embedded"] && none.descriptions[0].isConfigured == false)
+        for ask in [{ _ = try await none.search(self.paris) }, { _ = try await none.status() }] as [() async throws -> Void] {
+            await #expect(throws: PindropError.indexUnavailable("no index is open; run `pindrop import geonames <file-or-folder>` first")) {
+                try await ask()
+            }
         }
     }
 
     @Test("a fallback answer's JSON says who answered and why the first provider did not")
     func answerJSON() async throws {
         let photon = ScriptedProvider("photon", failure: .upstream(provider: "Photon", message: "did not answer within 5 s"))
-        let answer = try await registry([photon, embedded], search: ["photon", "embedded"]).search(paris, provider: nil)
+        let answer = try await service([photon], withStore: true, search: ["photon", "embedded"]).search(paris, provider: nil)
         let json = WireEncoding.document(query: [("text", .text("Paris"))], answer: answer, format: .json).string
         #expect(json.hasPrefix(#"{"query":{"text":"Paris"},"provider":"embedded","fallback":true,"fromCache":false,"failures":[{"provider":"photon","code":"upstream_failed","message":"Photon: did not answer within 5 s"}],"results":[{"id":"geonames:2988507""#))
         #expect(json.contains(#""source":"embedded""#))
@@ -248,8 +259,8 @@ struct RegistryTests {
     func providersJSON() throws {
         let unconfigured = ProviderDescription(name: "google", displayName: "Google", capabilities: [.search, .suggest, .reverse],
                                                attribution: "Powered by Google", unavailableReason: "set PINDROP_GOOGLE_API_KEY")
-        let registry = try ProviderRegistry(providers: [embedded], unavailable: [unconfigured], chains: [.search: ["embedded"]])
-        let json = WireEncoding.providersDocument(registry).string
+        let service = try PlaceService(store: store, unavailable: [unconfigured], chains: [.search: ["embedded"]])
+        let json = WireEncoding.providersDocument(service).string
         #expect(json == #"{"providers":[{"name":"embedded","displayName":"Embedded index (offline)","configured":true,"capabilities":["search","suggest","reverse","nearby"],"attribution":"Test data"},{"name":"google","displayName":"Google","configured":false,"capabilities":["search","suggest","reverse"],"attribution":"Powered by Google","unavailableReason":"set PINDROP_GOOGLE_API_KEY"}],"chains":{"search":["embedded"],"suggest":[],"reverse":[],"nearby":[]}}"#)
     }
 }

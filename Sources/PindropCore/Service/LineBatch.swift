@@ -1,87 +1,71 @@
 import Foundation
-import PindropCore
 
-/// Answers stdin line by line on every core and writes the answers to stdout in input order (JSON Lines).
-/// Input is read in large blocks, each cut at line ends into one part per core, so reading, answering and
-/// formatting all run in parallel; only the final write is serial.
-enum BatchRunner {
+/// Runs a batch: input read in large blocks, each cut at line ends into one part per core, every part answered
+/// at once, and the answers written in input order. Reading and answering are parallel; only writing is serial.
+enum LineBatch {
     /// Bytes read per round.
     static let blockSize = 4 << 20
 
-    /// How many workers answer at once (`answer` gets its worker's number, below this).
+    /// How many workers answer at once.
     static let workerCount = ProcessInfo.processInfo.activeProcessorCount
 
-    /// Calls `answer` with the worker's number, each line's bytes (no line end) and a buffer to append that
-    /// line's JSON to.
-    static func run(_ answer: @escaping @Sendable (Int, UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void) throws {
+    /// Reads everything `read` gives (it fills a buffer and returns the bytes read, 0 at the end, negative on
+    /// failure), calls `answer` with a worker number and each part (whole lines, each ending in a newline), and
+    /// hands each part's output to `write` in input order.
+    static func run(read: (UnsafeMutableRawBufferPointer) -> Int, write: ([UInt8]) -> Void,
+                    answer: @escaping @Sendable (_ worker: Int, _ part: ArraySlice<UInt8>) async -> [UInt8]) async throws {
         var pending: [UInt8] = []
         var block = [UInt8](repeating: 0, count: blockSize)
         while true {
-            let n = block.withUnsafeMutableBytes { read(0, $0.baseAddress!, blockSize) }
-            if n < 0 { throw PindropError.unreadableData("cannot read standard input (errno \(errno))") }
+            let n = block.withUnsafeMutableBytes { read($0) }
+            if n < 0 { throw PindropError.unreadableData("cannot read the batch input") }
             if n == 0 {
-                if !pending.isEmpty { pending.append(0x0A); answerLines(pending, answer) }
+                if !pending.isEmpty { pending.append(0x0A); await answerParts(pending, write: write, answer: answer) }
                 return
             }
             pending.append(contentsOf: block[0..<n])
             guard let lastNewline = pending.lastIndex(of: 0x0A) else { continue }
-            answerLines(Array(pending[...lastNewline]), answer)
+            await answerParts(Array(pending[...lastNewline]), write: write, answer: answer)
             pending.removeFirst(lastNewline + 1)
         }
     }
 
-    /// Answers a chunk of whole lines (ending in a newline) in parallel and writes the output in order.
-    private static func answerLines(_ chunk: [UInt8], _ answer: @Sendable (Int, UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void) {
+    /// Answers a chunk of whole lines, one part per worker, and writes the parts' output in order.
+    private static func answerParts(_ chunk: [UInt8], write: ([UInt8]) -> Void,
+                                    answer: @escaping @Sendable (Int, ArraySlice<UInt8>) async -> [UInt8]) async {
         let workers = min(workerCount, max(1, chunk.count / 65_536))
-        // Cut points at line ends, one part per worker.
-        var cutPoints = [0]
+        var cuts = [0]
         for w in 1..<max(workers, 1) {
             var i = chunk.count * w / workers
             while i < chunk.count, chunk[i - 1] != 0x0A { i += 1 }
-            cutPoints.append(max(i, cutPoints.last!))
+            cuts.append(max(i, cuts.last!))
         }
-        cutPoints.append(chunk.count)
-        let cuts = cutPoints
-        let outputs = OutputSlots(count: workers)
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            var out: [UInt8] = []
-            out.reserveCapacity((cuts[w + 1] - cuts[w]) * 12)
-            chunk.withUnsafeBufferPointer { bytes in
-                var start = cuts[w]
-                for i in cuts[w]..<cuts[w + 1] where bytes[i] == 0x0A {
-                    var end = i
-                    if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-                    answer(w, UnsafeBufferPointer(rebasing: bytes[start..<end]), &out)
-                    out.append(0x0A)
-                    start = i + 1
-                }
+        cuts.append(chunk.count)
+        let bounds = cuts
+        let outputs = await withTaskGroup(of: (Int, [UInt8]).self) { group in
+            for w in 0..<workers {
+                group.addTask { (w, await answer(w, chunk[bounds[w]..<bounds[w + 1]])) }
             }
-            outputs.set(w, out)
+            var outputs = [[UInt8]](repeating: [], count: workers)
+            for await (w, out) in group { outputs[w] = out }
+            return outputs
         }
-        for w in 0..<workers { Terminal.write(outputs.get(w)) }
+        for out in outputs { write(out) }
     }
-}
-
-/// One output buffer per worker; each worker writes only its own slot.
-private final class OutputSlots: @unchecked Sendable {
-    private var slots: [[UInt8]]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: [], count: count) }
-    func set(_ i: Int, _ bytes: [UInt8]) { lock.lock(); slots[i] = bytes; lock.unlock() }
-    func get(_ i: Int) -> [UInt8] { lock.lock(); defer { lock.unlock() }; return slots[i] }
 }
 
 /// Parses "lat,lon", "lat lon" or "lat, lon" from bytes without making strings; nil when it is not exactly
 /// two numbers (the caller then reports the line through the normal, validating path).
 func parsePoint(_ line: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
-    var numbers: [Double] = []
+    var numbers: (Double, Double) = (0, 0)
+    var count = 0
     var i = 0
     while i < line.count {
         while i < line.count, line[i] == 0x2C || line[i] == 0x20 || line[i] == 0x09 { i += 1 }
         guard i < line.count else { break }
         var j = i
         while j < line.count, line[j] != 0x2C, line[j] != 0x20, line[j] != 0x09 { j += 1 }
-        guard j - i < 40, numbers.count < 2 else { return nil }
+        guard j - i < 40, count < 2 else { return nil }
         let value: Double? = plainDecimal(line, i, j) ?? withUnsafeTemporaryAllocation(of: CChar.self, capacity: 41) { text in
             for k in i..<j { text[k - i] = CChar(bitPattern: line[k]) }
             text[j - i] = 0
@@ -90,10 +74,11 @@ func parsePoint(_ line: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
             return end == text.baseAddress! + (j - i) && v.isFinite ? v : nil
         }
         guard let value else { return nil }
-        numbers.append(value)
+        if count == 0 { numbers.0 = value } else { numbers.1 = value }
+        count += 1
         i = j
     }
-    return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+    return count == 2 ? numbers : nil
 }
 
 private let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }

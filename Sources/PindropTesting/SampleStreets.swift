@@ -1,28 +1,7 @@
 import PindropCore
 
-/// An in-memory `StreetMapping` over a fixed list of features, for tests of the server and the web app's
-/// street basemap. A feature is inside a box when any of its points is; streets come before buildings,
-/// each group in list order.
-public struct FakeStreetMap: StreetMapping {
-    /// The features it hands out.
-    public let features: [MapFeature]
-    /// The credits it reports.
-    public let streetAttribution: [String]
-
-    /// Makes a street map answering from `features`.
-    public init(features: [MapFeature] = FakeStreetMap.helsinki,
-                attribution: [String] = ["© OpenStreetMap contributors"]) {
-        self.features = features
-        self.streetAttribution = attribution
-    }
-
-    /// The features with a point inside `box`, streets first, at most `limit`.
-    public func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] {
-        let inside = features.filter { feature in feature.lines.contains { line in line.contains(where: box.contains) } }
-        let ordered = inside.filter { $0.kind == .street } + inside.filter { $0.kind == .building }
-        return Array(ordered.prefix(max(0, limit)))
-    }
-
+/// Streets and buildings for tests of the server and the web app's street basemap.
+public enum SampleStreets {
     /// A few real streets and buildings of central Helsinki (coordinates from OpenStreetMap, simplified),
     /// one with a hostile name to prove names stay text.
     public static let helsinki: [MapFeature] = [

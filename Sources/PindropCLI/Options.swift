@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import PindropCore
+import PindropProviders
+
+/// `--provider NAME` and the store: the facade every query command asks.
+struct ServiceOptions: ParsableArguments {
+    @Option(help: """
+        Ask this provider first: embedded, nominatim, photon, google, mapbox or foursquare (see `pindrop providers`). \
+        When it fails, the default chain answers and the answer is marked as a fallback.
+        """)
+    var provider: String?
+    @OptionGroup var store: StoreOptions
+
+    /// The named provider, trimmed and lower-cased; nil for none.
+    var providerName: String? {
+        guard let name = provider?.trimmingCharacters(in: .whitespaces).lowercased(), !name.isEmpty else { return nil }
+        return name
+    }
+
+    /// The facade: the store, and the remote providers and chains the environment configures.
+    func service() async throws -> PlaceService {
+        try ProviderSetup.service(store: try await store.location.open())
+    }
+
+    /// Prints an answer: `--json` / `--geojson` with `provider`, `fallback` and `failures`; as a table, the
+    /// results, then (when the chain holds more than the store) who answered and their credit, with each
+    /// failure before a fallback as a note on stderr.
+    func print(_ answer: ProviderAnswer, echo: [(String, QueryValue)], output: OutputOptions, service: PlaceService,
+               capability: ProviderCapability) throws {
+        if let format = output.format {
+            Terminal.write(WireEncoding.document(query: echo, answer: answer, format: format))
+            return
+        }
+        for failure in answer.failures { Terminal.note("\(failure.provider) failed: \(failure.error.message)") }
+        Terminal.printTable(answer.results)
+        guard try service.chain(for: capability, preferring: providerName) != [PlaceService.storeProviderName] else { return }
+        let description = service.descriptions.first { $0.name == answer.provider }
+        var line = "answered by \(description?.displayName ?? answer.provider)"
+        if answer.isFallback { line += " (fallback)" }
+        if answer.fromCache { line += " (cached)" }
+        if let attribution = description?.attribution, !attribution.isEmpty { line += " · \(attribution)" }
+        Swift.print(line)
+    }
+}
+
+/// Options that bias or filter text queries.
+struct TextQueryOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Prefer places near this point, as LAT,LON.")
+    var near: String?
+
+    @Option(help: "Only places in this country (ISO 3166 two-letter code).")
+    var country: String?
+
+    @Option(help: "How many results (1-100).")
+    var limit: Int = RequestLimits.defaultLimit
+
+    func nearCoordinate() throws(PindropError) -> Coordinate? {
+        try near.map { text throws(PindropError) in try Coordinate(parsing: text) }
+    }
+}
+
+/// Output choices shared by every query command.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print one JSON object: the query and a `results` array.")
+    var json = false
+
+    @Flag(help: "Print an RFC 7946 GeoJSON FeatureCollection.")
+    var geojson = false
+
+    func validate() throws {
+        if json && geojson { throw ValidationError("choose one of --json and --geojson") }
+    }
+
+    var format: ResultFormat? { json ? .json : (geojson ? .geojson : nil) }
+}
+
+/// `--batch`: one question per stdin line, JSON Lines out in input order.
+struct BatchOptions: ParsableArguments {
+    @Flag(help: "Read one question per line from stdin; write one JSON object per line, in input order.")
+    var batch = false
+
+    /// Answers stdin with the facade's batch form.
+    func run(_ question: BatchQuestion, service: PlaceService, provider: String?) async throws {
+        try await service.answerBatch(question, provider: provider,
+                                      read: { Foundation.read(0, $0.baseAddress!, $0.count) }, write: Terminal.write)
+    }
+}

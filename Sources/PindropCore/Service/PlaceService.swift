@@ -1,0 +1,198 @@
+/// The one door into the engine: search, suggest, reverse, nearby, lookup, status, the street map, and the
+/// batch forms. The CLI's commands and the server's controllers call only this.
+///
+/// Every question goes through its capability's provider chain: the store (named "embedded", never cached) and
+/// the remote providers the configuration adds. A question goes to the first provider of its chain (or the one
+/// the caller names, then the rest of the chain); when that provider fails — unreachable, timed out,
+/// rate-limited, answering garbage — the next one is asked, and the answer records who answered and who failed
+/// before. A request the user got wrong (`.invalidInput`) is not retried elsewhere. Remote answers are cached
+/// per provider for its `cacheLifetime`.
+public final class PlaceService: Sendable {
+    /// The provider name under which the store answers (in chains, `provider=`, and each result's `source`).
+    public static let storeProviderName = EmbeddedProvider.providerName
+
+    /// The local store, asked as the provider "embedded"; nil when none is open (then only remote providers answer).
+    public let store: (any PlaceStore)?
+    /// Usable providers by name, the store's included.
+    private let providers: [String: any PlaceProvider]
+    /// Every provider, configured or not, in listing order.
+    public let descriptions: [ProviderDescription]
+    /// The default order of providers per capability.
+    public let chains: [ProviderCapability: [String]]
+    /// Answers already given by remote providers.
+    public let cache: ResponseCache
+
+    /// Makes the facade over `store` and `remote` providers. `unavailable` lists providers that are known but not
+    /// configured (shown, never asked). `chains` defaults to the store alone for every capability; each chain
+    /// must name configured providers that have the capability.
+    public init(store: (any PlaceStore)?, remote: [any PlaceProvider] = [], unavailable: [ProviderDescription] = [],
+                chains: [ProviderCapability: [String]]? = nil, cache: ResponseCache = ResponseCache()) throws(PindropError) {
+        let embedded = store.map { EmbeddedProvider(store: $0) }
+        let all: [any PlaceProvider] = (embedded.map { [$0] } ?? []) + remote
+        var byName: [String: any PlaceProvider] = [:]
+        for provider in all {
+            guard byName[provider.name] == nil else { throw .invalidInput("the provider \"\(provider.name)\" is registered twice") }
+            byName[provider.name] = provider
+        }
+        self.store = store
+        self.providers = byName
+        let noStore = store != nil ? [] : [ProviderDescription(
+            name: EmbeddedProvider.providerName, displayName: EmbeddedProvider.displayName, capabilities: ProviderCapability.allCases,
+            attribution: "", unavailableReason: Self.noStore.message)]
+        self.descriptions = all.map(\.providerDescription) + (noStore + unavailable).filter { byName[$0.name] == nil }
+        self.cache = cache
+        let storeOnly = store == nil ? [:] : Dictionary(uniqueKeysWithValues: ProviderCapability.allCases.map { ($0, [EmbeddedProvider.providerName]) })
+        self.chains = chains ?? storeOnly
+        for (capability, names) in self.chains {
+            for name in names { _ = try provider(named: name, for: capability) }
+        }
+    }
+
+    // MARK: The verbs
+
+    /// Places matching a text, best first: the chain's first answer (`provider` first when given).
+    public func search(_ request: SearchRequest, provider: String? = nil) async throws -> ProviderAnswer {
+        try await answer(.search, preferring: provider, key: { .search(request, provider: $0) }) { p in
+            try await (p as? any PlaceSearching)?.search(request)
+        }
+    }
+
+    /// Suggestions for the text typed so far; below the request's minimum length, an empty answer without
+    /// asking anyone (the one place that rule is applied).
+    public func suggest(_ request: SuggestRequest, provider: String? = nil) async throws -> ProviderAnswer {
+        let chain = try resolvedChain(.suggest, preferring: provider)
+        if request.isBelowMinimum { return ProviderAnswer(results: [], provider: chain[0].name) }
+        return try await answer(chain, key: { .suggest(request, provider: $0) }) { p in
+            try await (p as? any Autocompleting)?.suggest(request)
+        }
+    }
+
+    /// The nearest places (or street address) to a point.
+    public func reverse(_ request: ReverseRequest, provider: String? = nil) async throws -> ProviderAnswer {
+        try await answer(.reverse, preferring: provider, key: { .reverse(request, provider: $0) }) { p in
+            try await (p as? any ReverseGeocoding)?.reverse(request)
+        }
+    }
+
+    /// Venues and places within a radius of a point, nearest first.
+    public func nearby(_ request: NearbyRequest, provider: String? = nil) async throws -> ProviderAnswer {
+        try await answer(.nearby, preferring: provider, key: { .nearby(request, provider: $0) }) { p in
+            try await (p as? any NearbySearching)?.nearby(request)
+        }
+    }
+
+    /// The place with this id, from the provider its prefix names ("google:…" asks Google, which also ends its
+    /// autocomplete session: call this when the user picks a suggestion); other ids ("geonames:…", "osm:…") go to
+    /// the store. Throws `.notFound` when nobody knows the id.
+    public func lookup(id: String) async throws -> Place {
+        let prefix = id.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        let owner = providers[prefix] ?? providers[EmbeddedProvider.providerName]
+        guard let owner, let lookup = owner as? any PlaceLookup, var place = try await lookup.place(id: id) else {
+            throw PindropError.notFound("no place has the id \"\(id)\"")
+        }
+        place.source = owner.name
+        return place
+    }
+
+    /// What the store holds; `.indexUnavailable` when no store is open.
+    public func status() async throws -> StoreStatus {
+        try await requireStore().status()
+    }
+
+    /// Streets and buildings inside a box for the offline street basemap, with the credits they need; empty
+    /// without a store.
+    public func streetMap(in box: BoundingBox, limit: Int) async throws -> (features: [MapFeature], attribution: [String]) {
+        guard let store else { return ([], []) }
+        return (try await store.streetMap(in: box, limit: limit), store.streetAttribution)
+    }
+
+    /// The provider names asked for `capability`, in order; `preferred` goes first when given.
+    public func chain(for capability: ProviderCapability, preferring preferred: String? = nil) throws(PindropError) -> [String] {
+        try resolvedChain(capability, preferring: preferred).map(\.name)
+    }
+
+    /// The store, or `.indexUnavailable`.
+    func requireStore() throws(PindropError) -> any PlaceStore {
+        guard let store else { throw Self.noStore }
+        return store
+    }
+
+    // MARK: The chain
+
+    private static let noStore = PindropError.indexUnavailable("no index is open; run `pindrop import geonames <file-or-folder>` first")
+
+    /// The providers asked for `capability`, validated once: `preferred` first, then the default chain.
+    private func resolvedChain(_ capability: ProviderCapability, preferring preferred: String?) throws(PindropError) -> [any PlaceProvider] {
+        let defaults = chains[capability] ?? []
+        guard let preferred else {
+            guard !defaults.isEmpty else {
+                if store == nil { throw Self.noStore }
+                throw .invalidInput("no provider is configured for \(capability.rawValue) requests")
+            }
+            return defaults.compactMap { providers[$0] }
+        }
+        let first = try provider(named: preferred, for: capability)
+        return [first] + defaults.filter { $0 != preferred }.compactMap { providers[$0] }
+    }
+
+    private func provider(named name: String, for capability: ProviderCapability) throws(PindropError) -> any PlaceProvider {
+        guard let provider = providers[name] else {
+            if let known = descriptions.first(where: { $0.name == name }), let reason = known.unavailableReason {
+                throw .invalidInput("the provider \"\(name)\" is not configured: \(reason)")
+            }
+            let names = descriptions.map(\.name).joined(separator: ", ")
+            throw .invalidInput("unknown provider \"\(name)\"; known providers: \(names)")
+        }
+        guard provider.supports(capability) else {
+            let can = provider.capabilities.map(\.rawValue).joined(separator: ", ")
+            throw .invalidInput("the provider \"\(name)\" does not answer \(capability.rawValue) requests; it answers: \(can)")
+        }
+        return provider
+    }
+
+    private func answer(_ capability: ProviderCapability, preferring preferred: String?,
+                        key: (String) -> ResponseCache.Key,
+                        ask: (any PlaceProvider) async throws -> [PlaceResult]?) async throws -> ProviderAnswer {
+        try await answer(try resolvedChain(capability, preferring: preferred), key: key, ask: ask)
+    }
+
+    /// Asks each provider of the chain in turn until one answers.
+    private func answer(_ chain: [any PlaceProvider], key: (String) -> ResponseCache.Key,
+                        ask: (any PlaceProvider) async throws -> [PlaceResult]?) async throws -> ProviderAnswer {
+        var failures: [ProviderFailure] = []
+        for provider in chain {
+            let name = provider.name
+            // A provider that is never cached (the store) skips the key and the cache's lock.
+            let cacheKey = provider.cacheLifetime > .zero ? key(name) : nil
+            if let cacheKey, let cached = cache.results(for: cacheKey) {
+                return ProviderAnswer(results: cached, provider: name, failures: failures, fromCache: true)
+            }
+            do {
+                guard var results = try await ask(provider) else { continue }
+                for i in results.indices { results[i].place.source = name }
+                if let cacheKey { cache.store(results, for: cacheKey, lifetime: provider.cacheLifetime) }
+                return ProviderAnswer(results: results, provider: name, failures: failures)
+            } catch let error as PindropError {
+                guard error.isProviderFailure else { throw error }
+                failures.append(ProviderFailure(provider: name, error: error))
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                failures.append(ProviderFailure(provider: name, error: .upstream(provider: name, message: String(describing: error))))
+            }
+            try Task.checkCancellation()
+        }
+        throw Self.combined(failures)
+    }
+
+    /// One error for a chain where every provider failed: the only one's own, or all of them in one sentence.
+    private static func combined(_ failures: [ProviderFailure]) -> PindropError {
+        guard failures.count > 1 else {
+            return failures.first?.error ?? .upstream(provider: "providers", message: "none answered the request")
+        }
+        let reasons = failures.map(\.error.message).joined(separator: "; ")
+        if failures.allSatisfy({ if case .rateLimited = $0.error { true } else { false } }) {
+            return .rateLimited(provider: failures.map(\.provider).joined(separator: ", "), message: reasons)
+        }
+        return .upstream(provider: "every provider failed", message: reasons)
+    }
+}

@@ -1,0 +1,38 @@
+import Hummingbird
+import NIOCore
+import PindropCore
+
+/// The outermost middleware: whatever fails below it, the client gets the one JSON error shape
+/// (`WireEncoding.errorDocument`) with the status the error's kind names. Errors of the HTTP layer keep their
+/// status; anything unexpected is a 500 whose details go to the log, never to the client.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let failure = Self.pindropError(error)
+            if failure.httpStatus >= 500, case .internalFailure = failure {
+                context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
+            }
+            return Self.response(failure)
+        }
+    }
+
+    /// What an error from any layer means to the client.
+    static func pindropError(_ error: any Error) -> PindropError {
+        switch error {
+        case let error as PindropError: error
+        case let error as any HTTPResponseError: PindropError(httpStatus: Int(error.status.code))
+        case is NIOTooManyBytesError: .tooLarge("the request body is too large")
+        default: .internalFailure("the server failed to answer; see its log")
+        }
+    }
+
+    /// The error document with its status (and `Allow` for 405).
+    static func response(_ error: PindropError) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if case .methodNotAllowed = error { headers[.allow] = "GET, PUT, POST, DELETE" }
+        return Response(status: HTTPResponse.Status(code: error.httpStatus), headers: headers,
+                        body: .init(byteBuffer: ByteBuffer(bytes: WireEncoding.errorDocument(error).bytes)))
+    }
+}
