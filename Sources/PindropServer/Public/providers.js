@@ -1,157 +1,143 @@
-// Pindrop web map app: which provider answers search, suggestions, the address under the pin and venues near you.
+// Pindrop web app: which provider answers search, suggestions, the address under the pin and venues near you.
 // A picker per question (only configured providers selectable), the answering provider's credit under the map, and a
 // notice when a fallback answered because the chosen provider failed. Keys never reach the page: the server calls
 // the providers, and /v1/providers only names the variables that hold them.
 //
-// app.js hands every API call through `window.pindropProviders`: `withProvider(path)` adds the chosen `provider=` to
-// /v1/search, /v1/suggest, /v1/reverse and /v1/nearby, and `answered(path, body)` reads who answered.
-(function () {
-  "use strict";
+// api.js hands every call through here: `withProvider(path)` adds the chosen `provider=` to /v1/search,
+// /v1/suggest, /v1/reverse and /v1/nearby, and `answered(path, body)` reads who answered.
+import { $, element } from "./dom.js";
 
-  const QUESTIONS = [
-    { capability: "search", label: "Search" },
-    { capability: "suggest", label: "Suggestions" },
-    { capability: "reverse", label: "Pin address" },
-    { capability: "nearby", label: "Near me" },
-  ];
-  const STORAGE_KEY = "pindrop.providers";
+const QUESTIONS = [
+  { capability: "search", label: "Search" },
+  { capability: "suggest", label: "Suggestions" },
+  { capability: "reverse", label: "Pin address" },
+  { capability: "nearby", label: "Near me" },
+];
+const STORAGE_KEY = "pindrop.providers";
 
-  const state = {
-    providers: [],      // from /v1/providers, in its order
-    chains: {},         // capability -> default provider names
-    chosen: loadChoice(),   // capability -> provider name; absent: the server's default chain
-  };
+const state = {
+  providers: [],      // from /v1/providers, in its order
+  chains: {},         // capability -> default provider names
+  chosen: loadChoice(),   // capability -> provider name; absent: the server's default chain
+};
 
-  function loadChoice() {
-    try { return JSON.parse(localStorage.getItem(STORAGE_KEY)) || {}; } catch (error) { return {}; }
-  }
+function loadChoice() {
+  try { return JSON.parse(localStorage.getItem(STORAGE_KEY)) || {}; } catch (error) { return {}; }
+}
 
-  function saveChoice() {
-    try { localStorage.setItem(STORAGE_KEY, JSON.stringify(state.chosen)); } catch (error) { /* private mode */ }
-  }
+function saveChoice() {
+  try { localStorage.setItem(STORAGE_KEY, JSON.stringify(state.chosen)); } catch (error) { /* private mode */ }
+}
 
-  const byName = (name) => state.providers.find((p) => p.name === name);
-  const displayName = (name) => (byName(name) ? byName(name).displayName : name);
+const byName = (name) => state.providers.find((p) => p.name === name);
+const displayName = (name) => (byName(name) ? byName(name).displayName : name);
 
-  function element(tag, className, text) {
-    const e = document.createElement(tag);
-    if (className) e.className = className;
-    if (text != null) e.textContent = text;
-    return e;
-  }
+// ---------- the page's parts ----------
 
-  // ---------- the page's parts ----------
+const picker = element("details", "providers-picker");
+picker.id = "providers";
+const summary = element("summary", null, "Providers");
+const grid = element("div", "providers-grid");
+picker.append(summary, grid);
+picker.hidden = true;
 
-  const picker = element("details", "providers-picker");
-  picker.id = "providers";
-  const summary = element("summary", null, "Providers");
-  const grid = element("div", "providers-grid");
-  picker.append(summary, grid);
-  picker.hidden = true;
+const notice = element("div", "provider-notice");
+notice.id = "provider-notice";
+notice.setAttribute("role", "status");
+notice.hidden = true;
 
-  const notice = element("div", "provider-notice");
-  notice.id = "provider-notice";
-  notice.setAttribute("role", "status");
-  notice.hidden = true;
+/** The line under the map that credits whoever answered. */
+export const credit = element("div", "provider-attribution");
+credit.id = "provider-attribution";
+credit.hidden = true;
 
-  const credit = element("div", "provider-attribution");
-  credit.id = "provider-attribution";
-  credit.hidden = true;
-
-  const panelBody = document.getElementById("panel-body");
-  if (panelBody) panelBody.prepend(picker, notice);
+/** Puts the (still hidden) picker and notice on top of the list and the credit under the map. */
+export function initProviders() {
+  $("panel-body").prepend(picker, notice);
   document.body.append(credit);
   // A search folds the picker away so the results have the room.
-  const form = document.getElementById("search-form");
-  if (form) form.addEventListener("submit", () => { picker.open = false; });
+  $("search-form").addEventListener("submit", () => { picker.open = false; });
+}
 
-  // ---------- the picker ----------
+/** Shows the picker for /v1/providers' answer. */
+export function showProviders(body) {
+  state.providers = body.providers || [];
+  state.chains = body.chains || {};
+  render();
+}
 
-  function render() {
-    grid.replaceChildren();
-    QUESTIONS.forEach(({ capability, label }) => {
-      const id = "provider-" + capability;
-      const row = element("label", "provider-row");
-      row.htmlFor = id;
-      row.append(element("span", "provider-question", label));
-      const select = element("select");
-      select.id = id;
-      select.dataset.capability = capability;
-      const chain = state.chains[capability] || [];
-      select.append(new Option("Default" + (chain.length ? " (" + chain.join(" → ") + ")" : ""), ""));
-      state.providers.filter((p) => p.capabilities.includes(capability)).forEach((p) => {
-        const option = new Option(p.configured ? p.displayName : p.displayName + " — " + p.unavailableReason, p.name);
-        option.disabled = !p.configured;
-        select.append(option);
-      });
-      const chosen = byName(state.chosen[capability]);
-      if (!chosen || !chosen.configured || !chosen.capabilities.includes(capability)) delete state.chosen[capability];
-      select.value = state.chosen[capability] || "";
-      select.addEventListener("change", () => {
-        if (select.value) state.chosen[capability] = select.value; else delete state.chosen[capability];
-        saveChoice();
-        updateSummary();
-      });
-      row.append(select);
-      grid.append(row);
+// ---------- the picker ----------
+
+function render() {
+  grid.replaceChildren();
+  QUESTIONS.forEach(({ capability, label }) => {
+    const id = "provider-" + capability;
+    const row = element("label", "provider-row");
+    row.htmlFor = id;
+    row.append(element("span", "provider-question", label));
+    const select = element("select");
+    select.id = id;
+    select.dataset.capability = capability;
+    const chain = state.chains[capability] || [];
+    select.append(new Option("Default" + (chain.length ? " (" + chain.join(" → ") + ")" : ""), ""));
+    state.providers.filter((p) => p.capabilities.includes(capability)).forEach((p) => {
+      const option = new Option(p.configured ? p.displayName : p.displayName + " — " + p.unavailableReason, p.name);
+      option.disabled = !p.configured;
+      select.append(option);
     });
-    updateSummary();
-    picker.hidden = false;
+    const chosen = byName(state.chosen[capability]);
+    if (!chosen || !chosen.configured || !chosen.capabilities.includes(capability)) delete state.chosen[capability];
+    select.value = state.chosen[capability] || "";
+    select.addEventListener("change", () => {
+      if (select.value) state.chosen[capability] = select.value; else delete state.chosen[capability];
+      saveChoice();
+      updateSummary();
+    });
+    row.append(select);
+    grid.append(row);
+  });
+  updateSummary();
+  picker.hidden = false;
+}
+
+function updateSummary() {
+  const picked = QUESTIONS.filter((q) => state.chosen[q.capability])
+    .map((q) => displayName(state.chosen[q.capability]) + " for " + q.label.toLowerCase());
+  summary.textContent = "Providers: " + (picked.length ? picked.join(", ") : "default");
+}
+
+// ---------- requests and answers ----------
+
+/** The capability a request path asks, or null for other endpoints. */
+function capabilityOf(path) {
+  const match = /^\/v1\/(search|suggest|reverse|nearby)\?/.exec(path);
+  return match ? match[1] : null;
+}
+
+/** The path with the chosen provider for its question (unchanged when the default chain should answer). */
+export function withProvider(path) {
+  const capability = capabilityOf(path);
+  if (!capability || !state.chosen[capability] || /[?&]provider=/.test(path)) return path;
+  return path + "&provider=" + encodeURIComponent(state.chosen[capability]);
+}
+
+/** Shows who answered: their credit under the map, and a notice when a fallback answered. */
+export function answered(path, body) {
+  const capability = capabilityOf(path);
+  if (!capability || !body || typeof body.provider !== "string") return;
+  const provider = byName(body.provider);
+  const name = displayName(body.provider);
+  const attribution = provider && provider.attribution ? " · " + provider.attribution : "";
+  credit.textContent = "Results: " + name + (body.fallback ? " (fallback)" : "") + attribution;
+  credit.dataset.provider = body.provider;
+  credit.classList.toggle("fallback", Boolean(body.fallback));
+  credit.hidden = false;
+  if (body.fallback && Array.isArray(body.failures) && body.failures.length) {
+    const failed = body.failures.map((f) => f.message || displayName(f.provider) + " failed").join("; ");
+    notice.textContent = "Fallback answer: " + failed + (/[.!]$/.test(failed) ? " " : ". ") + "Showing results from " + name + " instead.";
+    notice.dataset.capability = capability;
+    notice.hidden = false;
+  } else if (notice.dataset.capability === capability) {
+    notice.hidden = true;
   }
-
-  function updateSummary() {
-    const picked = QUESTIONS.filter((q) => state.chosen[q.capability])
-      .map((q) => displayName(state.chosen[q.capability]) + " for " + q.label.toLowerCase());
-    summary.textContent = "Providers: " + (picked.length ? picked.join(", ") : "default");
-  }
-
-  async function load() {
-    try {
-      const response = await fetch("/v1/providers");
-      if (!response.ok) return;
-      const body = await response.json();
-      state.providers = body.providers || [];
-      state.chains = body.chains || {};
-      render();
-    } catch (error) { /* an older server: no picker, the default providers answer */ }
-  }
-
-  // ---------- requests and answers ----------
-
-  /** The capability a request path asks, or null for other endpoints. */
-  function capabilityOf(path) {
-    const match = /^\/v1\/(search|suggest|reverse|nearby)\?/.exec(path);
-    return match ? match[1] : null;
-  }
-
-  /** The path with the chosen provider for its question (unchanged when the default chain should answer). */
-  function withProvider(path) {
-    const capability = capabilityOf(path);
-    if (!capability || !state.chosen[capability] || /[?&]provider=/.test(path)) return path;
-    return path + "&provider=" + encodeURIComponent(state.chosen[capability]);
-  }
-
-  /** Shows who answered: their credit under the map, and a notice when a fallback answered. */
-  function answered(path, body) {
-    const capability = capabilityOf(path);
-    if (!capability || !body || typeof body.provider !== "string") return;
-    const provider = byName(body.provider);
-    const name = displayName(body.provider);
-    const attribution = provider && provider.attribution ? " · " + provider.attribution : "";
-    credit.textContent = "Results: " + name + (body.fallback ? " (fallback)" : "") + attribution;
-    credit.dataset.provider = body.provider;
-    credit.classList.toggle("fallback", Boolean(body.fallback));
-    credit.hidden = false;
-    if (body.fallback && Array.isArray(body.failures) && body.failures.length) {
-      const failed = body.failures.map((f) => f.message || displayName(f.provider) + " failed").join("; ");
-      notice.textContent = "Fallback answer: " + failed + (/[.!]$/.test(failed) ? " " : ". ") + "Showing results from " + name + " instead.";
-      notice.dataset.capability = capability;
-      notice.hidden = false;
-    } else if (notice.dataset.capability === capability) {
-      notice.hidden = true;
-    }
-  }
-
-  window.pindropProviders = { withProvider, answered, state };
-  load();
-})();
+}

@@ -1,0 +1,104 @@
+// Pindrop web app: the chosen place (PRODUCT.md §1): its pin and its card with name, coordinates and Save /
+// Delete (Delete asks first), which places are saved, and the #place= link that reopens the place after a reload.
+import { $ } from "./dom.js";
+import { api } from "./api.js";
+import { setStatus, showMessage } from "./panel.js";
+import { showPlace } from "./map.js";
+import { placeName, placeBody, formatCoordinates } from "./place.js";
+
+const card = $("place-card");
+const saveButton = $("save-button");
+const dialog = $("confirm-delete");
+const idPath = (id) => encodeURIComponent(id);
+let single = null;            // the place whose card is shown
+let savedIDs = new Set();
+
+export function initCard() {
+  saveButton.addEventListener("click", save);
+  $("confirm-cancel").addEventListener("click", () => dialog.close());
+  $("confirm-ok").addEventListener("click", remove);
+}
+
+/** Shows a chosen place (an address, a saved place): its pin, centred, and its card. */
+export function openSingle(place) {
+  showPlace(place);
+  showCard(place);
+}
+
+export function showCard(place) {
+  single = place;
+  $("place-name").textContent = placeName(place);
+  $("place-coords").textContent = formatCoordinates(place);
+  card.hidden = false;
+  updateSaveButton();
+  history.replaceState(null, "", "#place=" + encodeURIComponent(place.id));
+}
+
+export function hideCard() {
+  single = null;
+  card.hidden = true;
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+}
+
+function updateSaveButton() {
+  const saved = single && savedIDs.has(single.id);
+  saveButton.textContent = saved ? "Delete" : "Save";
+  saveButton.classList.toggle("saved", Boolean(saved));
+}
+
+/** Save, or for a saved place the "Delete?" confirmation. */
+async function save() {
+  const place = single;
+  if (!place) return;
+  if (savedIDs.has(place.id)) {
+    $("confirm-name").textContent = placeName(place);
+    dialog.showModal();
+    return;
+  }
+  saveButton.disabled = true;
+  try {
+    await api("/v1/saved/" + idPath(place.id), { method: "PUT", headers: { "Content-Type": "application/json" }, body: placeBody(place) });
+    savedIDs.add(place.id);
+    setStatus("Saved “" + placeName(place) + "”.");
+  } catch (error) {
+    showMessage("Could not save: " + error.message);
+  } finally {
+    saveButton.disabled = false;
+    updateSaveButton();
+  }
+}
+
+async function remove() {
+  dialog.close();
+  const place = single;
+  if (!place) return;
+  try {
+    await api("/v1/saved/" + idPath(place.id), { method: "DELETE" });
+    savedIDs.delete(place.id);
+    setStatus("Deleted “" + placeName(place) + "” from saved places.");
+  } catch (error) {
+    if (error.status === 404) savedIDs.delete(place.id); else showMessage("Could not delete: " + error.message);
+  }
+  updateSaveButton();
+}
+
+/** The saved places, in the server's order; also tells the card which places are saved. */
+export async function loadSaved() {
+  const body = await api("/v1/saved");
+  savedIDs = new Set(body.results.map((p) => p.id));
+  return body.results;
+}
+
+/** Reopens the place a reload left on screen (#place=ID), with its saved state. */
+export async function reopenLinkedPlace() {
+  const match = /^#place=(.+)$/.exec(location.hash);
+  if (!match) return;
+  const id = decodeURIComponent(match[1]);
+  try {
+    const saved = (await loadSaved()).find((p) => p.id === id);
+    const place = saved || (await api("/v1/places/" + idPath(id))).results[0];
+    if (place) openSingle(place);
+  } catch (error) {
+    hideCard();
+  }
+}

@@ -1,0 +1,28 @@
+// Pindrop web app: how a place reads on the page (its name, its street address, its coordinates) and how it is
+// sent back to the API.
+
+/** The name a place is listed under. */
+export const placeName = (place) => place.displayName || place.name;
+
+/**
+ * The street address as people write it (PRODUCT.md §3): street and number, then postcode and town, as in
+ * "Mannerheimintie 5, 00100 Helsinki"; null when the place has no street, house number or postcode.
+ */
+export function addressLine(place) {
+  const a = place.address;
+  if (!a || !(a.street || a.houseNumber || a.postcode)) return null;
+  const street = [a.street, a.houseNumber].filter(Boolean).join(" ");
+  const town = [a.postcode, a.town].filter(Boolean).join(" ");
+  return [street, town].filter(Boolean).join(", ");
+}
+
+export function formatCoordinates(place) {
+  return place.latitude.toFixed(5) + ", " + place.longitude.toFixed(5);
+}
+
+/** The place as the API takes it (saved places, recent addresses): the wire fields minus the distance. */
+export function placeBody(place) {
+  const copy = Object.assign({}, place);
+  delete copy.distanceMeters;
+  return JSON.stringify(copy);
+}

@@ -1,0 +1,35 @@
+// Pindrop web app: the saved places list (the star button, PRODUCT.md §1): every saved place as a row that opens it
+// on the map with its card.
+import { $, element, section, rowButton } from "./dom.js";
+import { setStatus, showMessage, setList, setPanelCollapsed, collapseOnSmallScreens } from "./panel.js";
+import { loadSaved, openSingle } from "./card.js";
+import { closeSuggestions } from "./suggest.js";
+import { placeName } from "./place.js";
+
+export function initSaved() {
+  $("saved-button").addEventListener("click", showSaved);
+}
+
+async function showSaved() {
+  try {
+    const places = await loadSaved();
+    closeSuggestions();
+    setPanelCollapsed(false);
+    const s = section("Saved places", "saved-list");
+    if (places.length === 0) {
+      s.append(element("p", "no-results", "No saved places yet"));
+    } else {
+      const ul = element("ul");
+      places.forEach((place) => {
+        const li = element("li");
+        li.append(rowButton(placeName(place), () => { openSingle(place); collapseOnSmallScreens(); }));
+        ul.append(li);
+      });
+      s.append(ul);
+    }
+    setList(s);
+    setStatus("");
+  } catch (error) {
+    showMessage(error.message);
+  }
+}

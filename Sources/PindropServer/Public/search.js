@@ -1,0 +1,102 @@
+// Pindrop web app: search and its results (PRODUCT.md §1). The search form with its busy state, the result rows in
+// the engine's order ("No Results" for none, "Display All on Map" for several), and the map of all results with
+// the selected one centred and its card shown.
+import { $, element, section, rowButton } from "./dom.js";
+import { api } from "./api.js";
+import { setStatus, showMessage, setList, setBusy, setPanelCollapsed, collapseOnSmallScreens } from "./panel.js";
+import { showResults } from "./map.js";
+import { showCard, hideCard } from "./card.js";
+import { closeSuggestions, remember } from "./suggest.js";
+import { placeName } from "./place.js";
+
+const SEARCH_LIMIT = 20;
+const q = $("q");
+const button = $("search-button");
+let results = [];          // the last search's results, in the engine's order
+let rows = [];             // their buttons in the list
+let searchSeq = 0;         // only the newest search may show its answer
+
+export function initSearch() {
+  $("search-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    runSearch(q.value);
+  });
+}
+
+async function runSearch(text) {
+  text = text.trim();
+  closeSuggestions();
+  if (!text) { setStatus("Type a place or an address to search."); return; }
+  const seq = ++searchSeq;
+  setBusy(true);
+  button.disabled = true;
+  button.textContent = "Searching…";
+  setPanelCollapsed(false);
+  setStatus("");
+  try {
+    const body = await api("/v1/search?q=" + encodeURIComponent(text) + "&limit=" + SEARCH_LIMIT);
+    if (seq !== searchSeq) return;
+    results = body.results;
+    hideCard();
+    renderResults();
+    setStatus(results.length ? results.length + (results.length === 1 ? " result" : " results") + " for “" + text + "”" : "");
+    showResults(results, null);
+  } catch (error) {
+    if (seq === searchSeq) showMessage(error.message);
+  } finally {
+    if (seq === searchSeq) {
+      setBusy(false);
+      button.disabled = false;
+      button.textContent = "Search";
+    }
+  }
+}
+
+function renderResults() {
+  rows = [];
+  if (results.length === 0) {
+    setList(element("p", "no-results", "No Results"));
+    return;
+  }
+  const parts = [];
+  // Several results: "Display All on Map" in its own section, on top so a long list does not hide it.
+  if (results.length > 1) {
+    const all = section(null, "display-all-section");
+    const b = rowButton("Display All on Map", displayAll);
+    b.id = "display-all";
+    all.append(b);
+    parts.push(all);
+  }
+  const list = section(null, "result-list");
+  const ul = element("ul");
+  results.forEach((place, index) => {
+    const row = rowButton(placeName(place), () => selectResult(index));
+    rows.push(row);
+    const li = element("li");
+    li.append(row);
+    ul.append(li);
+  });
+  list.append(ul);
+  parts.push(list);
+  setList(...parts);
+}
+
+function markSelectedRow(index) {
+  rows.forEach((b, i) => b.classList.toggle("selected", i === index));
+}
+
+function selectResult(index) {
+  const place = results[index];
+  markSelectedRow(index);
+  showResults(results, index);
+  showCard(place);
+  remember(place);
+  collapseOnSmallScreens();
+}
+
+function displayAll() {
+  markSelectedRow(-1);
+  hideCard();
+  collapseOnSmallScreens();
+  showResults(results, null);
+}

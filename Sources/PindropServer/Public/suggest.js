@@ -1,0 +1,149 @@
+// Pindrop web app: search as you type (PRODUCT.md §2) with recent addresses on top (§3). Suggestions come once the
+// text is long enough (the server's suggestMinChars) and only the newest request's answer may fill the list. Every
+// picked or pinned address is remembered by the server; the last few (recentShown) lead the list, newest first.
+import { $, element } from "./dom.js";
+import { api } from "./api.js";
+import { setStatus, showMessage, setList } from "./panel.js";
+import { openSingle } from "./card.js";
+import { placeName, placeBody } from "./place.js";
+
+const q = $("q");
+const list = $("suggestions");
+let config = null;            // the server's settings: suggestMinChars, recentShown
+const state = {
+  recent: [],                 // the newest recent addresses, newest first
+  shown: [],                  // what the open list shows: {place, recent}
+  active: -1,                 // highlighted suggestion
+  seq: 0,                     // every suggestion request gets a number; only the newest may fill the list
+  timer: 0,
+};
+
+/** Wires the search field; `settings` is the page's config object, filled in once /v1/config answers. */
+export function initSuggest(settings) {
+  config = settings;
+  q.addEventListener("input", () => {
+    clearTimeout(state.timer);
+    const text = q.value;
+    if (text.trim().length < config.suggestMinChars) {
+      state.seq++;
+      if (state.recent.length) render([]); else closeSuggestions();
+      return;
+    }
+    state.timer = setTimeout(() => fetchSuggestions(text), 150);
+  });
+  q.addEventListener("focus", () => {
+    if (q.value.trim().length < config.suggestMinChars && state.recent.length) render([]);
+  });
+  q.addEventListener("blur", () => closeSuggestions());
+  q.addEventListener("keydown", (event) => {
+    const open = !list.hidden;
+    if (event.key === "ArrowDown") {
+      if (open) { event.preventDefault(); highlight(state.active + 1); }
+    } else if (event.key === "ArrowUp") {
+      if (open) { event.preventDefault(); highlight(state.active - 1); }
+    } else if (event.key === "Enter") {
+      if (open && state.active >= 0) { event.preventDefault(); choose(state.active); }
+      // otherwise the form submits: a search
+    } else if (event.key === "Escape") {
+      if (open) { event.preventDefault(); closeSuggestions(); }
+    }
+  });
+}
+
+// ---------- recent addresses ----------
+
+export async function loadRecent() {
+  try {
+    const body = await api("/v1/recent?limit=" + config.recentShown);
+    state.recent = body.results;
+  } catch (error) { state.recent = []; }
+}
+
+/** Remembers a picked or pinned address (by id when the engine knows it, else the whole place). */
+export async function remember(place, whole) {
+  try {
+    const body = await api("/v1/recent", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: whole ? placeBody(place) : JSON.stringify({ id: place.id }),
+    });
+    state.recent = body.results.slice(0, config.recentShown);
+  } catch (error) {
+    if (!whole && error.status === 404) return remember(place, true);
+    showMessage("Could not remember the address: " + error.message);
+  }
+}
+
+// ---------- the list ----------
+
+/** Shows the recent addresses on top of `places`; `query` is the text the places answer (kept for tests). */
+function render(places, query) {
+  list.dataset.query = query || "";
+  const recentIDs = new Set(state.recent.map((p) => p.id));
+  state.shown = state.recent.map((place) => ({ place, recent: true }))
+    .concat(places.filter((p) => !recentIDs.has(p.id)).map((place) => ({ place, recent: false })));
+  state.active = -1;
+  list.replaceChildren();
+  state.shown.forEach((item, index) => {
+    const li = element("li", item.recent ? "recent" : null);
+    li.id = "suggestion-" + index;
+    li.setAttribute("role", "option");
+    li.setAttribute("aria-selected", "false");
+    if (item.recent) li.append(element("span", "tag", "Recent"));
+    li.append(element("span", "text", placeName(item.place)));
+    li.addEventListener("mousedown", (event) => event.preventDefault());   // keep the field focused
+    li.addEventListener("click", () => choose(index));
+    list.append(li);
+  });
+  const open = state.shown.length > 0;
+  list.hidden = !open;
+  q.setAttribute("aria-expanded", String(open));
+  q.removeAttribute("aria-activedescendant");
+}
+
+export function closeSuggestions() {
+  state.seq++;                      // any answer still on its way is now stale
+  clearTimeout(state.timer);
+  state.shown = [];
+  state.active = -1;
+  list.hidden = true;
+  list.replaceChildren();
+  q.setAttribute("aria-expanded", "false");
+  q.removeAttribute("aria-activedescendant");
+}
+
+function highlight(index) {
+  const items = list.children;
+  if (items.length === 0) return;
+  state.active = (index + items.length) % items.length;
+  Array.from(items).forEach((li, i) => {
+    li.classList.toggle("active", i === state.active);
+    li.setAttribute("aria-selected", String(i === state.active));
+  });
+  items[state.active].scrollIntoView({ block: "nearest" });
+  q.setAttribute("aria-activedescendant", items[state.active].id);
+}
+
+/** Closes the list and shows the chosen place on the map, and remembers it. */
+function choose(index) {
+  const item = state.shown[index];
+  if (!item) return;
+  const place = item.place;
+  closeSuggestions();
+  q.value = placeName(place);
+  setList();
+  setStatus("");
+  openSingle(place);
+  remember(place);
+}
+
+/** Asks for suggestions; only the answer to the newest request may fill the list. */
+async function fetchSuggestions(text) {
+  const seq = ++state.seq;
+  try {
+    const body = await api("/v1/suggest?q=" + encodeURIComponent(text) + "&limit=8&minChars=" + config.suggestMinChars);
+    if (seq !== state.seq || document.activeElement !== q) return;
+    render(body.results, text);
+  } catch (error) {
+    if (seq === state.seq) showMessage(error.message);
+  }
+}
