@@ -6,7 +6,8 @@
 #
 # Installs what is missing (apt-get for chromium, chromium-driver, libjs-leaflet, libjs-leaflet.markercluster;
 # pip for selenium and pytest), builds `pindrop`, starts the server, waits for /v1/status, runs
-# Tests/browser with pytest and stops the server. Screenshots land in build/screenshots/.
+# Tests/browser with pytest, then (on a whole run, no pytest arguments) checks /openapi.json against the running
+# server's real answers with schemathesis, and stops the server. Screenshots land in build/screenshots/.
 # Without --index the server builds the default index from the shipped GeoNames data (about 15 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,17 +17,9 @@ INDEX_ARGS=()
 if [[ "${1:-}" == "--index" ]]; then INDEX_ARGS=(--index "$(realpath "$2")"); shift 2; fi
 
 # --- what the tests need --------------------------------------------------------------------------
-missing=()
-for pkg in chromium chromium-driver libjs-leaflet libjs-leaflet.markercluster; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-    SUDO=$([[ $(id -u) == 0 ]] && echo "" || echo sudo)
-    $SUDO apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
-fi
+scripts/need-packages.sh chromium chromium-driver libjs-leaflet libjs-leaflet.markercluster
 PYTHON=${PYTHON:-python3}
-"$PYTHON" -c "import selenium, pytest" 2>/dev/null || "$PYTHON" -m pip install -q selenium pytest
+"$PYTHON" -c "import selenium, pytest, schemathesis" 2>/dev/null || "$PYTHON" -m pip install -q selenium pytest schemathesis
 
 # --- build ----------------------------------------------------------------------------------------
 # PINDROP_BIN=path uses an already built binary; PINDROP_SCRATCH picks the build folder (default .build).
@@ -90,3 +83,12 @@ echo "pindrop serve is up at $PINDROP_URL (log: $PINDROP_SERVER_LOG)"
 # --- run ------------------------------------------------------------------------------------------
 cd "$ROOT/Tests/browser"
 "$PYTHON" -m pytest -q "$@"
+
+# --- the API's description against real answers -----------------------------------------------------
+# Every documented operation (the music event stream aside) with generated valid and invalid input: no 5xx,
+# only documented statuses and content types, bodies matching their schemas. A fixed seed keeps CI repeatable.
+if [[ $# == 0 ]]; then
+    "$PYTHON" -m schemathesis.cli run "$PINDROP_URL/openapi.json" --seed 14 --max-examples 25 --workers 1 \
+        --exclude-path /v1/music/places \
+        --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
+fi

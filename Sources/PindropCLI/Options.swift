@@ -23,6 +23,19 @@ struct ServiceOptions: ParsableArguments {
         try ProviderSetup.service(store: try await store.location.open())
     }
 
+    /// Opens the facade, asks it one question (given the facade and the preferred provider) and prints the answer.
+    func ask(_ capability: ProviderCapability, echo: [(String, QueryValue)], output: OutputOptions,
+             _ question: (PlaceService, String?) async throws -> ProviderAnswer) async throws {
+        let service = try await service()
+        try print(try await question(service, providerName), echo: echo, output: output, service: service, capability: capability)
+    }
+
+    /// Opens the facade and answers stdin with its batch form.
+    func answerBatch(_ question: BatchQuestion) async throws {
+        try await service().answerBatch(question, provider: providerName,
+                                        read: { Foundation.read(0, $0.baseAddress!, $0.count) }, write: Terminal.write)
+    }
+
     /// Prints an answer: `--json` / `--geojson` with `provider`, `fallback` and `failures`; as a table, the
     /// results, then (when the chain holds more than the store) who answered and their credit, with each
     /// failure before a fallback as a note on stderr.
@@ -60,6 +73,19 @@ struct TextQueryOptions: ParsableArguments {
     }
 }
 
+/// `LATITUDE LONGITUDE` of `reverse` and `nearby`.
+struct PointArgument: ParsableArguments {
+    // Captured as raw words so a negative longitude ("-74.006") is not taken for an option.
+    @Argument(parsing: .allUnrecognized, help: "LATITUDE LONGITUDE (for reverse, omit with --batch: then one \"lat,lon\" or \"lat lon\" per stdin line).")
+    var point: [String] = []
+
+    /// The point given; `.invalidInput` when there is none or it does not read as one.
+    func coordinate() throws(PindropError) -> Coordinate {
+        guard !point.isEmpty else { throw .invalidInput("give a point as LAT LON") }
+        return try Coordinate(parsing: point.joined(separator: " "))
+    }
+}
+
 /// Output choices shared by every query command.
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print one JSON object: the query and a `results` array.")
@@ -79,10 +105,4 @@ struct OutputOptions: ParsableArguments {
 struct BatchOptions: ParsableArguments {
     @Flag(help: "Read one question per line from stdin; write one JSON object per line, in input order.")
     var batch = false
-
-    /// Answers stdin with the facade's batch form.
-    func run(_ question: BatchQuestion, service: PlaceService, provider: String?) async throws {
-        try await service.answerBatch(question, provider: provider,
-                                      read: { Foundation.read(0, $0.baseAddress!, $0.count) }, write: Terminal.write)
-    }
 }

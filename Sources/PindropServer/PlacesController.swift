@@ -9,14 +9,13 @@ struct PlacesController<Context: RequestContext>: Sendable {
     /// Suggestion minimum used when the client does not send `minChars`.
     let suggestMinChars: Int
 
+    /// Every endpoint here only reads, so each is a GET.
     func addRoutes(to group: RouterGroup<Context>) {
-        group.get("search", use: search)
-        group.get("suggest", use: suggest)
-        group.get("reverse", use: reverse)
-        group.get("nearby", use: nearby)
-        group.get("places/**", use: place)
-        group.get("status", use: status)
-        group.get("providers", use: providers)
+        let handlers: KeyValuePairs<RouterPath, @Sendable (Request, Context) async throws -> Response> = [
+            "search": search, "suggest": suggest, "reverse": reverse, "nearby": nearby, "places/**": place,
+            "status": status, "providers": providers,
+        ]
+        for (path, handler) in handlers { group.get(path, use: handler) }
     }
 
     @Sendable func search(_ request: Request, context: Context) async throws -> Response {

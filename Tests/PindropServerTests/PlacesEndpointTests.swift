@@ -79,9 +79,7 @@ struct PlacesEndpointTests {
     ])
     func badSearchInput(_ uri: String) async throws {
         try await TestServer().test { client in
-            let response = try await client.get(uri)
-            #expect(response.status == .badRequest)
-            #expect(try response.errorCode == "invalid_input")
+            try await client.expectInvalidInput(uri)
         }
     }
 
@@ -127,9 +125,7 @@ struct PlacesEndpointTests {
     ])
     func badPointInput(_ uri: String) async throws {
         try await TestServer().test { client in
-            let response = try await client.get(uri)
-            #expect(response.status == .badRequest)
-            #expect(try response.errorCode == "invalid_input")
+            try await client.expectInvalidInput(uri)
         }
     }
 
@@ -168,9 +164,7 @@ struct PlacesEndpointTests {
     @Test("status names the store and its size")
     func status() async throws {
         try await TestServer().test { client in
-            let response = try await client.get("/v1/status")
-            #expect(response.status == .ok)
-            let json = try response.json
+            let json = try await client.getJSON("/v1/status")
             #expect(json["status"] as? String == "ok")
             let store = try #require(json["store"] as? [String: Any])
             #expect(store["placeCount"] as? Int == SamplePlaces.all.count)

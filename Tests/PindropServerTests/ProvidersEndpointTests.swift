@@ -38,9 +38,7 @@ struct ProvidersEndpointTests {
         try await withFakes([.photon]) { fakes in
             let environment = ["PINDROP_PHOTON_URL": fakes[.photon]!.baseURL, "PINDROP_SEARCH_PROVIDERS": "photon,embedded"]
             try await withProviderServer(environment) { client in
-                let response = try await client.get("/v1/providers")
-                #expect(response.status == .ok)
-                let json = try response.json
+                let json = try await client.getJSON("/v1/providers")
                 let providers = try #require(json["providers"] as? [[String: Any]])
                 let byName = Dictionary(uniqueKeysWithValues: providers.map { ($0["name"] as? String ?? "", $0) })
                 #expect(Set(byName.keys) == ["embedded", "nominatim", "photon", "google", "mapbox", "foursquare"])
@@ -138,10 +136,7 @@ struct ProvidersEndpointTests {
     ])
     func badProvider(_ uri: String, _ reason: String) async throws {
         try await withProviderServer([:]) { client in
-            let response = try await client.get(uri)
-            #expect(response.status == .badRequest)
-            #expect(try response.errorCode == "invalid_input")
-            let message = try #require(try (response.json["error"] as? [String: Any])?["message"] as? String)
+            let message = try await client.expectInvalidInput(uri)
             #expect(message.contains(reason))
         }
     }

@@ -66,6 +66,23 @@ extension TestClientProtocol {
         try await executeRequest(uri: uri, method: .get, headers: [:], body: nil)
     }
 
+    /// A GET that must answer 200, its body decoded as a JSON object.
+    func getJSON(_ uri: String) async throws -> [String: Any] {
+        let response = try await get(uri)
+        #expect(response.status == .ok, "\(uri) answered \(response.status)")
+        return try response.json
+    }
+
+    /// A GET that must be refused as the user's mistake: 400 with the error code "invalid_input". Returns the
+    /// error's message.
+    @discardableResult
+    func expectInvalidInput(_ uri: String) async throws -> String {
+        let response = try await get(uri)
+        #expect(response.status == .badRequest, "\(uri) answered \(response.status)")
+        #expect(try response.errorCode == "invalid_input", "\(uri)")
+        return try #require(try (response.json["error"] as? [String: Any])?["message"] as? String)
+    }
+
     /// A request with a JSON body given as text.
     func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil) async throws -> TestResponse {
         try await executeRequest(uri: uri, method: method, headers: json == nil ? [:] : [.contentType: "application/json"],

@@ -115,9 +115,7 @@ struct StreetMapEndpointTests {
     ])
     func badInput(_ uri: String) async throws {
         try await Self.server().test { client in
-            let response = try await client.get(uri)
-            #expect(response.status == .badRequest)
-            #expect(try response.errorCode == "invalid_input")
+            try await client.expectInvalidInput(uri)
         }
     }
 

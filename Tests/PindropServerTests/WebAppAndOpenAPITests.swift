@@ -13,9 +13,7 @@ struct WebAppAndOpenAPITests {
         let server = TestServer()
         let router = buildRouter(configuration: server.configuration, services: try server.services)
         let documented: Set<String> = try await server.test { client in
-            let response = try await client.get("/openapi.json")
-            #expect(response.status == .ok)
-            let json = try response.json
+            let json = try await client.getJSON("/openapi.json")
             #expect(json["openapi"] as? String == "3.1.0")
             let paths = try #require(json["paths"] as? [String: [String: Any]])
             var result: Set<String> = []
@@ -49,9 +47,7 @@ struct WebAppAndOpenAPITests {
     @Test("the offline basemap is the Natural Earth countries collection")
     func basemap() async throws {
         try await TestServer().test { client in
-            let response = try await client.get("/basemap/countries.geojson")
-            #expect(response.status == .ok)
-            let json = try response.json
+            let json = try await client.getJSON("/basemap/countries.geojson")
             #expect(json["type"] as? String == "FeatureCollection")
             #expect((json["features"] as? [Any])?.count == 177)
         }

@@ -8,6 +8,7 @@ import urllib.parse
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from app import js
 from conftest import screenshot, wait
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -20,10 +21,6 @@ def open_music(driver, server):
     driver.execute_script("window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));")
     driver.find_element(By.ID, "music-toggle").click()
     wait(driver, lambda d: d.find_element(By.ID, "music").is_displayed(), message="the Music panel did not open")
-
-
-def js(driver, script, *args):
-    return driver.execute_script(script, *args)
 
 
 def music_search(driver, text):

@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import screenshot, wait
-from test_webapp import HOSTILE, js, js_errors, open_app
+from app import HOSTILE, js, js_errors, open_app
 
 HELSINKI = (60.1699, 24.9384)   # the railway station square
 

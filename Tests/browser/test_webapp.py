@@ -1,85 +1,12 @@
 """Every flow of the web map app (PRODUCT.md sections 1-3) in a real headless Chromium against `pindrop serve`
 on the embedded GeoNames index. Screenshots go to build/screenshots/."""
-import json
 import urllib.parse
 
-import pytest
-from selenium.common.exceptions import JavascriptException
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
 
+from app import HOSTILE, api_search, js, js_errors, map_center, open_app, result_rows, save_button, search, search_and_pick, type_slowly, wait_suggestions_for
 from conftest import screenshot, wait
-
-HOSTILE = "<img src=x onerror=alert(1)>"
-
-
-def open_app(driver, server, path="/"):
-    driver.get(server.url + path)
-    wait(driver, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), message="the app did not start")
-    # Record alerts instead of showing them, so an injected alert() would be caught.
-    driver.execute_script("window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));")
-
-
-def js(driver, script, *args):
-    return driver.execute_script(script, *args)
-
-
-def search(driver, text, press_enter=True):
-    field = driver.find_element(By.ID, "q")
-    field.clear()
-    field.send_keys(text)
-    if press_enter:
-        field.send_keys(Keys.ENTER)
-    else:
-        driver.find_element(By.ID, "search-button").click()
-    wait(driver, lambda d: not d.find_element(By.ID, "search-button").get_attribute("disabled")
-         and (d.find_elements(By.CSS_SELECTOR, "#results .row") or d.find_elements(By.CSS_SELECTOR, ".no-results")))
-
-
-def result_rows(driver):
-    return [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#results .result-list .row")]
-
-
-def map_center(driver):
-    return js(driver, "const c = pindrop.map.getCenter(); return [c.lat, c.lng];")
-
-
-def suggestion_items(driver):
-    return driver.find_elements(By.CSS_SELECTOR, "#suggestions li")
-
-
-def suggestions(driver):
-    """The open list as data, read in one go (the list is rebuilt as answers arrive)."""
-    return js(driver, """return [...document.querySelectorAll('#suggestions li')].map(li => ({
-        text: li.querySelector('.text').textContent, recent: li.classList.contains('recent'),
-        active: li.classList.contains('active')}))""")
-
-
-def wait_suggestions_for(driver, text):
-    """Waits until the list shows the server's answer for `text`; returns it."""
-    wait(driver, lambda d: js(d, "return document.getElementById('suggestions').dataset.query") == text,
-         message="no suggestions for " + text)
-    return suggestions(driver)
-
-
-def api_suggest(server, text):
-    return [p["displayName"] for p in server.api("GET", "/v1/suggest?limit=8&q=" + urllib.parse.quote(text))[1]["results"]]
-
-
-def wait_idle_map(driver):
-    wait(driver, lambda d: js(d, "return !pindrop.map._animatingZoom && !pindrop.map._panAnim?._inProgress"))
-
-
-def api_search(server, text):
-    return server.api("GET", "/v1/search?limit=20&q=" + urllib.parse.quote(text))[1]["results"]
-
-
-def js_errors(driver):
-    """Console errors other than failed loads of online tiles (there is no network on the test machine)."""
-    return [e for e in driver.get_log("browser")
-            if e["level"] == "SEVERE" and "tile.openstreetmap.org" not in e["message"]]
 
 
 # ---------------------------------------------------------------- opening
@@ -151,10 +78,7 @@ def test_no_results(browser, server):
 
 
 def test_selecting_a_row_pins_all_centres_it_and_popup_shows_name_and_coordinates(browser, server):
-    open_app(browser, server)
-    search(browser, "Paris")
-    results = api_search(server, "Paris")
-    browser.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[1].click()
+    results = search_and_pick(browser, server, "Paris", 1)
     chosen = results[1]
     wait(browser, lambda d: abs(map_center(d)[0] - chosen["latitude"]) < 0.01 and abs(map_center(d)[1] - chosen["longitude"]) < 0.01,
          message="the selected result is not centred")
@@ -175,10 +99,7 @@ def test_selecting_a_row_pins_all_centres_it_and_popup_shows_name_and_coordinate
 
 
 def test_display_all_fits_every_pin_and_offers_no_save(browser, server):
-    open_app(browser, server)
-    search(browser, "Paris")
-    results = api_search(server, "Paris")
-    browser.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[0].click()
+    results = search_and_pick(browser, server, "Paris", 0)
     wait(browser, lambda d: d.find_element(By.ID, "save-button").is_displayed())
     browser.find_element(By.ID, "display-all").click()
     wait(browser, lambda d: js(d, "return pindrop.map.getBounds().contains(arguments[0])",
@@ -189,10 +110,6 @@ def test_display_all_fits_every_pin_and_offers_no_save(browser, server):
 
 
 # ---------------------------------------------------------------- saved places
-
-
-def save_button(driver):
-    return driver.find_element(By.ID, "save-button")
 
 
 def test_save_then_delete_with_confirmation_and_state_after_reload(browser, server):
@@ -250,138 +167,6 @@ def test_saving_twice_keeps_one_and_a_save_survives_kill_9(browser, server):
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#results .saved-list .row"))
     assert [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#results .saved-list .row")] == [saved[0]["displayName"]]
     screenshot(browser, "10-saved-list-after-kill-9")
-
-
-# ---------------------------------------------------------------- suggestions and recent addresses
-
-
-def type_slowly(driver, text):
-    field = driver.find_element(By.ID, "q")
-    for ch in text:
-        field.send_keys(ch)
-
-
-def test_suggestions_after_min_chars_with_arrow_keys_enter_and_escape(browser, server):
-    open_app(browser, server)
-    min_chars = server.api("GET", "/v1/config")[1]["suggestMinChars"]
-    field = browser.find_element(By.ID, "q")
-    field.click()
-    type_slowly(browser, "Helsin"[:min_chars - 1])
-    js(browser, "return new Promise(r => setTimeout(r, 400))")
-    assert [s for s in suggestions(browser) if not s["recent"]] == [], "no suggestions below the minimum characters"
-    type_slowly(browser, "Helsin"[min_chars - 1:])
-    shown = wait_suggestions_for(browser, "Helsin")
-    assert [s["text"] for s in shown if not s["recent"]][:3] == [t for t in api_suggest(server, "Helsin")
-                                                                 if t not in [r["text"] for r in shown if r["recent"]]][:3]
-    screenshot(browser, "11-suggestions")
-
-    field.send_keys(Keys.ARROW_DOWN)
-    assert suggestions(browser)[0]["active"]
-    field.send_keys(Keys.ARROW_DOWN)
-    assert suggestions(browser)[1]["active"] and not suggestions(browser)[0]["active"]
-    field.send_keys(Keys.ARROW_UP)
-    assert suggestions(browser)[0]["active"]
-
-    field.send_keys(Keys.ESCAPE)
-    assert not browser.find_element(By.ID, "suggestions").is_displayed()
-    assert field.get_attribute("value") == "Helsin"
-
-    field.send_keys("k")
-    shown = wait_suggestions_for(browser, "Helsink")
-    target = next(i for i, s in enumerate(shown) if not s["recent"])
-    for _ in range(target + 1):
-        field.send_keys(Keys.ARROW_DOWN)
-    chosen = suggestions(browser)[target]
-    assert chosen["active"]
-    field.send_keys(Keys.ENTER)
-    assert not browser.find_element(By.ID, "suggestions").is_displayed()
-    assert field.get_attribute("value") == chosen["text"]
-    place = next(p for p in server.api("GET", "/v1/suggest?limit=8&q=Helsink")[1]["results"] if p["displayName"] == chosen["text"])
-    wait(browser, lambda d: abs(map_center(d)[0] - place["latitude"]) < 0.01 and abs(map_center(d)[1] - place["longitude"]) < 0.01,
-         message="the map is not centred on the choice")
-    assert browser.find_element(By.ID, "place-card").is_displayed(), "a pin and its card for the chosen address"
-    wait(browser, lambda d: server.api("GET", "/v1/recent")[1]["results"][0]["id"] == place["id"])
-    screenshot(browser, "12-suggestion-chosen")
-
-
-def test_a_stale_suggestion_answer_never_replaces_a_newer_one(browser, server):
-    old, new = api_suggest(server, "Hels"), api_suggest(server, "Helsinki")
-    assert old != new
-    open_app(browser, server)
-    # The answer for "Hels" arrives 1.5 s late, long after the answer for "Helsinki".
-    js(browser, """
-        const realFetch = window.fetch;
-        window.fetch = (url, options) => /suggest\\?q=Hels&/.test(String(url))
-            ? new Promise((resolve) => setTimeout(() => resolve(realFetch(url, options)), 1500))
-            : realFetch(url, options);""")
-    field = browser.find_element(By.ID, "q")
-    field.click()
-    type_slowly(browser, "Hels")
-    js(browser, "return new Promise(r => setTimeout(r, 300))")      # past the debounce: "Hels" is asked
-    type_slowly(browser, "inki")
-    shown = [s["text"] for s in wait_suggestions_for(browser, "Helsinki") if not s["recent"]]
-    assert shown == [t for t in new if t in shown]
-    js(browser, "return new Promise(r => setTimeout(r, 2000))")     # the late "Hels" answer lands
-    assert js(browser, "return document.getElementById('suggestions').dataset.query") == "Helsinki"
-    assert [s["text"] for s in suggestions(browser) if not s["recent"]] == shown
-
-
-def choose_first_suggestion(driver, text):
-    field = driver.find_element(By.ID, "q")
-    field.clear()
-    field.click()
-    type_slowly(driver, text)
-    index = next(i for i, s in enumerate(wait_suggestions_for(driver, text)) if not s["recent"])
-    name = suggestions(driver)[index]["text"]
-    suggestion_items(driver)[index].click()
-    wait(driver, lambda d: not d.find_element(By.ID, "suggestions").is_displayed())
-    return name
-
-
-def test_two_recent_addresses_on_top_newest_first_after_a_restart(browser, server):
-    open_app(browser, server)
-    first = choose_first_suggestion(browser, "Zurich")
-    second = choose_first_suggestion(browser, "Oslo")
-    wait(browser, lambda d: [p["displayName"] for p in server.api("GET", "/v1/recent")[1]["results"]] == [second, first])
-
-    server.restart(hard=False)
-    open_app(browser, server)
-    field = browser.find_element(By.ID, "q")
-    field.click()
-    type_slowly(browser, "Par")
-    shown = wait_suggestions_for(browser, "Par")
-    assert [s["recent"] for s in shown[:3]] == [True, True, False]
-    assert [s["text"] for s in shown[:2]] == [second, first]
-    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#suggestions li.recent .tag")] == ["RECENT", "RECENT"]
-    screenshot(browser, "13-recent-on-top-after-restart")
-
-
-# ---------------------------------------------------------------- centre pin
-
-
-def test_centre_pin_reverse_geocodes_where_the_map_stops_and_remembers_it(browser, server):
-    open_app(browser, server)
-    js(browser, "pindrop.map.setView([60.1699, 24.9384], 12, {animate: false})")
-    browser.find_element(By.ID, "center-pin-toggle").click()
-    assert browser.find_element(By.ID, "center-pin").is_displayed()
-    field = browser.find_element(By.ID, "q")
-    expected = server.api("GET", "/v1/reverse?lat=60.1699&lon=24.9384")[1]["results"][0]
-    wait(browser, lambda d: field.get_attribute("value") == expected["displayName"])
-    screenshot(browser, "14-centre-pin-helsinki")
-
-    # Drag the map like a person would; when the move ends the new centre is looked up.
-    js(browser, "pindrop.map.setView([59.33, 18.0], 9, {animate: false})")
-    ActionChains(browser).move_to_element_with_offset(browser.find_element(By.ID, "map"), 0, 150) \
-        .click_and_hold().move_by_offset(40, -30).move_by_offset(40, -30).release().perform()
-    center = map_center(browser)
-    expected = server.api("GET", "/v1/reverse?lat=%f&lon=%f" % (center[0], center[1]))[1]["results"][0]
-    wait(browser, lambda d: field.get_attribute("value") == expected["displayName"])
-    wait(browser, lambda d: server.api("GET", "/v1/recent")[1]["results"][0]["id"] == expected["id"],
-         message="the pinned address is remembered as recent")
-    screenshot(browser, "15-centre-pin-after-drag")
-
-    browser.find_element(By.ID, "center-pin-toggle").click()
-    assert not browser.find_element(By.ID, "center-pin").is_displayed()
 
 
 # ---------------------------------------------------------------- map controls

@@ -1,0 +1,106 @@
+"""Helpers for driving the web map app in the browser tests: open it, type, search, read the list and the map."""
+import urllib.parse
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import wait
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def open_app(driver, server, path="/"):
+    driver.get(server.url + path)
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), message="the app did not start")
+    # Record alerts instead of showing them, so an injected alert() would be caught.
+    driver.execute_script("window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));")
+
+
+def js(driver, script, *args):
+    return driver.execute_script(script, *args)
+
+
+def search(driver, text, press_enter=True):
+    field = driver.find_element(By.ID, "q")
+    field.clear()
+    field.send_keys(text)
+    if press_enter:
+        field.send_keys(Keys.ENTER)
+    else:
+        driver.find_element(By.ID, "search-button").click()
+    wait(driver, lambda d: not d.find_element(By.ID, "search-button").get_attribute("disabled")
+         and (d.find_elements(By.CSS_SELECTOR, "#results .row") or d.find_elements(By.CSS_SELECTOR, ".no-results")))
+
+
+def result_rows(driver):
+    return [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#results .result-list .row")]
+
+
+def map_center(driver):
+    return js(driver, "const c = pindrop.map.getCenter(); return [c.lat, c.lng];")
+
+
+def suggestion_items(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "#suggestions li")
+
+
+def suggestions(driver):
+    """The open list as data, read in one go (the list is rebuilt as answers arrive)."""
+    return js(driver, """return [...document.querySelectorAll('#suggestions li')].map(li => ({
+        text: li.querySelector('.text').textContent, recent: li.classList.contains('recent'),
+        active: li.classList.contains('active')}))""")
+
+
+def wait_suggestions_for(driver, text):
+    """Waits until the list shows the server's answer for `text`; returns it."""
+    wait(driver, lambda d: js(d, "return document.getElementById('suggestions').dataset.query") == text,
+         message="no suggestions for " + text)
+    return suggestions(driver)
+
+
+def api_suggest(server, text):
+    return [p["displayName"] for p in server.api("GET", "/v1/suggest?limit=8&q=" + urllib.parse.quote(text))[1]["results"]]
+
+
+def wait_idle_map(driver):
+    wait(driver, lambda d: js(d, "return !pindrop.map._animatingZoom && !pindrop.map._panAnim?._inProgress"))
+
+
+def api_search(server, text):
+    return server.api("GET", "/v1/search?limit=20&q=" + urllib.parse.quote(text))[1]["results"]
+
+
+def js_errors(driver):
+    """Console errors other than failed loads of online tiles (there is no network on the test machine)."""
+    return [e for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and "tile.openstreetmap.org" not in e["message"]]
+
+
+def save_button(driver):
+    return driver.find_element(By.ID, "save-button")
+
+
+def search_and_pick(browser, server, text, row):
+    """Searches in the app and clicks result `row`; returns the API's results for the same text."""
+    open_app(browser, server)
+    search(browser, text)
+    browser.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[row].click()
+    return api_search(server, text)
+
+
+def type_slowly(driver, text):
+    field = driver.find_element(By.ID, "q")
+    for ch in text:
+        field.send_keys(ch)
+
+
+def choose_first_suggestion(driver, text):
+    field = driver.find_element(By.ID, "q")
+    field.clear()
+    field.click()
+    type_slowly(driver, text)
+    index = next(i for i, s in enumerate(wait_suggestions_for(driver, text)) if not s["recent"])
+    name = suggestions(driver)[index]["text"]
+    suggestion_items(driver)[index].click()
+    wait(driver, lambda d: not d.find_element(By.ID, "suggestions").is_displayed())
+    return name

@@ -1,0 +1,122 @@
+"""Search as you type in a real headless Chromium: suggestions, recent addresses, and the centre pin's address
+(PRODUCT.md sections 2-3). Screenshots go to build/screenshots/."""
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from app import api_suggest, choose_first_suggestion, js, map_center, open_app, suggestions, type_slowly, wait_suggestions_for
+from conftest import screenshot, wait
+
+
+# ---------------------------------------------------------------- suggestions and recent addresses
+
+
+def test_suggestions_after_min_chars_with_arrow_keys_enter_and_escape(browser, server):
+    open_app(browser, server)
+    min_chars = server.api("GET", "/v1/config")[1]["suggestMinChars"]
+    field = browser.find_element(By.ID, "q")
+    field.click()
+    type_slowly(browser, "Helsin"[:min_chars - 1])
+    js(browser, "return new Promise(r => setTimeout(r, 400))")
+    assert [s for s in suggestions(browser) if not s["recent"]] == [], "no suggestions below the minimum characters"
+    type_slowly(browser, "Helsin"[min_chars - 1:])
+    shown = wait_suggestions_for(browser, "Helsin")
+    assert [s["text"] for s in shown if not s["recent"]][:3] == [t for t in api_suggest(server, "Helsin")
+                                                                 if t not in [r["text"] for r in shown if r["recent"]]][:3]
+    screenshot(browser, "11-suggestions")
+
+    field.send_keys(Keys.ARROW_DOWN)
+    assert suggestions(browser)[0]["active"]
+    field.send_keys(Keys.ARROW_DOWN)
+    assert suggestions(browser)[1]["active"] and not suggestions(browser)[0]["active"]
+    field.send_keys(Keys.ARROW_UP)
+    assert suggestions(browser)[0]["active"]
+
+    field.send_keys(Keys.ESCAPE)
+    assert not browser.find_element(By.ID, "suggestions").is_displayed()
+    assert field.get_attribute("value") == "Helsin"
+
+    field.send_keys("k")
+    shown = wait_suggestions_for(browser, "Helsink")
+    target = next(i for i, s in enumerate(shown) if not s["recent"])
+    for _ in range(target + 1):
+        field.send_keys(Keys.ARROW_DOWN)
+    chosen = suggestions(browser)[target]
+    assert chosen["active"]
+    field.send_keys(Keys.ENTER)
+    assert not browser.find_element(By.ID, "suggestions").is_displayed()
+    assert field.get_attribute("value") == chosen["text"]
+    place = next(p for p in server.api("GET", "/v1/suggest?limit=8&q=Helsink")[1]["results"] if p["displayName"] == chosen["text"])
+    wait(browser, lambda d: abs(map_center(d)[0] - place["latitude"]) < 0.01 and abs(map_center(d)[1] - place["longitude"]) < 0.01,
+         message="the map is not centred on the choice")
+    assert browser.find_element(By.ID, "place-card").is_displayed(), "a pin and its card for the chosen address"
+    wait(browser, lambda d: server.api("GET", "/v1/recent")[1]["results"][0]["id"] == place["id"])
+    screenshot(browser, "12-suggestion-chosen")
+
+
+def test_a_stale_suggestion_answer_never_replaces_a_newer_one(browser, server):
+    old, new = api_suggest(server, "Hels"), api_suggest(server, "Helsinki")
+    assert old != new
+    open_app(browser, server)
+    # The answer for "Hels" arrives 1.5 s late, long after the answer for "Helsinki".
+    js(browser, """
+        const realFetch = window.fetch;
+        window.fetch = (url, options) => /suggest\\?q=Hels&/.test(String(url))
+            ? new Promise((resolve) => setTimeout(() => resolve(realFetch(url, options)), 1500))
+            : realFetch(url, options);""")
+    field = browser.find_element(By.ID, "q")
+    field.click()
+    type_slowly(browser, "Hels")
+    js(browser, "return new Promise(r => setTimeout(r, 300))")      # past the debounce: "Hels" is asked
+    type_slowly(browser, "inki")
+    shown = [s["text"] for s in wait_suggestions_for(browser, "Helsinki") if not s["recent"]]
+    assert shown == [t for t in new if t in shown]
+    js(browser, "return new Promise(r => setTimeout(r, 2000))")     # the late "Hels" answer lands
+    assert js(browser, "return document.getElementById('suggestions').dataset.query") == "Helsinki"
+    assert [s["text"] for s in suggestions(browser) if not s["recent"]] == shown
+
+
+def test_two_recent_addresses_on_top_newest_first_after_a_restart(browser, server):
+    open_app(browser, server)
+    first = choose_first_suggestion(browser, "Zurich")
+    second = choose_first_suggestion(browser, "Oslo")
+    wait(browser, lambda d: [p["displayName"] for p in server.api("GET", "/v1/recent")[1]["results"]] == [second, first])
+
+    server.restart(hard=False)
+    open_app(browser, server)
+    field = browser.find_element(By.ID, "q")
+    field.click()
+    type_slowly(browser, "Par")
+    shown = wait_suggestions_for(browser, "Par")
+    assert [s["recent"] for s in shown[:3]] == [True, True, False]
+    assert [s["text"] for s in shown[:2]] == [second, first]
+    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#suggestions li.recent .tag")] == ["RECENT", "RECENT"]
+    screenshot(browser, "13-recent-on-top-after-restart")
+
+
+# ---------------------------------------------------------------- centre pin
+
+
+def test_centre_pin_reverse_geocodes_where_the_map_stops_and_remembers_it(browser, server):
+    open_app(browser, server)
+    js(browser, "pindrop.map.setView([60.1699, 24.9384], 12, {animate: false})")
+    browser.find_element(By.ID, "center-pin-toggle").click()
+    assert browser.find_element(By.ID, "center-pin").is_displayed()
+    field = browser.find_element(By.ID, "q")
+    expected = server.api("GET", "/v1/reverse?lat=60.1699&lon=24.9384")[1]["results"][0]
+    wait(browser, lambda d: field.get_attribute("value") == expected["displayName"])
+    screenshot(browser, "14-centre-pin-helsinki")
+
+    # Drag the map like a person would; when the move ends the new centre is looked up.
+    js(browser, "pindrop.map.setView([59.33, 18.0], 9, {animate: false})")
+    ActionChains(browser).move_to_element_with_offset(browser.find_element(By.ID, "map"), 0, 150) \
+        .click_and_hold().move_by_offset(40, -30).move_by_offset(40, -30).release().perform()
+    center = map_center(browser)
+    expected = server.api("GET", "/v1/reverse?lat=%f&lon=%f" % (center[0], center[1]))[1]["results"][0]
+    wait(browser, lambda d: field.get_attribute("value") == expected["displayName"])
+    wait(browser, lambda d: server.api("GET", "/v1/recent")[1]["results"][0]["id"] == expected["id"],
+         message="the pinned address is remembered as recent")
+    screenshot(browser, "15-centre-pin-after-drag")
+
+    browser.find_element(By.ID, "center-pin-toggle").click()
+    assert not browser.find_element(By.ID, "center-pin").is_displayed()
