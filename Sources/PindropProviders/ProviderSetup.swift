@@ -25,6 +25,11 @@ public enum ProviderSetup {
     /// The User-Agent variable.
     public static let userAgentVariable = "PINDROP_USER_AGENT"
 
+    /// The variable holding the URL of a provider: "PINDROP_PHOTON_URL".
+    static func urlVariable(_ profile: RemoteProviderProfile) -> String {
+        "PINDROP_\(profile.name.uppercased())_URL"
+    }
+
     /// The facade for this environment over `store` (nil when no index is open: the provider "embedded" is then
     /// listed as unavailable). Throws `.invalidInput` for a malformed URL or timeout, or a chain naming an
     /// unknown, unconfigured or unsuitable provider.
@@ -40,40 +45,23 @@ public enum ProviderSetup {
             timeout = .milliseconds(Int64(seconds * 1000))
         }
         let userAgent = value(userAgentVariable) ?? ProviderConfiguration.defaultUserAgent
-        func configuration(_ name: String, urlVariable: String, defaultURL: String, keyVariable: String?) throws(PindropError) -> ProviderConfiguration {
-            try ProviderConfiguration(name: name, baseURL: value(urlVariable) ?? defaultURL,
+        func configuration(_ profile: RemoteProviderProfile, keyVariable: String?) throws(PindropError) -> ProviderConfiguration {
+            try ProviderConfiguration(name: profile.shortName, baseURL: value(urlVariable(profile)) ?? profile.defaultBaseURL,
                                       apiKey: keyVariable.flatMap(value), timeout: timeout, userAgent: userAgent)
         }
 
-        var providers: [any PlaceProvider] = []
+        var providers: [any PlaceProvider] = [
+            NominatimClient(configuration: try configuration(NominatimClient.profile, keyVariable: nil), httpClient: httpClient),
+            PhotonClient(configuration: try configuration(PhotonClient.profile, keyVariable: nil), httpClient: httpClient),
+        ]
         var unavailable: [ProviderDescription] = []
-        providers.append(NominatimClient(configuration: try configuration("Nominatim", urlVariable: "PINDROP_NOMINATIM_URL",
-                                                                           defaultURL: NominatimClient.defaultBaseURL, keyVariable: nil),
-                                         httpClient: httpClient))
-        providers.append(PhotonClient(configuration: try configuration("Photon", urlVariable: "PINDROP_PHOTON_URL",
-                                                                       defaultURL: PhotonClient.defaultBaseURL, keyVariable: nil),
-                                      httpClient: httpClient))
-
-        let google = try configuration("Google", urlVariable: "PINDROP_GOOGLE_URL", defaultURL: GoogleClient.defaultBaseURL,
-                                       keyVariable: GoogleClient.keyVariable)
-        if google.apiKey != nil { providers.append(try GoogleClient(configuration: google, httpClient: httpClient)) } else {
-            unavailable.append(ProviderDescription(name: GoogleClient.providerName, displayName: "Google",
-                                                   capabilities: [.search, .suggest, .reverse], attribution: "Powered by Google",
-                                                   unavailableReason: "set \(GoogleClient.keyVariable)"))
-        }
-        let mapbox = try configuration("Mapbox", urlVariable: "PINDROP_MAPBOX_URL", defaultURL: MapboxClient.defaultBaseURL,
-                                       keyVariable: MapboxClient.keyVariable)
-        if mapbox.apiKey != nil { providers.append(try MapboxClient(configuration: mapbox, httpClient: httpClient)) } else {
-            unavailable.append(ProviderDescription(name: MapboxClient.providerName, displayName: "Mapbox",
-                                                   capabilities: [.search, .suggest, .reverse], attribution: "© Mapbox",
-                                                   unavailableReason: "set \(MapboxClient.keyVariable)"))
-        }
-        let foursquare = try configuration("Foursquare", urlVariable: "PINDROP_FOURSQUARE_URL",
-                                           defaultURL: FoursquareClient.defaultBaseURL, keyVariable: FoursquareClient.keyVariable)
-        if foursquare.apiKey != nil { providers.append(try FoursquareClient(configuration: foursquare, httpClient: httpClient)) } else {
-            unavailable.append(ProviderDescription(name: FoursquareClient.providerName, displayName: "Foursquare",
-                                                   capabilities: [.nearby], attribution: "Venue data © Foursquare",
-                                                   unavailableReason: "set \(FoursquareClient.keyVariable)"))
+        for keyed in keyedProviders {
+            let configured = try configuration(keyed.profile, keyVariable: keyed.keyVariable)
+            if configured.apiKey != nil {
+                providers.append(try keyed.make(configured, httpClient))
+            } else {
+                unavailable.append(keyed.unconfigured)
+            }
         }
 
         var chains: [ProviderCapability: [String]] = [:]
@@ -86,4 +74,47 @@ public enum ProviderSetup {
         }
         return try PlaceService(store: store, remote: providers, unavailable: unavailable, chains: chains, cache: cache)
     }
+}
+
+/// A provider that needs a key: made when its key is set, listed as unavailable (with what it would answer)
+/// when not.
+private struct KeyedEntry: Sendable {
+    let profile: RemoteProviderProfile
+    let keyVariable: String
+    /// What it answers once configured (the client's conformances say the same).
+    let capabilities: [ProviderCapability]
+    /// The credit listed while it is unconfigured; shorter than the client's for Google and Mapbox, as
+    /// `/v1/providers` has always said it.
+    let listedAttribution: String
+    let make: @Sendable (ProviderConfiguration, HTTPClient) throws(PindropError) -> any PlaceProvider
+
+    init<Client: KeyedProvider>(_ client: Client.Type, capabilities: [ProviderCapability], listedAttribution: String? = nil,
+                                make: @escaping @Sendable (ProviderConfiguration, HTTPClient) throws(PindropError) -> any PlaceProvider) {
+        self.profile = Client.profile
+        self.keyVariable = Client.keyVariable
+        self.capabilities = capabilities
+        self.listedAttribution = listedAttribution ?? Client.profile.attribution
+        self.make = make
+    }
+
+    /// How `/v1/providers` lists it until the key is set.
+    var unconfigured: ProviderDescription {
+        ProviderDescription(name: profile.name, displayName: profile.displayName, capabilities: capabilities,
+                            attribution: listedAttribution, unavailableReason: "set \(keyVariable)")
+    }
+}
+
+extension ProviderSetup {
+    /// The providers that need a key, in the order they are listed.
+    private static let keyedProviders = [
+        KeyedEntry(GoogleClient.self, capabilities: [.search, .suggest, .reverse], listedAttribution: "Powered by Google") {
+            (configuration, httpClient) throws(PindropError) in try GoogleClient(configuration: configuration, httpClient: httpClient)
+        },
+        KeyedEntry(MapboxClient.self, capabilities: [.search, .suggest, .reverse], listedAttribution: "© Mapbox") {
+            (configuration, httpClient) throws(PindropError) in try MapboxClient(configuration: configuration, httpClient: httpClient)
+        },
+        KeyedEntry(FoursquareClient.self, capabilities: [.nearby]) {
+            (configuration, httpClient) throws(PindropError) in try FoursquareClient(configuration: configuration, httpClient: httpClient)
+        },
+    ]
 }

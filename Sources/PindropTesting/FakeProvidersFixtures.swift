@@ -187,60 +187,58 @@ public enum FakeProviderFixtures {
 
     // MARK: Mapbox Geocoding v6
 
-    static let mapboxForward = #"""
-    {"type": "FeatureCollection", "features": [
-      {"type": "Feature", "id": "dXJuOm1ieGFkcjo0ZGE1YmM3Ni1jNDc2LTQ3ZDYtYjY1Ni1lZmE1OGE0NGVkYzQ",
-       "geometry": {"type": "Point", "coordinates": [-77.050636, 38.889248]},
-       "properties": {"mapbox_id": "dXJuOm1ieGFkcjo0ZGE1YmM3Ni1jNDc2LTQ3ZDYtYjY1Ni1lZmE1OGE0NGVkYzQ",
-         "feature_type": "address", "full_address": "2 Lincoln Memorial Circle Northwest, Washington, District of Columbia 20037, United States",
-         "name": "2 Lincoln Memorial Circle Northwest", "name_preferred": "2 Lincoln Memorial Circle Northwest",
-         "place_formatted": "Washington, District of Columbia 20037, United States",
-         "coordinates": {"longitude": -77.050636, "latitude": 38.889248, "accuracy": "rooftop"},
-         "context": {
-           "address": {"mapbox_id": "dXJuOm1ieGFkcjo0ZGE1", "address_number": "2", "street_name": "Lincoln Memorial Circle Northwest", "name": "2 Lincoln Memorial Circle Northwest"},
-           "street": {"mapbox_id": "dXJuOm1ieGFkcjpzdHJlZXQ", "name": "Lincoln Memorial Circle Northwest"},
-           "postcode": {"mapbox_id": "dXJuOm1ieHBsYzpBNE1v", "name": "20037"},
-           "place": {"mapbox_id": "dXJuOm1ieHBsYzpGSmlvN0E", "name": "Washington", "wikidata_id": "Q61"},
-           "region": {"mapbox_id": "dXJuOm1ieHBsYzpCUVRz", "name": "District of Columbia", "wikidata_id": "Q3551781", "region_code": "DC", "region_code_full": "US-DC"},
-           "country": {"mapbox_id": "dXJuOm1ieHBsYzpJdXc", "name": "United States", "wikidata_id": "Q30", "country_code": "US", "country_code_alpha_3": "USA"}}}},
-      {"type": "Feature", "id": "dXJuOm1ieHBsYzpGSmlvN0E",
-       "geometry": {"type": "Point", "coordinates": [-77.036547, 38.895037]},
-       "properties": {"mapbox_id": "dXJuOm1ieHBsYzpGSmlvN0E", "feature_type": "place",
-         "full_address": "Washington, District of Columbia, United States", "name": "Washington",
-         "place_formatted": "District of Columbia, United States",
-         "bbox": [-77.119795, 38.791631, -76.909366, 38.995968],
-         "coordinates": {"longitude": -77.036547, "latitude": 38.895037},
-         "context": {
-           "region": {"mapbox_id": "dXJuOm1ieHBsYzpCUVRz", "name": "District of Columbia", "region_code": "DC", "region_code_full": "US-DC"},
-           "country": {"mapbox_id": "dXJuOm1ieHBsYzpJdXc", "name": "United States", "country_code": "US", "country_code_alpha_3": "USA"},
-           "place": {"mapbox_id": "dXJuOm1ieHBsYzpGSmlvN0E", "name": "Washington", "wikidata_id": "Q61"}}}}
-    ], "attribution": "NOTICE: © 2025 Mapbox and its suppliers. All rights reserved. Use of this data is subject to the Mapbox Terms of Service (https://www.mapbox.com/about/maps/). This response and the information it contains may not be retained."}
+    /// The address both Mapbox answers give first: one v6 feature with its full context.
+    static let mapboxAddressFeature = #"""
+    {"type": "Feature", "id": "dXJuOm1ieGFkcjo0ZGE1YmM3Ni1jNDc2LTQ3ZDYtYjY1Ni1lZmE1OGE0NGVkYzQ",
+     "geometry": {"type": "Point", "coordinates": [-77.050636, 38.889248]},
+     "properties": {"mapbox_id": "dXJuOm1ieGFkcjo0ZGE1YmM3Ni1jNDc2LTQ3ZDYtYjY1Ni1lZmE1OGE0NGVkYzQ",
+       "feature_type": "address", "full_address": "2 Lincoln Memorial Circle Northwest, Washington, District of Columbia 20037, United States",
+       "name": "2 Lincoln Memorial Circle Northwest", "name_preferred": "2 Lincoln Memorial Circle Northwest",
+       "place_formatted": "Washington, District of Columbia 20037, United States",
+       "coordinates": {"longitude": -77.050636, "latitude": 38.889248, "accuracy": "rooftop"},
+       "context": {
+         "address": {"mapbox_id": "dXJuOm1ieGFkcjo0ZGE1", "address_number": "2", "street_name": "Lincoln Memorial Circle Northwest", "name": "2 Lincoln Memorial Circle Northwest"},
+         "street": {"mapbox_id": "dXJuOm1ieGFkcjpzdHJlZXQ", "name": "Lincoln Memorial Circle Northwest"},
+         "postcode": {"mapbox_id": "dXJuOm1ieHBsYzpBNE1v", "name": "20037"},
+         "place": {"mapbox_id": "dXJuOm1ieHBsYzpGSmlvN0E", "name": "Washington", "wikidata_id": "Q61"},
+         "region": {"mapbox_id": "dXJuOm1ieHBsYzpCUVRz", "name": "District of Columbia", "wikidata_id": "Q3551781", "region_code": "DC", "region_code_full": "US-DC"},
+         "country": {"mapbox_id": "dXJuOm1ieHBsYzpJdXc", "name": "United States", "wikidata_id": "Q30", "country_code": "US", "country_code_alpha_3": "USA"}}}}
     """#
 
-    static let mapboxReverse = #"""
-    {"type": "FeatureCollection", "features": [
-      {"type": "Feature", "id": "dXJuOm1ieGFkcjo0ZGE1YmM3Ni1jNDc2LTQ3ZDYtYjY1Ni1lZmE1OGE0NGVkYzQ",
-       "geometry": {"type": "Point", "coordinates": [-77.050636, 38.889248]},
-       "properties": {"mapbox_id": "dXJuOm1ieGFkcjo0ZGE1YmM3Ni1jNDc2LTQ3ZDYtYjY1Ni1lZmE1OGE0NGVkYzQ",
-         "feature_type": "address", "full_address": "2 Lincoln Memorial Circle Northwest, Washington, District of Columbia 20037, United States",
-         "name": "2 Lincoln Memorial Circle Northwest", "place_formatted": "Washington, District of Columbia 20037, United States",
-         "coordinates": {"longitude": -77.050636, "latitude": 38.889248, "accuracy": "rooftop"},
-         "context": {
-           "address": {"address_number": "2", "street_name": "Lincoln Memorial Circle Northwest", "name": "2 Lincoln Memorial Circle Northwest"},
-           "street": {"name": "Lincoln Memorial Circle Northwest"},
-           "postcode": {"name": "20037"},
-           "place": {"name": "Washington"},
-           "region": {"name": "District of Columbia", "region_code": "DC"},
-           "country": {"name": "United States", "country_code": "US", "country_code_alpha_3": "USA"}}}},
-      {"type": "Feature", "id": "dXJuOm1ieHBsYzpBNE1v",
-       "geometry": {"type": "Point", "coordinates": [-77.05, 38.9]},
-       "properties": {"mapbox_id": "dXJuOm1ieHBsYzpBNE1v", "feature_type": "postcode",
-         "full_address": "20037, Washington, District of Columbia, United States", "name": "20037",
-         "place_formatted": "Washington, District of Columbia, United States",
-         "context": {"place": {"name": "Washington"}, "region": {"name": "District of Columbia", "region_code": "DC"},
-                     "country": {"name": "United States", "country_code": "US"}}}}
-    ], "attribution": "NOTICE: © 2025 Mapbox and its suppliers. All rights reserved."}
-    """#
+    /// The city the forward answer (search and suggest) gives second.
+    static let mapboxPlaceFeature = mapboxFeature(
+        id: "dXJuOm1ieHBsYzpGSmlvN0E", type: "place", name: "Washington", at: (-77.036547, 38.895037),
+        fullAddress: "Washington, District of Columbia, United States", placeFormatted: "District of Columbia, United States",
+        context: #"{"region": {"name": "District of Columbia"}, "country": {"name": "United States", "country_code": "US"}, "place": {"name": "Washington"}}"#)
+
+    /// The postcode the reverse answer gives second.
+    static let mapboxPostcodeFeature = mapboxFeature(
+        id: "dXJuOm1ieHBsYzpBNE1v", type: "postcode", name: "20037", at: (-77.05, 38.9),
+        fullAddress: "20037, Washington, District of Columbia, United States", placeFormatted: "Washington, District of Columbia, United States",
+        context: #"{"place": {"name": "Washington"}, "region": {"name": "District of Columbia"}, "country": {"name": "United States", "country_code": "US"}}"#)
+
+    /// A v6 point feature with its names and `context` (a JSON object); `mapbox_id` is the feature's id.
+    static func mapboxFeature(id: String, type: String, name: String, at point: (longitude: Double, latitude: Double),
+                              fullAddress: String, placeFormatted: String, context: String) -> String {
+        #"""
+        {"type": "Feature", "id": "\#(id)", "geometry": {"type": "Point", "coordinates": [\#(point.longitude), \#(point.latitude)]},
+         "properties": {"mapbox_id": "\#(id)", "feature_type": "\#(type)", "name": "\#(name)", "full_address": "\#(fullAddress)",
+           "place_formatted": "\#(placeFormatted)", "context": \#(context)}}
+        """#
+    }
+
+    static let mapboxForward = mapboxAnswer([mapboxAddressFeature, mapboxPlaceFeature], notice: """
+        NOTICE: © 2025 Mapbox and its suppliers. All rights reserved. Use of this data is subject to the Mapbox Terms of Service \
+        (https://www.mapbox.com/about/maps/). This response and the information it contains may not be retained.
+        """)
+
+    static let mapboxReverse = mapboxAnswer([mapboxAddressFeature, mapboxPostcodeFeature],
+                                            notice: "NOTICE: © 2025 Mapbox and its suppliers. All rights reserved.")
+
+    /// A Mapbox answer: a FeatureCollection of `features`, with Mapbox's notice as its `attribution`.
+    static func mapboxAnswer(_ features: [String], notice: String) -> String {
+        #"{"type": "FeatureCollection", "features": [\#n"# + features.joined(separator: ",\n") + #"\#n], "attribution": "\#(notice)"}"#
+    }
 
     // MARK: Foursquare
 

@@ -158,7 +158,7 @@ struct MusicBrainzDecodingTests {
 
     @Test("query text is percent-encoded so Lucene syntax reaches the service intact")
     func percentEncoding() {
-        #expect(MusicBrainzClient.percentEncoded("type:studio AND area:\"København\"+x")
+        #expect(ProviderHTTP.percentEncoded("type:studio AND area:\"København\"+x")
                 == "type%3Astudio%20AND%20area%3A%22K%C3%B8benhavn%22%2Bx")
     }
 }

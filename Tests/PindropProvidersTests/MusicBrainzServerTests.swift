@@ -36,38 +36,40 @@ struct MusicBrainzServerTests {
         return (places, last)
     }
 
+    /// A whole search in `mode` against a fresh server of `places`: what it found, its final counters
+    /// (required to have finished), and what the server saw.
+    static func finishedRun(_ mode: RequestSchedulingMode, places: Int = 1000, timeScale: Double = timeScale) async throws
+        -> (places: [MusicPlace], final: PagingProgress, server: FakeMusicBrainzServer.Statistics) {
+        let server = try await startServer(places: places, timeScale: timeScale)
+        defer { Task { await server.stop() } }
+        let (found, last) = try await run(try client(server), mode: mode)
+        let finished: PagingProgress? = if case .finished(let final) = last { final } else { nil }
+        return (found, try #require(finished, "expected finished, got \(String(describing: last))"), server.statistics)
+    }
+
     @Test("polite: every page, zero 503s, and the User-Agent names Pindrop and the contact")
     func polite() async throws {
-        let server = try await Self.startServer()
-        defer { Task { await server.stop() } }
-        let (places, last) = try await Self.run(try Self.client(server), mode: .polite)
-        guard case .finished(let final) = last else { Issue.record("expected finished, got \(String(describing: last))"); return }
+        let (places, final, server) = try await Self.finishedRun(.polite)
         #expect(final.pagesDone == 10 && final.placesFetched == 1000 && final.rateLimited == 0)
-        #expect(server.statistics.rateLimited == 0 && server.statistics.requests == 10)
-        #expect(server.statistics.servedOffsets == Array(stride(from: 0, to: 1000, by: 100)))
-        #expect(server.statistics.lastUserAgent == "Pindrop/\(MusicBrainzConfiguration.clientVersion) ( \(Self.contact) )")
+        #expect(server.rateLimited == 0 && server.requests == 10)
+        #expect(server.servedOffsets == Array(stride(from: 0, to: 1000, by: 100)))
+        #expect(server.lastUserAgent == "Pindrop/\(MusicBrainzConfiguration.clientVersion) ( \(Self.contact) )")
         #expect(places.count == final.placesShown && !places.isEmpty)
     }
 
     @Test("fixed: every page and zero 503s")
     func fixed() async throws {
-        let server = try await Self.startServer()
-        defer { Task { await server.stop() } }
-        let (_, last) = try await Self.run(try Self.client(server), mode: .fixed)
-        guard case .finished(let final) = last else { Issue.record("expected finished, got \(String(describing: last))"); return }
-        #expect(final.pagesDone == 10 && final.rateLimited == 0 && server.statistics.rateLimited == 0)
+        let (_, final, server) = try await Self.finishedRun(.fixed)
+        #expect(final.pagesDone == 10 && final.rateLimited == 0 && server.rateLimited == 0)
     }
 
     @Test("adaptive: gets 503s from the server, recovers, and still fetches every page")
     func adaptive() async throws {
         // The real one-second rule, so "as fast as possible" is surely faster than the rule even on a busy machine.
-        let server = try await Self.startServer(places: 600, timeScale: 1)
-        defer { Task { await server.stop() } }
-        let (_, last) = try await Self.run(try Self.client(server), mode: .adaptive)
-        guard case .finished(let final) = last else { Issue.record("expected finished, got \(String(describing: last))"); return }
+        let (_, final, server) = try await Self.finishedRun(.adaptive, places: 600, timeScale: 1)
         #expect(final.pagesDone == 6 && final.placesFetched == 600)
-        #expect(final.rateLimited > 0 && final.rateLimited == server.statistics.rateLimited)
-        #expect(server.statistics.served == 6)
+        #expect(final.rateLimited > 0 && final.rateLimited == server.rateLimited)
+        #expect(server.served == 6)
     }
 
     @Test("what the server generated is what the user gets: kept, filtered and skipped match the data")

@@ -122,5 +122,11 @@ struct ProviderErrorTests {
         #expect(throws: PindropError.invalidInput("Google needs an API key: set PINDROP_GOOGLE_API_KEY")) {
             try GoogleClient(configuration: keyless)
         }
+        #expect(throws: PindropError.invalidInput("Mapbox needs an access token: set PINDROP_MAPBOX_API_KEY")) {
+            try MapboxClient(configuration: keyless)
+        }
+        #expect(throws: PindropError.invalidInput("Foursquare needs an API key: set PINDROP_FOURSQUARE_API_KEY")) {
+            try FoursquareClient(configuration: keyless)
+        }
     }
 }

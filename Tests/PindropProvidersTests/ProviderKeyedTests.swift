@@ -8,8 +8,7 @@ import Testing
 struct ProviderGoogleTests {
     @Test("geocoding decodes formatted_address, geometry.location and address_components")
     func search() async throws {
-        try await withFake(.google) { server in
-            let client = try GoogleClient(configuration: try configuration(for: server))
+        try await withClient(.google, make: { try GoogleClient(configuration: $0) }) { client, server in
             let results = try await client.search(try SearchRequest(text: "1600 Amphitheatre Parkway", countryCode: "US"))
             #expect(results.map(\.place.id) == ["google:ChIJeRpOeF67j4AR9ydy_PIzPuM", "google:ChIJiQHsW0m3j4ARm69rRkrUF3w"])
             let place = results[0].place
@@ -29,8 +28,7 @@ struct ProviderGoogleTests {
 
     @Test("reverse asks latlng= and keeps the most precise address first")
     func reverse() async throws {
-        try await withFake(.google) { server in
-            let client = try GoogleClient(configuration: try configuration(for: server))
+        try await withClient(.google, make: { try GoogleClient(configuration: $0) }) { client, server in
             let results = try await client.reverse(try ReverseRequest(coordinate: Coordinate(latitude: 37.4224, longitude: -122.0842)))
             #expect(results.count == 1)
             #expect(results[0].place.address?.formatted == "Amphitheatre Parkway 1600, 94043 Mountain View")
@@ -72,8 +70,7 @@ struct ProviderGoogleTests {
 
     @Test("suggestions come from Places Autocomplete, completed with their location by Place Details")
     func suggest() async throws {
-        try await withFake(.google) { server in
-            let client = try GoogleClient(configuration: try configuration(for: server))
+        try await withClient(.google, make: { try GoogleClient(configuration: $0) }) { client, server in
             let near = Coordinate(latitude: 37.42, longitude: -122.08)
             let results = try await client.suggest(try SuggestRequest(text: "Googlep", near: near, countryCode: "US"))
             #expect(results.map(\.place.name) == ["Googleplex", "Mountain View"])
@@ -91,8 +88,7 @@ struct ProviderGoogleTests {
 
     @Test("one session token per typing session, ended by the selection")
     func sessionTokens() async throws {
-        try await withFake(.google) { server in
-            let client = try GoogleClient(configuration: try configuration(for: server))
+        try await withClient(.google, make: { try GoogleClient(configuration: $0) }) { client, server in
             for text in ["Goog", "Googl", "Googleplex"] { _ = try await client.suggest(try SuggestRequest(text: text)) }
             let typed = server.requests.filter { $0.path.hasSuffix("autocomplete/json") }.compactMap { $0.query["sessiontoken"] }
             #expect(typed.count == 3 && Set(typed).count == 1, "every keystroke of one session shares its token")
@@ -115,9 +111,9 @@ struct ProviderGoogleTests {
 
     @Test("a place Google does not know is nil, not an error")
     func unknownPlace() async throws {
-        try await withFake(.google) { server in
-            let client = try GoogleClient(configuration: try configuration(for: server))
-            #expect(try await client.place(id: "google:ChIJnope") == nil)
+        try await withClient(.google, make: { try GoogleClient(configuration: $0) }) { client, _ in
+            let place = try await client.place(id: "google:ChIJnope")
+            #expect(place == nil)
         }
     }
 }
@@ -126,8 +122,7 @@ struct ProviderGoogleTests {
 struct ProviderMapboxTests {
     @Test("forward geocoding decodes v6 features with their context; limit at most 10")
     func search() async throws {
-        try await withFake(.mapbox) { server in
-            let client = try MapboxClient(configuration: try configuration(for: server))
+        try await withClient(.mapbox, make: { try MapboxClient(configuration: $0) }) { client, server in
             let near = Coordinate(latitude: 38.9, longitude: -77.03)
             let results = try await client.search(try SearchRequest(text: "2 Lincoln Memorial Circle", near: near, countryCode: "US", limit: 25))
             #expect(results.count == 2)
@@ -149,8 +144,7 @@ struct ProviderMapboxTests {
 
     @Test("suggest asks with autocomplete=true")
     func suggest() async throws {
-        try await withFake(.mapbox) { server in
-            let client = try MapboxClient(configuration: try configuration(for: server))
+        try await withClient(.mapbox, make: { try MapboxClient(configuration: $0) }) { client, server in
             let results = try await client.suggest(try SuggestRequest(text: "2 Lincoln Mem", limit: 5))
             #expect(results.count == 2)
             #expect(server.requests.first?.query["autocomplete"] == "true")
@@ -160,8 +154,7 @@ struct ProviderMapboxTests {
 
     @Test("reverse gives the address first, then wider features")
     func reverse() async throws {
-        try await withFake(.mapbox) { server in
-            let client = try MapboxClient(configuration: try configuration(for: server))
+        try await withClient(.mapbox, make: { try MapboxClient(configuration: $0) }) { client, server in
             let point = Coordinate(latitude: 38.889, longitude: -77.0506)
             let one = try await client.reverse(try ReverseRequest(coordinate: point))
             #expect(one.map(\.place.address?.formatted) == ["Lincoln Memorial Circle Northwest 2, 20037 Washington"])
@@ -180,8 +173,7 @@ struct ProviderFoursquareTests {
 
     @Test("both response forms give the same venues", arguments: ["", "/v3"])
     func bothForms(path: String) async throws {
-        try await withFake(.foursquare) { server in
-            let client = try FoursquareClient(configuration: try configuration(for: server, path: path))
+        try await withClient(.foursquare, path: path, make: { try FoursquareClient(configuration: $0) }) { client, server in
             let results = try await client.nearby(try NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 80))
             #expect(results.map(\.place.id) == ["foursquare:4a27e3f2f964a52051931fe3", "foursquare:49d51ce3f964a520675c1fe3"])
             let venue = results[0].place
@@ -207,8 +199,7 @@ struct ProviderFoursquareTests {
 
     @Test("a category word is a query, Foursquare category ids are a filter")
     func categories() async throws {
-        try await withFake(.foursquare) { server in
-            let client = try FoursquareClient(configuration: try configuration(for: server))
+        try await withClient(.foursquare, make: { try FoursquareClient(configuration: $0) }) { client, server in
             _ = try await client.nearby(try NearbyRequest(coordinate: centre, radiusMeters: 500, category: "Cafe"))
             _ = try await client.nearby(try NearbyRequest(coordinate: centre, radiusMeters: 500, category: "13032,13035"))
             let sent = server.requests

@@ -17,7 +17,11 @@ struct ProviderSetupTests {
         #expect(byName["nominatim"]?.capabilities == [.search, .reverse])
         #expect(byName["photon"]?.isConfigured == true)
         #expect(byName["google"]?.unavailableReason == "set PINDROP_GOOGLE_API_KEY")
+        #expect(byName["mapbox"] == ProviderDescription(name: "mapbox", displayName: "Mapbox", capabilities: [.search, .suggest, .reverse],
+                                                        attribution: "© Mapbox", unavailableReason: "set PINDROP_MAPBOX_API_KEY"))
+        #expect(byName["google"]?.attribution == "Powered by Google" && byName["google"]?.displayName == "Google")
         #expect(byName["foursquare"]?.capabilities == [.nearby])
+        #expect(byName["foursquare"]?.attribution == "Venue data © Foursquare")
         #expect(byName["nominatim"]?.attribution.contains("OpenStreetMap contributors") == true)
         for capability in ProviderCapability.allCases { #expect(service.chains[capability] == ["embedded"]) }
     }

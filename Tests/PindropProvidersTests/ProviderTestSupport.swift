@@ -17,6 +17,12 @@ func withFake<T>(_ kind: FakeProviderKind, _ body: (FakeProviderServer) async th
     }
 }
 
+/// Runs `body` with a client made by `make` for a fresh fake of `kind` (its base URL + `path`), stopping it afterwards.
+func withClient<Client>(_ kind: FakeProviderKind, path: String = "", make: (ProviderConfiguration) throws -> Client,
+                        _ body: (Client, FakeProviderServer) async throws -> Void) async throws {
+    try await withFake(kind) { server in try await body(try make(try configuration(for: server, path: path)), server) }
+}
+
 /// A configuration pointing at the fake, with its key and a short timeout.
 func configuration(for server: FakeProviderServer, path: String = "", key: String? = nil,
                    timeout: Duration = .seconds(2)) throws -> ProviderConfiguration {

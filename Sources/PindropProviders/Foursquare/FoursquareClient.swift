@@ -9,33 +9,27 @@ import PindropCore
 /// (`https://places-api.foursquare.com`: `Authorization: Bearer KEY`, `X-Places-Api-Version`, results with
 /// `fsq_place_id` and `latitude`/`longitude`) and the v3 API (`https://api.foursquare.com/v3`:
 /// `Authorization: KEY`, results with `fsq_id` and `geocodes.main`). Either response form is read.
-public struct FoursquareClient: PlaceProvider, NearbySearching {
-    /// The provider name.
-    public static let providerName = "foursquare"
-    /// The current Places API.
-    public static let defaultBaseURL = "https://places-api.foursquare.com"
+public struct FoursquareClient: KeyedProvider, NearbySearching {
     /// The environment variable holding the key.
     public static let keyVariable = "PINDROP_FOURSQUARE_API_KEY"
+    /// Who it is; the default endpoint is the current Places API.
+    public static let profile = RemoteProviderProfile(name: "foursquare", displayName: "Foursquare",
+                                                      defaultBaseURL: "https://places-api.foursquare.com",
+                                                      attribution: "Venue data © Foursquare")
     /// The Places API version sent with the current API.
     public static let apiVersion = "2025-06-17"
-    /// Foursquare's caps.
+    /// Foursquare's cap on the search radius.
     public static let maxRadiusMeters = 100_000.0
+    /// Foursquare's cap on results.
     public static let maxLimit = 50
 
-    public let name = FoursquareClient.providerName
-    public let displayName = "Foursquare"
-    public let attribution = "Venue data © Foursquare"
-    public var cacheLifetime: Duration { configuration.cacheLifetime }
-
     /// Where and how to reach it; `apiKey` is required.
-    public let configuration: ProviderConfiguration
+    public var configuration: ProviderConfiguration { http.configuration }
     private let http: ProviderHTTP
 
     /// Makes a client; throws `.invalidInput` without a key.
     public init(configuration: ProviderConfiguration, httpClient: HTTPClient = .failingFast) throws(PindropError) {
-        guard configuration.apiKey != nil else { throw .invalidInput("Foursquare needs an API key: set \(Self.keyVariable)") }
-        self.configuration = configuration
-        self.http = ProviderHTTP(provider: "Foursquare", configuration: configuration, httpClient: httpClient, keyVariable: Self.keyVariable)
+        self.http = try ProviderHTTP(keyed: Self.self, configuration: configuration, httpClient: httpClient)
     }
 
     /// Whether the base URL is the v3 API (`…/v3`), which takes the bare key.
@@ -56,9 +50,8 @@ public struct FoursquareClient: PlaceProvider, NearbySearching {
         let key = configuration.apiKey?.value ?? ""
         let headers = isVersion3 ? [("Authorization", key)]
                                  : [("Authorization", "Bearer \(key)"), ("X-Places-Api-Version", Self.apiVersion)]
-        let answer = try await http.get("/places/search", query: query, headers: headers)
-        try http.requireOK(answer, errorBody: MessageErrorBody.self)
-        let venues = try http.decode(FoursquareSearchResponse.self, from: answer.body).results
+        let venues = try await http.getJSON(FoursquareSearchResponse.self, path: "/places/search", query: query, headers: headers,
+                                            errorBody: MessageErrorBody.self).results
         return venues.compactMap { venue in
             venue.place.map { PlaceResult(place: $0, distanceMeters: venue.distance ?? $0.coordinate.distance(to: c)) }
         }
@@ -87,24 +80,14 @@ struct FoursquareVenue: Decodable {
     struct Point: Decodable { var latitude: Double; var longitude: Double }
     struct Geocodes: Decodable { var main: Point? }
     struct Category: Decodable { var name: String? }
-    struct Location: Decodable {
-        var address: String?
-        var locality: String?
-        var postcode: String?
-        var region: String?
-        var country: String?
-        var formatted_address: String?
-    }
+    struct Location: Decodable { var address, locality, postcode, region, country, formatted_address: String? }
 
-    var fsq_id: String?
-    var fsq_place_id: String?
+    var fsq_id, fsq_place_id: String?
     var name: String
-    var latitude: Double?
-    var longitude: Double?
+    var latitude, longitude, distance: Double?
     var geocodes: Geocodes?
     var location: Location?
     var categories: [Category]?
-    var distance: Double?
 
     /// The Pindrop place, or nil without an id or a location on the globe.
     var place: Place? {

@@ -15,23 +15,17 @@ import PindropCore
 /// Statuses: OK; ZERO_RESULTS → no results; REQUEST_DENIED → a message about the key;
 /// OVER_QUERY_LIMIT / OVER_DAILY_LIMIT → `.rateLimited`; INVALID_REQUEST → `.upstream`;
 /// UNKNOWN_ERROR → asked once more, then `.upstream`.
-public struct GoogleClient: PlaceProvider, PlaceSearching, Autocompleting, ReverseGeocoding, PlaceLookup {
-    /// The provider name.
-    public static let providerName = "google"
-    /// The public endpoint.
-    public static let defaultBaseURL = "https://maps.googleapis.com"
+public struct GoogleClient: KeyedProvider, PlaceSearching, Autocompleting, ReverseGeocoding, PlaceLookup {
     /// The environment variable holding the key, named in messages about a refused key.
     public static let keyVariable = "PINDROP_GOOGLE_API_KEY"
+    /// Who it is, and its public endpoint.
+    public static let profile = RemoteProviderProfile(name: "google", displayName: "Google", defaultBaseURL: "https://maps.googleapis.com",
+                                                      attribution: "Powered by Google; map data © Google")
     /// The Place Details fields asked for (Basic data only: location, name, address).
     static let detailsFields = "place_id,name,formatted_address,geometry/location,address_components,types"
 
-    public let name = GoogleClient.providerName
-    public let displayName = "Google"
-    public let attribution = "Powered by Google; map data © Google"
-    public var cacheLifetime: Duration { configuration.cacheLifetime }
-
     /// Where and how to reach it; `apiKey` is required.
-    public let configuration: ProviderConfiguration
+    public var configuration: ProviderConfiguration { http.configuration }
     /// Places completed by Details requests, by place id.
     public let detailsCache: ResponseCache
     private let http: ProviderHTTP
@@ -40,10 +34,8 @@ public struct GoogleClient: PlaceProvider, PlaceSearching, Autocompleting, Rever
     /// Makes a client; throws `.invalidInput` without an API key.
     public init(configuration: ProviderConfiguration, detailsCache: ResponseCache = ResponseCache(capacity: 1_000),
                 httpClient: HTTPClient = .failingFast) throws(PindropError) {
-        guard configuration.apiKey != nil else { throw .invalidInput("Google needs an API key: set \(Self.keyVariable)") }
-        self.configuration = configuration
         self.detailsCache = detailsCache
-        self.http = ProviderHTTP(provider: "Google", configuration: configuration, httpClient: httpClient, keyVariable: Self.keyVariable)
+        self.http = try ProviderHTTP(keyed: Self.self, configuration: configuration, httpClient: httpClient)
     }
 
     /// The current autocomplete session token, nil between sessions (for tests and diagnostics).
@@ -123,9 +115,7 @@ public struct GoogleClient: PlaceProvider, PlaceSearching, Autocompleting, Rever
         let query = query + [("key", configuration.apiKey?.value)]
         var attempt = 1
         while true {
-            let answer = try await http.get(path, query: query)
-            try http.requireOK(answer, errorBody: GoogleErrorBody.self)
-            let body = try http.decode(Body.self, from: answer.body)
+            let body = try await http.getJSON(Body.self, path: path, query: query, errorBody: GoogleErrorBody.self)
             let message = body.error_message.map { ": " + http.redacted($0) } ?? ""
             switch body.status {
             case "OK", "ZERO_RESULTS", "NOT_FOUND":

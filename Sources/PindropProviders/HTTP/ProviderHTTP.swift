@@ -45,6 +45,15 @@ struct ProviderHTTP: Sendable {
         }
     }
 
+    /// `get`, then the answer required to be 200 (any other explained by `errorBody`) and decoded as `T`.
+    func getJSON<T: Decodable, ErrorBody: ProviderErrorBody>(_ type: T.Type, path: String, query: [(String, String?)],
+                                                             headers: [(String, String)] = [],
+                                                             errorBody: ErrorBody.Type) async throws -> T {
+        let answer = try await get(path, query: query, headers: headers)
+        try requireOK(answer, errorBody: errorBody)
+        return try decode(type, from: answer.body)
+    }
+
     /// Decodes a 200 answer; a body of another shape is the provider's fault, said in one phrase.
     func decode<T: Decodable>(_ type: T.Type, from body: Data) throws(PindropError) -> T {
         do {

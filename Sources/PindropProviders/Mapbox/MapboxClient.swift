@@ -5,30 +5,24 @@ import PindropCore
 /// Mapbox Geocoding v6: `/search/geocode/v6/forward` (search with `autocomplete=false`, suggestions with
 /// `autocomplete=true`; `proximity` bias; at most 10 results) and `/search/geocode/v6/reverse`. The access
 /// token goes in the `access_token` parameter and never into a message.
-public struct MapboxClient: PlaceProvider, PlaceSearching, Autocompleting, ReverseGeocoding {
-    /// The provider name.
-    public static let providerName = "mapbox"
-    /// The public endpoint.
-    public static let defaultBaseURL = "https://api.mapbox.com"
-    /// The environment variable holding the token.
+public struct MapboxClient: KeyedProvider, PlaceSearching, Autocompleting, ReverseGeocoding {
+    /// The environment variable holding the access token.
     public static let keyVariable = "PINDROP_MAPBOX_API_KEY"
+    /// Mapbox calls its key an access token.
+    public static let keyName = "access token"
+    /// Who it is, and its public endpoint.
+    public static let profile = RemoteProviderProfile(name: "mapbox", displayName: "Mapbox", defaultBaseURL: "https://api.mapbox.com",
+                                                      attribution: "© Mapbox, © OpenStreetMap contributors")
     /// Mapbox's cap on forward results.
     public static let maxLimit = 10
 
-    public let name = MapboxClient.providerName
-    public let displayName = "Mapbox"
-    public let attribution = "© Mapbox, © OpenStreetMap contributors"
-    public var cacheLifetime: Duration { configuration.cacheLifetime }
-
     /// Where and how to reach it; `apiKey` (the access token) is required.
-    public let configuration: ProviderConfiguration
+    public var configuration: ProviderConfiguration { http.configuration }
     private let http: ProviderHTTP
 
     /// Makes a client; throws `.invalidInput` without an access token.
     public init(configuration: ProviderConfiguration, httpClient: HTTPClient = .failingFast) throws(PindropError) {
-        guard configuration.apiKey != nil else { throw .invalidInput("Mapbox needs an access token: set \(Self.keyVariable)") }
-        self.configuration = configuration
-        self.http = ProviderHTTP(provider: "Mapbox", configuration: configuration, httpClient: httpClient, keyVariable: Self.keyVariable)
+        self.http = try ProviderHTTP(keyed: Self.self, configuration: configuration, httpClient: httpClient)
     }
 
     /// `GET /search/geocode/v6/forward?q=…&autocomplete=false&limit=…[&proximity=lon,lat][&country=…]`.
@@ -60,51 +54,35 @@ public struct MapboxClient: PlaceProvider, PlaceSearching, Autocompleting, Rever
         return features.compactMap(\.place).map { PlaceResult.measured($0, from: near) }
     }
 
+    /// The features of a GeoJSON answer, the token sent as `access_token`.
     private func get(_ path: String, query: [(String, String?)]) async throws -> [MapboxFeature] {
-        let answer = try await http.get(path, query: query + [("access_token", configuration.apiKey?.value)])
-        try http.requireOK(answer, errorBody: MessageErrorBody.self)
-        return try http.decode(MapboxFeatureCollection.self, from: answer.body).features
+        try await http.getJSON(GeoJSONFeatureCollection<MapboxFeature>.self, path: path,
+                               query: query + [("access_token", configuration.apiKey?.value)], errorBody: MessageErrorBody.self).features
     }
 }
 
-/// Mapbox's answer: a GeoJSON FeatureCollection.
-struct MapboxFeatureCollection: Decodable {
-    var features: [MapboxFeature]
-}
-
-/// One v6 feature; the address parts are in `properties.context`.
+/// One v6 feature: a point; the address parts are in `properties.context`.
 struct MapboxFeature: Decodable {
-    struct Geometry: Decodable { var coordinates: [Double] }
     struct Named: Decodable { var name: String? }
-    struct AddressContext: Decodable { var address_number: String?; var street_name: String? }
-    struct CountryContext: Decodable { var name: String?; var country_code: String? }
+    struct AddressContext: Decodable { var address_number, street_name: String? }
+    struct CountryContext: Decodable { var name, country_code: String? }
     struct Context: Decodable {
         var address: AddressContext?
-        var street: Named?
-        var postcode: Named?
-        var place: Named?
-        var locality: Named?
-        var region: Named?
+        var street, postcode, place, locality, region: Named?
         var country: CountryContext?
     }
     struct Properties: Decodable {
-        var mapbox_id: String?
-        var feature_type: String?
-        var name: String?
-        var full_address: String?
-        var place_formatted: String?
+        var mapbox_id, name, full_address, place_formatted: String?
         var context: Context?
     }
 
     var id: String?
-    var geometry: Geometry
+    var geometry: GeoJSONPoint
     var properties: Properties
 
     /// The Pindrop place, or nil when the geometry is not a point on the globe.
     var place: Place? {
-        guard geometry.coordinates.count >= 2,
-              let coordinate = try? Coordinate(validatingLatitude: geometry.coordinates[1], longitude: geometry.coordinates[0])
-        else { return nil }
+        guard let coordinate = geometry.coordinate else { return nil }
         let p = properties, context = p.context
         let name = p.name?.nonBlank ?? p.full_address ?? "Unnamed place"
         let display = p.full_address ?? [name, p.place_formatted].compactMap { $0 }.joined(separator: ", ")

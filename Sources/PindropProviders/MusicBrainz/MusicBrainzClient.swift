@@ -51,7 +51,7 @@ public struct MusicBrainzClient: MusicPlaceSearching {
 
     /// Sends one place-search request: `GET /ws/2/place?query=…&limit=…&offset=…&fmt=json`.
     public func fetchPlaces(query: String, page: PageRequest) async throws -> PageFetchResult<MusicBrainzPlace?> {
-        let url = "\(configuration.baseURL)/ws/2/place?query=\(Self.percentEncoded(query))&limit=\(page.limit)&offset=\(page.offset)&fmt=json"
+        let url = "\(configuration.baseURL)/ws/2/place?query=\(ProviderHTTP.percentEncoded(query))&limit=\(page.limit)&offset=\(page.offset)&fmt=json"
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
         request.headers.add(name: "Accept", value: "application/json")
@@ -59,7 +59,7 @@ public struct MusicBrainzClient: MusicPlaceSearching {
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await httpClient.execute(request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds))
+            response = try await httpClient.execute(request, timeout: .nanoseconds(configuration.requestTimeout.wholeNanoseconds))
             body = try await response.body.collect(upTo: 32 << 20)
         } catch {
             if Task.isCancelled { throw CancellationError() }
@@ -125,20 +125,5 @@ public struct MusicBrainzClient: MusicPlaceSearching {
         case .dataCorrupted: return "not valid JSON"
         @unknown default: return "unreadable"
         }
-    }
-
-    /// RFC 3986 percent-encoding of a query value (everything but unreserved characters).
-    static func percentEncoded(_ text: String) -> String {
-        var unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        unreserved.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-    }
-}
-
-extension Duration {
-    /// Whole nanoseconds, for NIO's `TimeAmount`.
-    var nanoseconds: Int64 {
-        let parts = components
-        return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
     }
 }

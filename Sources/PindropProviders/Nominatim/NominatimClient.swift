@@ -6,28 +6,23 @@ import PindropCore
 /// Sends an identifying User-Agent, and keeps to one request per second against the public instance
 /// (its usage policy); its answers are cached by the registry. Nominatim's policy forbids
 /// search-as-you-type against the public instance, so it does not suggest.
-public struct NominatimClient: PlaceProvider, PlaceSearching, ReverseGeocoding {
-    /// The provider name.
-    public static let providerName = "nominatim"
-    /// The public instance.
-    public static let defaultBaseURL = "https://nominatim.openstreetmap.org"
+public struct NominatimClient: RemoteProvider, PlaceSearching, ReverseGeocoding {
+    /// Who it is; the default endpoint is the public instance.
+    public static let profile = RemoteProviderProfile(
+        name: "nominatim", displayName: "OpenStreetMap Nominatim", shortName: "Nominatim",
+        defaultBaseURL: "https://nominatim.openstreetmap.org",
+        attribution: "Data © OpenStreetMap contributors, ODbL 1.0 (openstreetmap.org/copyright); geocoding by Nominatim")
     /// Nominatim answers at most this many results per search.
     public static let maxLimit = 40
 
-    public let name = NominatimClient.providerName
-    public let displayName = "OpenStreetMap Nominatim"
-    public let attribution = "Data © OpenStreetMap contributors, ODbL 1.0 (openstreetmap.org/copyright); geocoding by Nominatim"
-    public var cacheLifetime: Duration { configuration.cacheLifetime }
-
     /// Where and how to reach it.
-    public let configuration: ProviderConfiguration
+    public var configuration: ProviderConfiguration { http.configuration }
     private let http: ProviderHTTP
     private let pacer: RequestPacer
 
     /// Makes a client. `minimumInterval` defaults to 1 s for the public instance and none elsewhere.
     public init(configuration: ProviderConfiguration, minimumInterval: Duration? = nil, httpClient: HTTPClient = .failingFast) {
-        self.configuration = configuration
-        self.http = ProviderHTTP(provider: "Nominatim", configuration: configuration, httpClient: httpClient, keyVariable: nil)
+        self.http = ProviderHTTP(for: Self.self, configuration: configuration, httpClient: httpClient)
         let isPublic = configuration.host == "nominatim.openstreetmap.org"
         self.pacer = RequestPacer(interval: minimumInterval ?? (isPublic ? .seconds(1) : .zero))
     }

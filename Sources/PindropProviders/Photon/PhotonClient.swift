@@ -4,21 +4,16 @@ import PindropCore
 
 /// Photon (komoot's OpenStreetMap geocoder): `/api` for search and search-as-you-type, `/reverse` for
 /// points, both answering a GeoJSON FeatureCollection.
-public struct PhotonClient: PlaceProvider, PlaceSearching, Autocompleting, ReverseGeocoding {
-    /// The provider name.
-    public static let providerName = "photon"
-    /// The public instance.
-    public static let defaultBaseURL = "https://photon.komoot.io"
+public struct PhotonClient: RemoteProvider, PlaceSearching, Autocompleting, ReverseGeocoding {
+    /// Who it is; the default endpoint is komoot's public instance.
+    public static let profile = RemoteProviderProfile(
+        name: "photon", displayName: "OpenStreetMap Photon", shortName: "Photon", defaultBaseURL: "https://photon.komoot.io",
+        attribution: "Data © OpenStreetMap contributors, ODbL 1.0 (openstreetmap.org/copyright); geocoding by Photon (komoot)")
     /// Photon's own cap on results.
     public static let maxLimit = 50
 
-    public let name = PhotonClient.providerName
-    public let displayName = "OpenStreetMap Photon"
-    public let attribution = "Data © OpenStreetMap contributors, ODbL 1.0 (openstreetmap.org/copyright); geocoding by Photon (komoot)"
-    public var cacheLifetime: Duration { configuration.cacheLifetime }
-
     /// Where and how to reach it.
-    public let configuration: ProviderConfiguration
+    public var configuration: ProviderConfiguration { http.configuration }
     /// Answer language (`lang`: "en", "de", "fr"...); nil lets Photon choose the local names.
     public let language: String?
     /// Restrict results to this box (`bbox`), for a deployment that covers one region; nil searches everywhere.
@@ -28,10 +23,9 @@ public struct PhotonClient: PlaceProvider, PlaceSearching, Autocompleting, Rever
     /// Makes a client.
     public init(configuration: ProviderConfiguration, language: String? = nil, boundingBox: BoundingBox? = nil,
                 httpClient: HTTPClient = .failingFast) {
-        self.configuration = configuration
         self.language = language
         self.boundingBox = boundingBox
-        self.http = ProviderHTTP(provider: "Photon", configuration: configuration, httpClient: httpClient, keyVariable: nil)
+        self.http = ProviderHTTP(for: Self.self, configuration: configuration, httpClient: httpClient)
     }
 
     /// `GET /api?q=…&limit=…[&lat=…&lon=…][&lang=…][&bbox=…]`. A country filter is applied to the answer
@@ -67,45 +61,28 @@ public struct PhotonClient: PlaceProvider, PlaceSearching, Autocompleting, Rever
             .map { PlaceResult.measured($0, from: near) }
     }
 
+    /// The features of a GeoJSON answer.
     private func get(_ path: String, query: [(String, String?)]) async throws -> [PhotonFeature] {
-        let answer = try await http.get(path, query: query)
-        try http.requireOK(answer, errorBody: MessageErrorBody.self)
-        return try http.decode(PhotonFeatureCollection.self, from: answer.body).features
+        try await http.getJSON(GeoJSONFeatureCollection<PhotonFeature>.self, path: path, query: query,
+                               errorBody: MessageErrorBody.self).features
     }
 }
 
-/// Photon's answer: a GeoJSON FeatureCollection of points.
-struct PhotonFeatureCollection: Decodable {
-    var features: [PhotonFeature]
-}
-
-/// One Photon feature: `geometry.coordinates` is [lon, lat]; `properties` hold the OSM tags and address.
+/// One Photon feature: a point; `properties` hold the OSM tags and address.
 struct PhotonFeature: Decodable {
-    struct Geometry: Decodable { var coordinates: [Double] }
     struct Properties: Decodable {
         var osm_type: String?
         var osm_id: FlexibleID?
-        var osm_key: String?
-        var osm_value: String?
-        var name: String?
-        var housenumber: String?
-        var street: String?
-        var postcode: String?
-        var city: String?
-        var district: String?
-        var state: String?
-        var country: String?
-        var countrycode: String?
+        var osm_key, osm_value: String?
+        var name, housenumber, street, postcode, city, state, country, countrycode: String?
     }
 
-    var geometry: Geometry
+    var geometry: GeoJSONPoint
     var properties: Properties
 
     /// The Pindrop place, or nil when the geometry is not a point on the globe.
     var place: Place? {
-        guard geometry.coordinates.count >= 2,
-              let coordinate = try? Coordinate(validatingLatitude: geometry.coordinates[1], longitude: geometry.coordinates[0])
-        else { return nil }
+        guard let coordinate = geometry.coordinate else { return nil }
         let p = properties
         let kind = ["N": "node", "W": "way", "R": "relation"][p.osm_type ?? ""] ?? p.osm_type?.lowercased() ?? "place"
         let id = "\(PhotonClient.providerName):\(kind)/\(p.osm_id?.value ?? "\(coordinate.latitude),\(coordinate.longitude)")"
