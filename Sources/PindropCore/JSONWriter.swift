@@ -51,6 +51,12 @@ public struct JSONWriter: Sendable {
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
     /// Writes `null`.
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
+    /// Writes an array of strings.
+    public mutating func strings(_ values: some Sequence<String>) {
+        beginArray()
+        for value in values { string(value) }
+        endArray()
+    }
     /// Writes pre-encoded JSON as the next value.
     public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json); needsComma = true }
 

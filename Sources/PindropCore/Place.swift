@@ -1,9 +1,7 @@
 /// A structured postal address; absent parts are nil.
 public struct Address: Sendable, Hashable, Codable {
-    public var houseNumber: String?
-    public var street: String?
-    public var postcode: String?
-    public var town: String?
+    /// The parts as people write them: "5", "Mannerheimintie", "00100", "Helsinki".
+    public var houseNumber, street, postcode, town: String?
 
     /// Makes an address from its parts.
     public init(houseNumber: String? = nil, street: String? = nil, postcode: String? = nil, town: String? = nil) {

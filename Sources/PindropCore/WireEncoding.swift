@@ -22,14 +22,19 @@ public enum WireEncoding {
         if format == .geojson { w.key("type"); w.string("FeatureCollection") }
         w.key("query")
         writeQuery(query, into: &w)
+        writeResults(results, format: format, into: &w)
+        w.endObject()
+        return w
+    }
+
+    /// Writes the `results` member (`features` in GeoJSON) of a response document.
+    static func writeResults(_ results: [PlaceResult], format: ResultFormat, into w: inout JSONWriter) {
         w.key(format == .geojson ? "features" : "results")
         w.beginArray()
         for result in results {
             if format == .geojson { writeFeature(result, into: &w) } else { writeResult(result, into: &w) }
         }
         w.endArray()
-        w.endObject()
-        return w
     }
 
     /// Writes the `query` echo object.
@@ -81,10 +86,7 @@ public enum WireEncoding {
         w.key("name"); w.string(status.name)
         w.key("placeCount"); w.number(status.placeCount)
         w.key("location"); w.string(status.location)
-        w.key("attribution")
-        w.beginArray()
-        for credit in status.attribution { w.string(credit) }
-        w.endArray()
+        w.key("attribution"); w.strings(status.attribution)
         w.endObject()
         w.endObject()
         return w
@@ -119,18 +121,27 @@ public enum WireEncoding {
 
     /// Writes one result as a GeoJSON Feature with a Point geometry.
     public static func writeFeature(_ result: PlaceResult, into w: inout JSONWriter) {
+        writePointFeature(id: result.place.id, at: result.place.coordinate, into: &w) { w in
+            writeProperties(result, into: &w, withCoordinates: true)
+        }
+    }
+
+    /// Writes a GeoJSON Feature with a Point geometry; `properties` writes the members of its `properties` object.
+    @inline(__always)  // keeps the closure from costing a call per feature
+    static func writePointFeature(id: String, at coordinate: Coordinate, into w: inout JSONWriter,
+                                  properties: (inout JSONWriter) -> Void) {
         w.beginObject()
         w.key("type"); w.string("Feature")
-        w.key("id"); w.string(result.place.id)
+        w.key("id"); w.string(id)
         w.key("geometry")
         w.beginObject()
         w.key("type"); w.string("Point")
         w.key("coordinates")
-        w.beginArray(); w.number(result.place.coordinate.longitude); w.number(result.place.coordinate.latitude); w.endArray()
+        w.beginArray(); w.number(coordinate.longitude); w.number(coordinate.latitude); w.endArray()
         w.endObject()
         w.key("properties")
         w.beginObject()
-        writeProperties(result, into: &w, withCoordinates: true)
+        properties(&w)
         w.endObject()
         w.endObject()
     }

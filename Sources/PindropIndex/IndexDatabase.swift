@@ -115,60 +115,51 @@ final class IndexDatabase {
     // MARK: Reading
 
     func meta() throws(PindropError) -> [String: String] {
-        do {
-            return try queue.read { db in
-                var meta: [String: String] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") { meta[row[0]] = row[1] }
-                return meta
-            }
-        } catch {
-            throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
-        }
+        try reading { db in try Self.dictionary(db, sql: "SELECT key, value FROM meta") }
     }
 
     func structures() throws(PindropError) -> [String: Data] {
-        do {
-            return try queue.read { db in
-                var found: [String: Data] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT name, data FROM structure") { found[row[0]] = row[1] }
-                return found
-            }
-        } catch {
-            throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
-        }
+        try reading { db in try Self.dictionary(db, sql: "SELECT name, data FROM structure") }
     }
 
     /// The GeoNames places the index was built from (the durable rows, for rebuilding).
     func records() throws(PindropError) -> [GeoNamesRecord] {
-        do {
-            return try queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM place ORDER BY geonameid").map { row in
-                    let alternates: String = row["alternatenames"]
-                    return GeoNamesRecord(
-                        geonameID: row["geonameid"], name: row["name"], asciiName: row["asciiname"],
-                        alternateNames: alternates.isEmpty ? [] : alternates.split(separator: ",").map(String.init),
-                        latitude: row["latitude"], longitude: row["longitude"], featureClass: "P",
-                        featureCode: row["feature_code"], countryCode: row["country_code"], admin1Code: row["admin1_code"],
-                        population: row["population"], timezone: row["timezone"])
-                }
+        try reading { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM place ORDER BY geonameid").map { row in
+                let alternates: String = row["alternatenames"]
+                return GeoNamesRecord(
+                    geonameID: row["geonameid"], name: row["name"], asciiName: row["asciiname"],
+                    alternateNames: alternates.isEmpty ? [] : alternates.split(separator: ",").map(String.init),
+                    latitude: row["latitude"], longitude: row["longitude"], featureClass: "P",
+                    featureCode: row["feature_code"], countryCode: row["country_code"], admin1Code: row["admin1_code"],
+                    population: row["population"], timezone: row["timezone"])
             }
+        }
+    }
+
+    func countriesAndAdmin1() throws(PindropError) -> (countries: [GeoNamesCountry], admin1: [String: String]) {
+        try reading { db in
+            let countries = try Row.fetchAll(db, sql: "SELECT code, iso3, name FROM country ORDER BY code").map {
+                GeoNamesCountry(code: $0[0], iso3: $0[1], name: $0[2])
+            }
+            let admin1: [String: String] = try Self.dictionary(db, sql: "SELECT code, name FROM admin1")
+            return (countries, admin1)
+        }
+    }
+
+    /// Runs a read; any failure is the one "cannot be read" error every reader gives.
+    private func reading<T>(_ body: (Database) throws -> T) throws(PindropError) -> T {
+        do {
+            return try queue.read(body)
         } catch {
             throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
         }
     }
 
-    func countriesAndAdmin1() throws(PindropError) -> (countries: [GeoNamesCountry], admin1: [String: String]) {
-        do {
-            return try queue.read { db in
-                let countries = try Row.fetchAll(db, sql: "SELECT code, iso3, name FROM country ORDER BY code").map {
-                    GeoNamesCountry(code: $0[0], iso3: $0[1], name: $0[2])
-                }
-                var admin1: [String: String] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT code, name FROM admin1") { admin1[row[0]] = row[1] }
-                return (countries, admin1)
-            }
-        } catch {
-            throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
-        }
+    /// A two-column table (a text key and its value) as a dictionary.
+    private static func dictionary<Value: DatabaseValueConvertible>(_ db: Database, sql: String) throws -> [String: Value] {
+        var found: [String: Value] = [:]
+        for row in try Row.fetchAll(db, sql: sql) { found[row[0]] = row[1] }
+        return found
     }
 }

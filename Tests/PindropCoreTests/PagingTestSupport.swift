@@ -1,5 +1,6 @@
 import PindropCore
 import Synchronization
+import Testing
 
 /// A clock whose sleeps return at once after moving time forward: a 40-second schedule runs in microseconds,
 /// and elapsed times are exact.
@@ -37,7 +38,7 @@ final class ScriptedCollection: PagedCollection {
     private let log = Mutex<(arrivals: [Duration], refused: Int, lastAccepted: Duration?)>(([], 0, nil))
 
     init(total: Int, interval: Duration = .seconds(1), latency: Duration = .zero, sendsHeaders: Bool = true,
-         clock: VirtualClock, failure: (any Error & Sendable)? = nil, alwaysRateLimited: Bool = false) {
+         clock: VirtualClock = VirtualClock(), failure: (any Error & Sendable)? = nil, alwaysRateLimited: Bool = false) {
         self.total = total; self.interval = interval; self.latency = latency; self.sendsHeaders = sendsHeaders
         self.clock = clock; self.failure = failure; self.alwaysRateLimited = alwaysRateLimited
     }
@@ -70,6 +71,19 @@ final class ScriptedCollection: PagedCollection {
 
     func prepare(_ records: [Int]) async throws -> PreparedPage<Int> {
         PreparedPage(items: records.filter { $0 % 10 < 8 }, skipped: records.filter { $0 % 10 == 9 }.count)
+    }
+
+    /// Runs a search over this collection on its clock to its end and returns every event.
+    func events(_ options: PagingOptions = PagingOptions()) async -> [PagedSearchEvent<Int>] {
+        await collectEvents(PagedSearch(collection: self, options: options, clock: clock))
+    }
+
+    /// Runs a search over this collection to its end and returns its final counters; the test fails unless the
+    /// search finished.
+    func finish(_ options: PagingOptions) async throws -> PagingProgress {
+        let last = await events(options).last
+        let final: PagingProgress? = if case .finished(let progress) = last { progress } else { nil }
+        return try #require(final, "expected finished, got \(String(describing: last))")
     }
 }
 

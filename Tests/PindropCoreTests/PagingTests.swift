@@ -8,11 +8,8 @@ struct PagingTests {
 
     @Test("fixed mode: every page, no 503, one interval after each answer")
     func fixedMode() async throws {
-        let clock = VirtualClock()
-        let service = ScriptedCollection(total: Self.fortyPages, latency: .milliseconds(20), clock: clock)
-        let events = await collectEvents(PagedSearch(collection: service, options: PagingOptions(mode: .fixed), clock: clock))
-        let final = try #require(events.last?.finalProgress)
-        guard case .finished = events.last else { Issue.record("expected finished, got \(String(describing: events.last))"); return }
+        let service = ScriptedCollection(total: Self.fortyPages, latency: .milliseconds(20))
+        let final = try await service.finish(PagingOptions(mode: .fixed))
         #expect(final.pagesDone == 40 && final.pagesTotal == 40)
         #expect(final.requests == 40 && final.rateLimited == 0 && service.refused == 0)
         // 39 pauses of 1 s after 40 answers of 20 ms.
@@ -22,10 +19,8 @@ struct PagingTests {
 
     @Test("polite mode: no 503, within 1.05 x the minimum, paced by X-RateLimit-Reset")
     func politeMode() async throws {
-        let clock = VirtualClock()
-        let service = ScriptedCollection(total: Self.fortyPages, latency: .milliseconds(20), clock: clock)
-        let events = await collectEvents(PagedSearch(collection: service, options: PagingOptions(mode: .polite), clock: clock))
-        let final = try #require(events.last?.finalProgress)
+        let service = ScriptedCollection(total: Self.fortyPages, latency: .milliseconds(20))
+        let final = try await service.finish(PagingOptions(mode: .polite))
         #expect(final.pagesDone == 40 && final.rateLimited == 0 && service.refused == 0)
         // Requests arrive exactly one second apart: the reset time, not "a second after the answer".
         let gaps = zip(service.arrivals.dropFirst(), service.arrivals).map { $0 - $1 }
@@ -36,23 +31,18 @@ struct PagingTests {
 
     @Test("polite mode without headers still never exceeds one request per interval")
     func politeWithoutHeaders() async throws {
-        let clock = VirtualClock()
-        let service = ScriptedCollection(total: 1000, sendsHeaders: false, clock: clock)
-        let events = await collectEvents(PagedSearch(collection: service, options: PagingOptions(mode: .polite), clock: clock))
-        #expect(events.last?.finalProgress?.rateLimited == 0)
-        #expect(events.last?.finalProgress?.pagesDone == 10)
+        let final = try await ScriptedCollection(total: 1000, sendsHeaders: false).finish(PagingOptions(mode: .polite))
+        #expect(final.rateLimited == 0 && final.pagesDone == 10)
     }
 
     @Test("polite mode waits the advised Retry-After after a 503, then continues")
     func politeHonoursRetryAfter() async throws {
-        let clock = VirtualClock()
-        let service = ScriptedCollection(total: 300, interval: .seconds(1), clock: clock)
+        let service = ScriptedCollection(total: 300, interval: .seconds(1))
         // Someone else (another tool on this IP) used the service just now: our first request is refused.
         _ = try await service.fetchPage(PageRequest(offset: 0, limit: 1))
-        clock.advance(by: .milliseconds(300))
-        let start = clock.now
-        let events = await collectEvents(PagedSearch(collection: service, options: PagingOptions(mode: .polite), clock: clock))
-        let final = try #require(events.last?.finalProgress)
+        service.clock.advance(by: .milliseconds(300))
+        let start = service.clock.now
+        let final = try await service.finish(PagingOptions(mode: .polite))
         #expect(final.rateLimited == 1 && final.pagesDone == 3)
         // The retry came when the server said (0.7 s later), not a full interval or a back-off later.
         #expect(service.arrivals[2] - start == .milliseconds(700))
@@ -60,11 +50,8 @@ struct PagingTests {
 
     @Test("adaptive mode shows 503s, slows for three requests after each, and still fetches every page")
     func adaptiveMode() async throws {
-        let clock = VirtualClock()
-        let service = ScriptedCollection(total: Self.fortyPages, latency: .milliseconds(20), clock: clock)
-        let events = await collectEvents(PagedSearch(collection: service, options: PagingOptions(mode: .adaptive), clock: clock))
-        let final = try #require(events.last?.finalProgress)
-        guard case .finished = events.last else { Issue.record("expected finished"); return }
+        let service = ScriptedCollection(total: Self.fortyPages, latency: .milliseconds(20))
+        let final = try await service.finish(PagingOptions(mode: .adaptive))
         #expect(final.pagesDone == 40)
         #expect(final.rateLimited > 0 && final.rateLimited == service.refused)
         #expect(final.requests == 40 + final.rateLimited)
@@ -74,9 +61,8 @@ struct PagingTests {
 
     @Test("a service that keeps answering 503 ends the search with a clear rate-limit error after 5 retries")
     func boundedRetries() async throws {
-        let clock = VirtualClock()
-        let service = ScriptedCollection(total: 500, clock: clock, alwaysRateLimited: true)
-        let events = await collectEvents(PagedSearch(collection: service, options: PagingOptions(mode: .polite), clock: clock))
+        let service = ScriptedCollection(total: 500, alwaysRateLimited: true)
+        let events = await service.events(PagingOptions(mode: .polite))
         guard case .failed(let error, let final) = events.last else { Issue.record("expected failed"); return }
         #expect(error.code == "rate_limited")
         #expect(error.message.contains("Scripted") && error.message.contains("try again later"))
@@ -85,9 +71,7 @@ struct PagingTests {
 
     @Test("events: each page then its progress, counters add up, pages total known from the first page")
     func eventOrderAndCounters() async throws {
-        let clock = VirtualClock()
-        let service = ScriptedCollection(total: 250, clock: clock)
-        let events = await collectEvents(PagedSearch(collection: service, options: PagingOptions(), clock: clock))
+        let events = await ScriptedCollection(total: 250).events()
         #expect(events.count == 3 * 2 + 1)
         guard case .page(let first) = events[0], case .progress(let progress) = events[1] else {
             Issue.record("expected a page then progress"); return
@@ -102,23 +86,17 @@ struct PagingTests {
 
     @Test("maxPages stops early; an empty result is one request and finished")
     func maxPagesAndEmpty() async throws {
-        let clock = VirtualClock()
-        let limited = await collectEvents(PagedSearch(collection: ScriptedCollection(total: 5000, clock: clock),
-                                                      options: PagingOptions(maxPages: 2, mode: .fixed), clock: clock))
-        #expect(limited.last?.finalProgress?.pagesDone == 2)
-        #expect(limited.last?.finalProgress?.requests == 2)
+        let limited = try await ScriptedCollection(total: 5000).finish(PagingOptions(maxPages: 2, mode: .fixed))
+        #expect(limited.pagesDone == 2 && limited.requests == 2)
 
-        let empty = await collectEvents(PagedSearch(collection: ScriptedCollection(total: 0, clock: clock),
-                                                    options: PagingOptions(), clock: clock))
-        guard case .finished(let final) = empty.last else { Issue.record("expected finished"); return }
-        #expect(final.requests == 1 && final.placesFetched == 0)
+        let empty = try await ScriptedCollection(total: 0).finish(PagingOptions())
+        #expect(empty.requests == 1 && empty.placesFetched == 0)
     }
 
     @Test("cancelling the consuming task stops at once: cancelled event, no request after it")
     func cancellation() async throws {
-        let clock = VirtualClock()
-        let service = ScriptedCollection(total: 5000, clock: clock)
-        let search = PagedSearch(collection: service, options: PagingOptions(mode: .fixed), clock: clock)
+        let service = ScriptedCollection(total: 5000)
+        let search = PagedSearch(collection: service, options: PagingOptions(mode: .fixed), clock: service.clock)
         let events = await Task {
             var events: [PagedSearchEvent<Int>] = []
             for await event in search {
@@ -135,15 +113,12 @@ struct PagingTests {
     @Test("a failing service ends the search with its error, named after the provider")
     func failures() async throws {
         struct Broken: Error {}
-        let clock = VirtualClock()
-        let typed = await collectEvents(PagedSearch(
-            collection: ScriptedCollection(total: 10, clock: clock, failure: PindropError.upstream(provider: "Scripted", message: "answered HTTP 500")),
-            options: PagingOptions(), clock: clock))
+        let typed = await ScriptedCollection(
+            total: 10, failure: PindropError.upstream(provider: "Scripted", message: "answered HTTP 500")).events()
         guard case .failed(let error, _) = typed.last else { Issue.record("expected failed"); return }
         #expect(error == .upstream(provider: "Scripted", message: "answered HTTP 500"))
 
-        let untyped = await collectEvents(PagedSearch(collection: ScriptedCollection(total: 10, clock: clock, failure: Broken()),
-                                                      options: PagingOptions(), clock: clock))
+        let untyped = await ScriptedCollection(total: 10, failure: Broken()).events()
         guard case .failed(let other, _) = untyped.last else { Issue.record("expected failed"); return }
         #expect(other.code == "upstream_failed" && other.message.hasPrefix("Scripted:"))
     }

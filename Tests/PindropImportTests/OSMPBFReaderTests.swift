@@ -44,10 +44,8 @@ struct OSMPBFReaderTests {
     @Test("a dense node with tags: the Stockmann Roof bar, Aleksanterinkatu 52")
     func helsinkiTaggedNode() throws {
         let node = try #require(try OSMTestData.helsinki().nodes.first { $0.id == 6_049_453_017 })
-        #expect(node.tags["name"] == "Stockmann Roof")
-        #expect(node.tags["amenity"] == "bar")
-        #expect(node.tags["addr:street"] == "Aleksanterinkatu")
-        #expect(node.tags["addr:housenumber"] == "52")
+        #expect(node.tags.only("name", "amenity", "addr:street", "addr:housenumber")
+                == ["name": "Stockmann Roof", "amenity": "bar", "addr:street": "Aleksanterinkatu", "addr:housenumber": "52"])
         #expect(abs(node.coordinate.latitude - 60.1679617) < 1e-7)
         #expect(abs(node.coordinate.longitude - 24.9426871) < 1e-7)
     }
@@ -56,14 +54,12 @@ struct OSMPBFReaderTests {
     func helsinkiWays() throws {
         let data = try OSMTestData.helsinki()
         let stockmann = try #require(data.ways.first { $0.id == 122_595_241 })
-        #expect(stockmann.tags["name"] == "Stockmann")
-        #expect(stockmann.tags["shop"] == "department_store")
+        #expect(stockmann.tags.only("name", "shop") == ["name": "Stockmann", "shop": "department_store"])
         #expect(stockmann.nodeIDs.count == 18)
         #expect(stockmann.nodeIDs.first == stockmann.nodeIDs.last)
 
         let mannerheimintie = try #require(data.ways.first { $0.id == 22_906_934 })
-        #expect(mannerheimintie.tags["name"] == "Mannerheimintie")
-        #expect(mannerheimintie.tags["highway"] == "primary")
+        #expect(mannerheimintie.tags.only("name", "highway") == ["name": "Mannerheimintie", "highway": "primary"])
         #expect(mannerheimintie.nodeIDs == [1_371_713_722, 279_044_844])  // delta-coded refs, the second one descending
         #expect(data.ways.filter { $0.tags["name"] == "Aleksanterinkatu" && $0.tags["highway"] != nil }.count >= 5)
     }
@@ -72,8 +68,7 @@ struct OSMPBFReaderTests {
     func helsinkiRelations() throws {
         let data = try OSMTestData.helsinki()
         let archives = try #require(data.relations.first { $0.id == 6066 })
-        #expect(archives.tags["name"] == "Kansallisarkisto")
-        #expect(archives.tags["type"] == "multipolygon")
+        #expect(archives.tags.only("name", "type") == ["name": "Kansallisarkisto", "type": "multipolygon"])
         #expect(archives.members == [OSMRelationMember(type: .way, id: 17_360_178, role: "outer"),
                                      OSMRelationMember(type: .way, id: 22_114_184, role: "inner")])
         let types = Set(data.relations.flatMap { $0.members.map(\.type) })

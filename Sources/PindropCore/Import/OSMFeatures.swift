@@ -18,10 +18,8 @@ public struct OSMAddressPoint: Sendable, Hashable {
 public struct OSMStreet: Sendable, Hashable {
     /// The way: "osm:way/456".
     public var id: String
-    /// The street's name ("Mannerheimintie").
-    public var name: String
-    /// The `highway` value ("primary", "residential", "footway", ...).
-    public var highway: String
+    /// The street's name ("Mannerheimintie") and its `highway` value ("primary", "residential", "footway", ...).
+    public var name: String, highway: String
     /// The way's line, in order (closed for pedestrian areas); nodes missing from the extract are left out.
     public var points: [Coordinate]
 
@@ -61,10 +59,8 @@ public struct OSMVenue: Sendable, Hashable {
 public struct OSMBuilding: Sendable, Hashable {
     /// The way or multipolygon: "osm:way/456", "osm:relation/789".
     public var id: String
-    /// The `building` value ("yes", "retail", "apartments", ...).
-    public var kind: String
-    /// The `name` tag, when there is one.
-    public var name: String?
+    /// The `building` value ("yes", "retail", "apartments", ...), and the `name` tag when there is one.
+    public var kind: String, name: String?
     /// The outer rings, each closed (first point repeated at the end); one ring for a plain way.
     public var outlines: [[Coordinate]]
 

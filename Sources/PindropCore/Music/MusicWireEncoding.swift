@@ -11,34 +11,19 @@ public enum MusicWireEncoding {
 
     /// Writes one place as a GeoJSON Feature with a Point geometry.
     public static func writeFeature(_ place: MusicPlace, into w: inout JSONWriter) {
-        w.beginObject()
-        w.key("type"); w.string("Feature")
-        w.key("id"); w.string(place.id)
-        w.key("geometry")
-        w.beginObject()
-        w.key("type"); w.string("Point")
-        w.key("coordinates")
-        w.beginArray(); w.number(place.coordinate.longitude); w.number(place.coordinate.latitude); w.endArray()
-        w.endObject()
-        w.key("properties")
-        w.beginObject()
-        writePlaceProperties(place, into: &w, withCoordinates: false)
-        w.endObject()
-        w.endObject()
+        WireEncoding.writePointFeature(id: place.id, at: place.coordinate, into: &w) { w in
+            writePlaceProperties(place, into: &w, withCoordinates: false)
+        }
     }
 
     /// Writes the running counters: `pagesDone`, `pagesTotal`, `placesFetched`, `placesShown`,
     /// `placesSkipped`, `requests`, `rateLimited`, `elapsedSeconds`.
     public static func writeProgress(_ progress: PagingProgress, into w: inout JSONWriter) {
         w.beginObject()
-        w.key("pagesDone"); w.number(progress.pagesDone)
-        w.key("pagesTotal"); w.number(progress.pagesTotal)
-        w.key("placesFetched"); w.number(progress.placesFetched)
-        w.key("placesShown"); w.number(progress.placesShown)
-        w.key("placesSkipped"); w.number(progress.placesSkipped)
-        w.key("requests"); w.number(progress.requests)
-        w.key("rateLimited"); w.number(progress.rateLimited)
-        w.key("elapsedSeconds"); w.number(roundedSeconds(progress.elapsed))
+        writeCounters(["pagesDone": progress.pagesDone, "pagesTotal": progress.pagesTotal,
+                       "placesFetched": progress.placesFetched, "placesShown": progress.placesShown,
+                       "placesSkipped": progress.placesSkipped, "requests": progress.requests,
+                       "rateLimited": progress.rateLimited], elapsed: progress.elapsed, into: &w)
         w.endObject()
     }
 
@@ -48,13 +33,9 @@ public enum MusicWireEncoding {
                                     into w: inout JSONWriter) {
         w.beginObject()
         w.key("status"); w.string(status)
-        w.key("pages"); w.number(progress.pagesDone)
-        w.key("places"); w.number(progress.placesFetched)
-        w.key("requests"); w.number(progress.requests)
-        w.key("rateLimited"); w.number(progress.rateLimited)
-        w.key("kept"); w.number(progress.placesShown)
-        w.key("skipped"); w.number(progress.placesSkipped)
-        w.key("elapsedSeconds"); w.number(roundedSeconds(progress.elapsed))
+        writeCounters(["pages": progress.pagesDone, "places": progress.placesFetched, "requests": progress.requests,
+                       "rateLimited": progress.rateLimited, "kept": progress.placesShown,
+                       "skipped": progress.placesSkipped], elapsed: progress.elapsed, into: &w)
         if let error {
             w.key("error")
             WireEncoding.writeError(error, into: &w)
@@ -75,6 +56,13 @@ public enum MusicWireEncoding {
         w.key("openYear"); w.number(place.openYear)
         w.key("lifespanSeconds"); w.number(place.lifespanSeconds)
         w.key("geocoded"); w.bool(place.isGeocoded)
+    }
+
+    /// Writes the counters in the order given (the progress event and the summary name them differently),
+    /// then `elapsedSeconds`.
+    private static func writeCounters(_ counters: KeyValuePairs<String, Int>, elapsed: Duration, into w: inout JSONWriter) {
+        for (name, value) in counters { w.key(name); w.number(value) }
+        w.key("elapsedSeconds"); w.number(roundedSeconds(elapsed))
     }
 
     private static func optionalString(_ value: String?, into w: inout JSONWriter) {

@@ -1,14 +1,11 @@
 /// What a server said about its rate limit in one response, converted to waits relative to the moment
 /// the response arrived (`X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`, `Retry-After`).
 public struct RateLimitAdvice: Sendable, Hashable {
-    /// Requests allowed per window, when the server said.
-    public var limit: Int?
-    /// Requests left in the current window, when the server said.
-    public var remaining: Int?
-    /// How long after the response the window resets (from `X-RateLimit-Reset`).
-    public var resetAfter: Duration?
-    /// How long the server asked us to wait before retrying (from `Retry-After`).
-    public var retryAfter: Duration?
+    /// Requests allowed per window and requests left in the current window, when the server said.
+    public var limit, remaining: Int?
+    /// How long after the response the window resets (from `X-RateLimit-Reset`), and how long the server asked
+    /// us to wait before retrying (from `Retry-After`).
+    public var resetAfter, retryAfter: Duration?
 
     /// Makes advice; every part is optional because servers send any subset.
     public init(limit: Int? = nil, remaining: Int? = nil, resetAfter: Duration? = nil, retryAfter: Duration? = nil) {

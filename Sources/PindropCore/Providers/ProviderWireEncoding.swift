@@ -22,12 +22,7 @@ extension WireEncoding {
             w.endObject()
         }
         w.endArray()
-        w.key(format == .geojson ? "features" : "results")
-        w.beginArray()
-        for result in answer.results {
-            if format == .geojson { writeFeature(result, into: &w) } else { writeResult(result, into: &w) }
-        }
-        w.endArray()
+        writeResults(answer.results, format: format, into: &w)
         w.endObject()
         return w
     }
@@ -45,10 +40,7 @@ extension WireEncoding {
             w.key("name"); w.string(d.name)
             w.key("displayName"); w.string(d.displayName)
             w.key("configured"); w.bool(d.isConfigured)
-            w.key("capabilities")
-            w.beginArray()
-            for capability in d.capabilities { w.string(capability.rawValue) }
-            w.endArray()
+            w.key("capabilities"); w.strings(d.capabilities.lazy.map(\.rawValue))
             w.key("attribution"); w.string(d.attribution)
             w.field("unavailableReason", d.unavailableReason)
             w.endObject()
@@ -57,10 +49,7 @@ extension WireEncoding {
         w.key("chains")
         w.beginObject()
         for capability in ProviderCapability.allCases {
-            w.key(capability.rawValue)
-            w.beginArray()
-            for name in service.chains[capability] ?? [] { w.string(name) }
-            w.endArray()
+            w.key(capability.rawValue); w.strings(service.chains[capability] ?? [])
         }
         w.endObject()
         w.endObject()

@@ -106,8 +106,7 @@ public struct OSMPBFReader: Sendable {
         let headerStart = offset + 4
         var reader = OSMProtobufReader(UnsafeRawBufferPointer(rebasing: file[headerStart..<headerStart + headerLength]),
                                        context: "BlobHeader of block \(number)")
-        var type: String?
-        var dataSize: Int64?
+        var type: String?, dataSize: Int64?
         while let field = try reader.nextField() {
             switch (field.number, field.wireType) {
             case (1, .lengthDelimited): type = try reader.readString()
@@ -135,8 +134,7 @@ public struct OSMPBFReader: Sendable {
         _ body: (UnsafeRawBufferPointer) throws(PindropError) -> Result
     ) throws(PindropError) -> Result {
         var reader = OSMProtobufReader(blob, context: "Blob of block \(number)")
-        var raw: UnsafeRawBufferPointer?
-        var zlibData: UnsafeRawBufferPointer?
+        var raw, zlibData: UnsafeRawBufferPointer?  // the content, stored as is or compressed
         var rawSize: Int64?
         var otherCompression: String?
         while let field = try reader.nextField() {

@@ -100,6 +100,23 @@ struct OSMPrimitiveBlockDecoder {
         timestamp &* dateGranularity / 1000
     }
 
+    /// Reads a field that nodes, ways and relations share: the id (1; zigzag-coded `sint64` for nodes only,
+    /// `int64` for ways and relations), the tag keys (2) and values (3) into the scratch arrays, and the info (4).
+    /// False for any other field, which the caller reads or skips.
+    @inline(__always)
+    private mutating func readSharedField(_ field: (number: Int, wireType: OSMWireType), _ reader: inout OSMProtobufReader,
+                                          id: inout Int64, signedID: Bool = false,
+                                          timestamp: inout Int64?) throws(PindropError) -> Bool {
+        switch (field.number, field.wireType) {
+        case (1, .varint): id = try signedID ? reader.readSignedVarint() : reader.readInt64()
+        case (2, _): try reader.appendVarints(field.wireType, to: &keys)
+        case (3, _): try reader.appendVarints(field.wireType, to: &values)
+        case (4, .lengthDelimited): timestamp = try decodeInfoTimestamp(reader.readMessage("Info"))
+        default: return false
+        }
+        return true
+    }
+
     /// The timestamp of an `Info` message, in seconds.
     private func decodeInfoTimestamp(_ message: OSMProtobufReader) throws(PindropError) -> Int64? {
         var reader = message
@@ -123,11 +140,8 @@ struct OSMPrimitiveBlockDecoder {
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         while let field = try reader.nextField() {
+            guard try !readSharedField(field, &reader, id: &id, signedID: true, timestamp: &timestamp) else { continue }
             switch (field.number, field.wireType) {
-            case (1, .varint): id = try reader.readSignedVarint()
-            case (2, _): try reader.appendVarints(field.wireType, to: &keys)
-            case (3, _): try reader.appendVarints(field.wireType, to: &values)
-            case (4, .lengthDelimited): timestamp = try decodeInfoTimestamp(reader.readMessage("Info"))
             case (8, .varint): lat = try reader.readSignedVarint()
             case (9, .varint): lon = try reader.readSignedVarint()
             default: try reader.skip(field.wireType)
@@ -196,19 +210,16 @@ struct OSMPrimitiveBlockDecoder {
 
     private mutating func decodeWay(_ message: OSMProtobufReader) throws(PindropError) -> OSMWay {
         var reader = message
-        var id: Int64 = 0
+        var id: Int64 = 0, timestamp: Int64?
         var refs: [Int64] = []
-        var timestamp: Int64?
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         while let field = try reader.nextField() {
-            switch (field.number, field.wireType) {
-            case (1, .varint): id = try reader.readInt64()
-            case (2, _): try reader.appendVarints(field.wireType, to: &keys)
-            case (3, _): try reader.appendVarints(field.wireType, to: &values)
-            case (4, .lengthDelimited): timestamp = try decodeInfoTimestamp(reader.readMessage("Info"))
-            case (8, _): try reader.appendDeltaDecoded(field.wireType, to: &refs)
-            default: try reader.skip(field.wireType)
+            guard try !readSharedField(field, &reader, id: &id, timestamp: &timestamp) else { continue }
+            if field.number == 8 {
+                try reader.appendDeltaDecoded(field.wireType, to: &refs)
+            } else {
+                try reader.skip(field.wireType)
             }
         }
         return OSMWay(id: id, nodeIDs: refs, tags: try tagsFromScratch(reader), timestamp: timestamp)
@@ -216,17 +227,13 @@ struct OSMPrimitiveBlockDecoder {
 
     private mutating func decodeRelation(_ message: OSMProtobufReader) throws(PindropError) -> OSMRelation {
         var reader = message
-        var id: Int64 = 0
+        var id: Int64 = 0, timestamp: Int64?
         var roles: [Int64] = [], memberIDs: [Int64] = [], types: [Int64] = []
-        var timestamp: Int64?
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         while let field = try reader.nextField() {
+            guard try !readSharedField(field, &reader, id: &id, timestamp: &timestamp) else { continue }
             switch (field.number, field.wireType) {
-            case (1, .varint): id = try reader.readInt64()
-            case (2, _): try reader.appendVarints(field.wireType, to: &keys)
-            case (3, _): try reader.appendVarints(field.wireType, to: &values)
-            case (4, .lengthDelimited): timestamp = try decodeInfoTimestamp(reader.readMessage("Info"))
             case (8, _): try reader.appendVarints(field.wireType, to: &roles)
             case (9, _): try reader.appendDeltaDecoded(field.wireType, to: &memberIDs)
             case (10, _): try reader.appendVarints(field.wireType, to: &types)
