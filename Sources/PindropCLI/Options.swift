@@ -3,7 +3,8 @@ import Foundation
 import PindropCore
 import PindropProviders
 
-/// `--provider NAME` and the store: the facade every query command asks.
+/// `--provider NAME`, the store and the output format: the facade every query command asks, and how its
+/// answer is printed.
 struct ServiceOptions: ParsableArguments {
     @Option(help: """
         Ask this provider first: embedded, nominatim, photon, google, mapbox or foursquare (see `pindrop providers`). \
@@ -11,6 +12,7 @@ struct ServiceOptions: ParsableArguments {
         """)
     var provider: String?
     @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
 
     /// The named provider, trimmed and lower-cased; nil for none.
     var providerName: String? {
@@ -24,10 +26,10 @@ struct ServiceOptions: ParsableArguments {
     }
 
     /// Opens the facade, asks it one question (given the facade and the preferred provider) and prints the answer.
-    func ask(_ capability: ProviderCapability, echo: [(String, QueryValue)], output: OutputOptions,
+    func ask(_ capability: ProviderCapability, echo: [(String, QueryValue)],
              _ question: (PlaceService, String?) async throws -> ProviderAnswer) async throws {
         let service = try await service()
-        try print(try await question(service, providerName), echo: echo, output: output, service: service, capability: capability)
+        try print(try await question(service, providerName), echo: echo, service: service, capability: capability)
     }
 
     /// Opens the facade and answers stdin with its batch form.
@@ -39,7 +41,7 @@ struct ServiceOptions: ParsableArguments {
     /// Prints an answer: `--json` / `--geojson` with `provider`, `fallback` and `failures`; as a table, the
     /// results, then (when the chain holds more than the store) who answered and their credit, with each
     /// failure before a fallback as a note on stderr.
-    func print(_ answer: ProviderAnswer, echo: [(String, QueryValue)], output: OutputOptions, service: PlaceService,
+    func print(_ answer: ProviderAnswer, echo: [(String, QueryValue)], service: PlaceService,
                capability: ProviderCapability) throws {
         if let format = output.format {
             Terminal.write(WireEncoding.document(query: echo, answer: answer, format: format))

@@ -8,17 +8,16 @@ struct SearchCommand: AsyncParsableCommand {
     @Argument(help: "The text to search for (omit with --batch).")
     var text: String?
     @OptionGroup var query: TextQueryOptions
-    @OptionGroup var serviceOptions: ServiceOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var service: ServiceOptions
     @OptionGroup var batch: BatchOptions
 
     func run() async throws {
         try await reportingErrors {
             let near = try query.nearCoordinate()
-            if batch.batch { return try await serviceOptions.answerBatch(.search(near: near, countryCode: query.country, limit: query.limit)) }
+            if batch.batch { return try await service.answerBatch(.search(near: near, countryCode: query.country, limit: query.limit)) }
             guard let text else { throw PindropError.invalidInput("give the text to search for, or --batch") }
             let request = try SearchRequest(text: text, near: near, countryCode: query.country, limit: query.limit)
-            try await serviceOptions.ask(.search, echo: request.echo, output: output) { try await $0.search(request, provider: $1) }
+            try await service.ask(.search, echo: request.echo) { try await $0.search(request, provider: $1) }
         }
     }
 }
@@ -32,19 +31,18 @@ struct SuggestCommand: AsyncParsableCommand {
     @OptionGroup var query: TextQueryOptions
     @Option(help: "Below this many characters, no suggestions (and no error).")
     var minChars = 3
-    @OptionGroup var serviceOptions: ServiceOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var service: ServiceOptions
     @OptionGroup var batch: BatchOptions
 
     func run() async throws {
         try await reportingErrors {
             let near = try query.nearCoordinate()
             if batch.batch {
-                return try await serviceOptions.answerBatch(.suggest(near: near, countryCode: query.country, limit: query.limit, minChars: minChars))
+                return try await service.answerBatch(.suggest(near: near, countryCode: query.country, limit: query.limit, minChars: minChars))
             }
             guard let text else { throw PindropError.invalidInput("give the text typed so far, or --batch") }
             let request = try SuggestRequest(text: text, near: near, countryCode: query.country, limit: query.limit, minChars: minChars)
-            try await serviceOptions.ask(.suggest, echo: request.echo, output: output) { try await $0.suggest(request, provider: $1) }
+            try await service.ask(.suggest, echo: request.echo) { try await $0.suggest(request, provider: $1) }
         }
     }
 }
@@ -54,17 +52,16 @@ struct ReverseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reverse", abstract: "The nearest place to a point, with its distance.")
 
     @OptionGroup var point: PointArgument
+    @OptionGroup var batch: BatchOptions
     @Option(help: "How many places, nearest first (1-100).")
     var limit = 1
-    @OptionGroup var serviceOptions: ServiceOptions
-    @OptionGroup var output: OutputOptions
-    @OptionGroup var batch: BatchOptions
+    @OptionGroup var service: ServiceOptions
 
     func run() async throws {
         try await reportingErrors {
-            if batch.batch { return try await serviceOptions.answerBatch(.reverse(limit: limit)) }
+            if batch.batch { return try await service.answerBatch(.reverse(limit: limit)) }
             let request = try ReverseRequest(coordinate: try point.coordinate(), limit: limit)
-            try await serviceOptions.ask(.reverse, echo: request.echo, output: output) { try await $0.reverse(request, provider: $1) }
+            try await service.ask(.reverse, echo: request.echo) { try await $0.reverse(request, provider: $1) }
         }
     }
 }
@@ -80,14 +77,13 @@ struct NearbyCommand: AsyncParsableCommand {
     var category: String?
     @Option(help: "How many results (1-100).")
     var limit = RequestLimits.defaultLimit
-    @OptionGroup var serviceOptions: ServiceOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var service: ServiceOptions
 
     func run() async throws {
         try await reportingErrors {
             let request = try NearbyRequest(coordinate: try point.coordinate(), radiusMeters: radius,
                                             limit: limit, category: category)
-            try await serviceOptions.ask(.nearby, echo: request.echo, output: output) { try await $0.nearby(request, provider: $1) }
+            try await service.ask(.nearby, echo: request.echo) { try await $0.nearby(request, provider: $1) }
         }
     }
 }
