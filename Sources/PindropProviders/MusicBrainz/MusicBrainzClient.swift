@@ -92,24 +92,26 @@ public struct MusicBrainzClient: MusicPlaceSearching {
         }
     }
 
-    /// A sentence for a transport failure (refused, timed out, bad URL), from its kind alone: no URL, no
-    /// error description (which may hold the host or the service's text).
+    /// A sentence for a transport failure (refused, timed out, bad URL), from its kind alone: no error description
+    /// (which may hold the service's text). It still names the base URL, which `pindrop music` users read to
+    /// check their `--musicbrainz-url` (docs/providers.md, "Left out").
     private func describe(_ error: any Error) -> PindropError {
+        let base = configuration.baseURL
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout:
                 return .upstream(provider: Self.providerName,
-                                 message: "did not answer within \(Int(configuration.requestTimeout.seconds)) s")
+                                 message: "\(base) did not answer within \(Int(configuration.requestTimeout.seconds)) s")
             case .invalidURL, .emptyHost, .emptyScheme:
-                return .invalidInput("the MusicBrainz URL \(configuration.baseURL) is not a valid URL")
+                return .invalidInput("the MusicBrainz URL \(base) is not a valid URL")
             default:
-                return .upstream(provider: Self.providerName, message: "could not be asked (\(error.shortDescription))")
+                return .upstream(provider: Self.providerName, message: "the request to \(base) failed (\(error.shortDescription))")
             }
         }
         let text = String(describing: error)
         if text.contains("refused") || text.contains("ECONNREFUSED") || text.contains("connect") {
-            return .upstream(provider: Self.providerName, message: "could not connect (connection refused)")
+            return .upstream(provider: Self.providerName, message: "could not connect to \(base) (connection refused)")
         }
-        return .upstream(provider: Self.providerName, message: "could not be reached (\(type(of: error)))")
+        return .upstream(provider: Self.providerName, message: "could not reach \(base) (\(type(of: error)))")
     }
 }
