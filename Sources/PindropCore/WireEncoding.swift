@@ -76,7 +76,9 @@ public enum WireEncoding {
     }
 
     /// What a store says about itself (`/v1/status`, `pindrop status --json`):
-    /// `{"status": "ok", "store": {"name", "placeCount", "location", "attribution": [...]}}`.
+    /// `{"status": "ok", "store": {"name", "placeCount", "location", "attribution": [...]}}`. The document is
+    /// public, so `location` names the store without saying where it lives (`publicLocation`); the full path is
+    /// for the operator, in `pindrop status`'s text.
     public static func statusDocument(_ status: StoreStatus) -> JSONWriter {
         var w = JSONWriter()
         w.beginObject()
@@ -85,11 +87,18 @@ public enum WireEncoding {
         w.beginObject()
         w.key("name"); w.string(status.name)
         w.key("placeCount"); w.number(status.placeCount)
-        w.key("location"); w.string(status.location)
+        w.key("location"); w.string(publicLocation(status.location))
         w.key("attribution"); w.strings(status.attribution)
         w.endObject()
         w.endObject()
         return w
+    }
+
+    /// A store's location as the public may see it: a file's name without its folders ("index.sqlite"), a
+    /// URL's scheme alone ("postgresql"), never a path, host, user or password.
+    private static func publicLocation(_ location: String) -> String {
+        if let scheme = location.range(of: "://").map({ String(location[..<$0.lowerBound]) }) { return scheme }
+        return location.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
     }
 
     /// One line of batch output: the query echoed, then its results or its error.

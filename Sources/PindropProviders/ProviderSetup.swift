@@ -32,10 +32,11 @@ public enum ProviderSetup {
 
     /// The facade for this environment over `store` (nil when no index is open: the provider "embedded" is then
     /// listed as unavailable). Throws `.invalidInput` for a malformed URL or timeout, or a chain naming an
-    /// unknown, unconfigured or unsuitable provider.
+    /// unknown, unconfigured or unsuitable provider. `cache` and `breaker` are the facade's (tests pass their own,
+    /// with a virtual clock).
     public static func service(store: (any PlaceStore)?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                               httpClient: HTTPClient = .failingFast,
-                               cache: ResponseCache = ResponseCache()) throws(PindropError) -> PlaceService {
+                               httpClient: HTTPClient = .failingFast, cache: ResponseCache = ResponseCache(),
+                               breaker: CircuitBreaker = CircuitBreaker()) throws(PindropError) -> PlaceService {
         func value(_ name: String) -> String? { environment[name]?.nonBlank }
         var timeout = Duration.seconds(5)
         if let text = value(timeoutVariable) {
@@ -72,7 +73,8 @@ public enum ProviderSetup {
                 chains[capability] = [PlaceService.storeProviderName]
             }
         }
-        return try PlaceService(store: store, remote: providers, unavailable: unavailable, chains: chains, cache: cache)
+        return try PlaceService(store: store, remote: providers, unavailable: unavailable, chains: chains, cache: cache,
+                                breaker: breaker)
     }
 }
 

@@ -33,6 +33,9 @@ public enum FakeProviderBehavior: Sendable, Hashable {
     case slow(Duration)
     /// HTTP 200 with a body cut off in the middle of the JSON.
     case malformedJSON
+    /// This status with exactly this body and, when given, this `Retry-After`: for what no documented provider
+    /// sends but a client must survive (the key echoed back in any encoding, a header of any size).
+    case raw(status: Int, body: String, retryAfter: String?)
 }
 
 /// A local imitation of one remote provider for tests and benchmarks, on 127.0.0.1 and a free port. It
@@ -63,8 +66,11 @@ public final class FakeProviderServer: Sendable {
         self.kind = kind; self.baseURL = baseURL; self.apiKey = apiKey; self.state = state; self.task = task
     }
 
+    /// The key a fake accepts unless told another.
+    public static let defaultAPIKey = "fake-key-0123456789"
+
     /// Starts a fake and returns once it listens. `apiKey` is the key it accepts.
-    public static func start(_ kind: FakeProviderKind, apiKey: String = "fake-key-0123456789",
+    public static func start(_ kind: FakeProviderKind, apiKey: String = defaultAPIKey,
                              host: String = "127.0.0.1", port: Int = 0) async throws -> FakeProviderServer {
         let state = FakeProviderState(kind: kind, apiKey: apiKey)
         let router = Router()
@@ -93,6 +99,13 @@ public final class FakeProviderServer: Sendable {
         }
         throw PindropError.upstream(provider: "Fake \(kind.rawValue)",
                                     message: "could not listen on \(host):\(port): \(failure.withLock { $0 } ?? "it stopped before listening")")
+    }
+
+    /// "http://127.0.0.1:PORT" where nothing listens (a fake started and stopped): a provider that is down.
+    public static func closedPortURL() async throws -> String {
+        let server = try await start(.photon)
+        await server.stop()
+        return server.baseURL
     }
 
     /// Answers every following request this way.
@@ -169,6 +182,10 @@ final class FakeProviderState: Sendable {
         case .malformedJSON:
             let whole = FakeProviderFixtures.success(kind, path: path, query: query)
             return json(.ok, String(whole.prefix(whole.count / 2)))
+        case .raw(let status, let body, let retryAfter):
+            var extra = HTTPFields()
+            if let retryAfter { extra[.retryAfter] = retryAfter }
+            return json(HTTPResponse.Status(code: status), body, extra)
         }
     }
 

@@ -10,7 +10,7 @@ final class ScriptedProvider: PlaceProvider, PlaceSearching, Autocompleting, Rev
     let attribution = "Test data"
     let cacheLifetime: Duration
     let places: [Place]
-    private let state = Mutex<(failure: PindropError?, calls: Int)>((nil, 0))
+    private let state = Mutex<(failure: (any Error)?, calls: Int)>((nil, 0))
 
     init(_ name: String, places: [Place] = [SamplePlaces.parisFrance], cacheLifetime: Duration = .seconds(60),
          failure: PindropError? = nil) {
@@ -23,9 +23,11 @@ final class ScriptedProvider: PlaceProvider, PlaceSearching, Autocompleting, Rev
 
     var calls: Int { state.withLock { $0.calls } }
     func fail(with error: PindropError?) { state.withLock { $0.failure = error } }
+    /// Fails with an error that is not a `PindropError`.
+    func fail(withForeign error: any Error) { state.withLock { $0.failure = error } }
 
     private func answer() throws -> [PlaceResult] {
-        let failure = state.withLock { s -> PindropError? in s.calls += 1; return s.failure }
+        let failure = state.withLock { s -> (any Error)? in s.calls += 1; return s.failure }
         if let failure { throw failure }
         return places.map { PlaceResult(place: $0) }
     }
@@ -44,9 +46,9 @@ struct PlaceServiceTests {
     /// The facade over `remote` providers (and the store, when `withStore`), with `search` as the chain of
     /// search, suggest and reverse.
     func service(_ remote: [any PlaceProvider], withStore: Bool = false, search: [String],
-                 cache: ResponseCache = ResponseCache()) throws -> PlaceService {
+                 cache: ResponseCache = ResponseCache(), breaker: CircuitBreaker = CircuitBreaker()) throws -> PlaceService {
         try PlaceService(store: withStore ? store : nil, remote: remote,
-                         chains: [.search: search, .suggest: search, .reverse: search], cache: cache)
+                         chains: [.search: search, .suggest: search, .reverse: search], cache: cache, breaker: breaker)
     }
 
     @Test("the first provider of the chain answers, and every result names it as its source")
@@ -262,5 +264,52 @@ struct PlaceServiceTests {
         let service = try PlaceService(store: store, unavailable: [unconfigured], chains: [.search: ["embedded"]])
         let json = WireEncoding.providersDocument(service).string
         #expect(json == #"{"providers":[{"name":"embedded","displayName":"Embedded index (offline)","configured":true,"capabilities":["search","suggest","reverse","nearby"],"attribution":"Test data"},{"name":"google","displayName":"Google","configured":false,"capabilities":["search","suggest","reverse"],"attribution":"Powered by Google","unavailableReason":"set PINDROP_GOOGLE_API_KEY"}],"chains":{"search":["embedded"],"suggest":[],"reverse":[],"nearby":[]}}"#)
+    }
+
+    // MARK: The circuit breaker
+
+    @Test("only failures in a row open the breaker; once open, the provider is skipped, its kind of failure kept")
+    func breakerCountsInARow() async throws {
+        let limited = PindropError.rateLimited(provider: "Photon", message: "too many requests (HTTP 429)")
+        let photon = ScriptedProvider("photon", failure: limited)
+        let service = try self.service([photon], withStore: true, search: ["photon", "embedded"],
+                                       breaker: CircuitBreaker(clock: VirtualClock()))
+        func ask(_ n: Int) async throws -> ProviderAnswer { try await service.search(try SearchRequest(text: "Paris", limit: n)) }
+        _ = try await ask(1); _ = try await ask(2)
+        photon.fail(with: nil)
+        _ = try await ask(3)
+        photon.fail(with: limited)
+        for n in 4...8 { _ = try await ask(n) }
+        #expect(photon.calls == 6, "two failures, a success, then three failures before the skips")
+        let skipped = try await ask(9).failures
+        #expect(skipped == [ProviderFailure(provider: "photon", error: .rateLimited(
+            provider: "Photon", message: "skipped without asking, as it failed 3 times in a row; it is asked again in 30 s"))])
+        #expect(try await ask(3).fromCache, "an answer already cached is still given while the breaker is open")
+    }
+
+    @Test("a probe that ends in the user's own mistake says nothing of the provider: the next question probes")
+    func probeGivenBack() async throws {
+        let clock = VirtualClock()
+        let photon = ScriptedProvider("photon", failure: .upstream(provider: "Photon", message: "is failing on its side (HTTP 503)"))
+        let service = try self.service([photon], withStore: true, search: ["photon", "embedded"], breaker: CircuitBreaker(clock: clock))
+        for n in 1...4 { _ = try await service.search(try SearchRequest(text: "Paris", limit: n)) }
+        #expect(photon.calls == 3, "open after three failures")
+        clock.advance(by: .seconds(30))
+        photon.fail(with: .invalidInput("the country code \"XX\" is unknown"))
+        await #expect(throws: PindropError.self) { try await service.search(self.paris) }
+        photon.fail(with: nil)
+        #expect(try await service.search(try SearchRequest(text: "Paris", limit: 5)).provider == "photon")
+        #expect(photon.calls == 5)
+    }
+
+    @Test("an error of an unknown type is named by its type alone, never by its description")
+    func unknownErrorNamed() async throws {
+        struct LeakyError: Error, CustomStringConvertible {
+            var description: String { "GET https://api.example.org/v1?key=SECRET failed" }
+        }
+        let photon = ScriptedProvider("photon")
+        photon.fail(withForeign: LeakyError())
+        let answer = try await service([photon], withStore: true, search: ["photon", "embedded"]).search(paris)
+        #expect(answer.failures.first?.error == .upstream(provider: "Photon", message: "failed unexpectedly (LeakyError)"))
     }
 }

@@ -75,7 +75,7 @@ struct ProviderSetupTests {
         let started = ContinuousClock.now
         let error = await pindropError { try await service.search(try SearchRequest(text: "Paris"), provider: nil) }
         #expect(ContinuousClock.now - started < .seconds(1), "a refused connection fails at once, not at the timeout")
-        #expect(error == .upstream(provider: "Photon", message: "could not connect to \(url) (connection refused)"))
+        #expect(error == .upstream(provider: "Photon", message: "could not connect (connection refused)"))
     }
 
     @Test("a repeated question is answered from the cache without touching the network")

@@ -4,9 +4,10 @@ import PindropProviders
 import PindropTesting
 import Testing
 
-/// Runs `body` against a fresh fake of `kind`, stopping it afterwards.
-func withFake<T>(_ kind: FakeProviderKind, _ body: (FakeProviderServer) async throws -> T) async throws -> T {
-    let server = try await FakeProviderServer.start(kind)
+/// Runs `body` against a fresh fake of `kind` accepting `apiKey`, stopping it afterwards.
+func withFake<T>(_ kind: FakeProviderKind, apiKey: String = FakeProviderServer.defaultAPIKey,
+                 _ body: (FakeProviderServer) async throws -> T) async throws -> T {
+    let server = try await FakeProviderServer.start(kind, apiKey: apiKey)
     do {
         let value = try await body(server)
         await server.stop()
@@ -58,10 +59,7 @@ func pindropError(_ body: () async throws -> some Any) async -> PindropError? {
     return nil
 }
 
-/// A port on 127.0.0.1 where nothing listens (a fake started and stopped).
+/// A port on 127.0.0.1 where nothing listens.
 func closedPortURL() async throws -> String {
-    let server = try await FakeProviderServer.start(.photon)
-    let url = server.baseURL
-    await server.stop()
-    return url
+    try await FakeProviderServer.closedPortURL()
 }

@@ -161,13 +161,18 @@ struct PlacesEndpointTests {
         }
     }
 
-    @Test("status names the store and its size")
+    @Test("status names the store and its size, and where it lives only by its file name")
     func status() async throws {
-        try await TestServer().test { client in
-            let json = try await client.getJSON("/v1/status")
+        var server = TestServer()
+        server.store = StoreAtPath()
+        try await server.test { client in
+            let response = try await client.get("/v1/status")
+            let json = try response.json
             #expect(json["status"] as? String == "ok")
             let store = try #require(json["store"] as? [String: Any])
             #expect(store["placeCount"] as? Int == SamplePlaces.all.count)
+            #expect(store["location"] as? String == "index.sqlite")
+            #expect(!String(buffer: response.body).contains("/srv/"), "no file path in a public answer")
         }
     }
 
@@ -193,4 +198,20 @@ struct PlacesEndpointTests {
             #expect(try response.errorCode == "index_unavailable")
         }
     }
+}
+
+/// The sample places, saying they live at a path on the server's disk, as the real index does.
+private struct StoreAtPath: PlaceStore {
+    let places = FakeStore(places: SamplePlaces.all)
+    var attribution: [String] { places.attribution }
+    var streetAttribution: [String] { [] }
+    func status() async throws -> StoreStatus {
+        StoreStatus(name: "embedded", placeCount: places.places.count, location: "/srv/ops-home/pindrop/index.sqlite", attribution: attribution)
+    }
+    func search(_ request: SearchRequest) async throws -> [PlaceResult] { try await places.search(request) }
+    func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { try await places.suggest(request) }
+    func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await places.reverse(request) }
+    func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { try await places.nearby(request) }
+    func place(id: String) async throws -> Place? { try await places.place(id: id) }
+    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
 }

@@ -6,12 +6,12 @@ import PindropServer
 import PindropTesting
 import Testing
 
-/// The server over a facade built by `ProviderSetup` from `environment`, with the sample places as "embedded",
-/// and the fake providers on 127.0.0.1.
+/// The server over a facade built by `ProviderSetup` from `environment`, with `store` (the sample places unless
+/// told otherwise) as "embedded", and the fake providers on 127.0.0.1.
 private func withProviderServer<Value: Sendable>(
-    _ environment: [String: String],
+    _ environment: [String: String], store: any PlaceStore = FakeStore(places: SamplePlaces.all),
     _ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-    let services = ServerServices(places: try ProviderSetup.service(store: FakeStore(places: SamplePlaces.all), environment: environment),
+    let services = ServerServices(places: try ProviderSetup.service(store: store, environment: environment),
                                   saved: InMemorySavedPlaces(), recent: InMemoryRecentPlaces())
     return try await buildApplication(configuration: ServerConfiguration(), services: services).test(.router, body)
 }
@@ -177,6 +177,84 @@ struct ProvidersEndpointTests {
                         #expect(response.status.code < 500, "\(uri)")
                         #expect(!String(buffer: response.body).contains(key), "\(uri) sent the key")
                     }
+                }
+            }
+        }
+    }
+
+    @Test("a provider's hostile answers reach the JSON only as our sentences: no key in any form, no URL, a bounded Retry-After")
+    func hostileAnswersCleaned() async throws {
+        let key = FakeProviderLeaks.key
+        let dead = try await FakeProviderServer.closedPortURL()
+        try await withFakes([.google, .mapbox, .foursquare], apiKey: key) { fakes in
+            let environment = [
+                "PINDROP_GOOGLE_URL": fakes[.google]!.baseURL, "PINDROP_GOOGLE_API_KEY": key,
+                "PINDROP_MAPBOX_URL": fakes[.mapbox]!.baseURL, "PINDROP_MAPBOX_API_KEY": key,
+                "PINDROP_FOURSQUARE_URL": fakes[.foursquare]!.baseURL, "PINDROP_FOURSQUARE_API_KEY": key,
+                "PINDROP_PHOTON_URL": dead, "PINDROP_SEARCH_PROVIDERS": "photon,embedded",
+            ]
+            let uris: [FakeProviderKind: String] = [.google: "/v1/search?q=Paris&provider=google",
+                                                    .mapbox: "/v1/search?q=Paris&provider=mapbox",
+                                                    .foursquare: "/v1/nearby?lat=48.85&lon=2.35&provider=foursquare"]
+            for (kind, uri) in uris {
+                for behavior in FakeProviderLeaks.behaviors(kind, echoing: key) {
+                    fakes[kind]!.setBehavior(behavior)
+                    // A fresh server each time, so that the circuit breaker never skips the provider under test.
+                    try await withProviderServer(environment) { client in
+                        let response = try await client.get(uri)
+                        #expect(response.status == .ok, "\(uri)")
+                        let body = String(buffer: response.body)
+                        let messages = try #require(try response.json["failures"] as? [[String: Any]]).compactMap { $0["message"] as? String }
+                        #expect(messages.count == (kind == .foursquare ? 1 : 2), "\(messages)")
+                        for text in [body] + messages {
+                            for form in FakeProviderLeaks.forms(of: key) { #expect(!text.contains(form), "\(uri) \(behavior): \(form)") }
+                            for url in [dead, fakes[kind]!.baseURL, "127.0.0.1"] { #expect(!text.contains(url), "\(uri): \(url)") }
+                        }
+                        #expect(messages.allSatisfy { $0.count <= 160 && !$0.contains("retry after") && !$0.contains("xxxx") }, "\(messages)")
+                    }
+                }
+            }
+            fakes[.mapbox]!.setBehavior(.raw(status: 429, body: "{}", retryAfter: "99999"))
+            try await withProviderServer(environment) { client in
+                let failures = try #require(try await client.getJSON("/v1/search?q=Paris&provider=mapbox")["failures"] as? [[String: Any]])
+                #expect(failures.first?["code"] as? String == "rate_limited")
+                #expect(failures.first?["message"] as? String == "Mapbox is rate-limiting us: too many requests (HTTP 429); retry after 3600 s")
+            }
+        }
+    }
+
+    @Test("after three failures the breaker skips a provider: the fallback answers at once, the failure says why")
+    func breakerSkips() async throws {
+        try await withFakes([.photon]) { fakes in
+            let photon = fakes[.photon]!
+            photon.setBehavior(.slow(.seconds(5)))
+            let environment = ["PINDROP_PHOTON_URL": photon.baseURL, "PINDROP_SEARCH_PROVIDERS": "photon,embedded",
+                               "PINDROP_PROVIDER_TIMEOUT": "0.5"]
+            try await withProviderServer(environment) { client in
+                for limit in 1...3 { _ = try await client.get("/v1/search?q=Paris&limit=\(limit)") }
+                let started = ContinuousClock.now
+                let response = try await client.get("/v1/search?q=Paris&limit=4")
+                #expect(ContinuousClock.now - started < .milliseconds(500), "answered without waiting for the 0.5 s timeout")
+                let json = try response.json
+                #expect(json["provider"] as? String == "embedded" && json["fallback"] as? Bool == true)
+                let failure = try #require((json["failures"] as? [[String: Any]])?.first)
+                #expect(failure["code"] as? String == "upstream_failed")
+                #expect((failure["message"] as? String)?.hasPrefix("Photon: skipped without asking, as it failed 3 times in a row") == true)
+            }
+            #expect(photon.requests.count == 3)
+        }
+    }
+
+    @Test("the store never trips: however often it fails, it is asked first every time")
+    func storeNeverSkipped() async throws {
+        try await withFakes([.photon]) { fakes in
+            let environment = ["PINDROP_PHOTON_URL": fakes[.photon]!.baseURL, "PINDROP_SEARCH_PROVIDERS": "embedded,photon"]
+            try await withProviderServer(environment, store: FailingStore()) { client in
+                for limit in 1...5 {
+                    let json = try await client.getJSON("/v1/search?q=Paris&limit=\(limit)")
+                    #expect(json["provider"] as? String == "photon")
+                    let failures = try #require(json["failures"] as? [[String: Any]])
+                    #expect(failures.map { $0["message"] as? String } == ["the index file is missing"])
                 }
             }
         }

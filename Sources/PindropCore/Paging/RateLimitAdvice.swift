@@ -15,23 +15,44 @@ public struct RateLimitAdvice: Sendable, Hashable {
     /// No advice at all.
     public static let none = RateLimitAdvice()
 
+    /// The longest wait a header is believed for: an hour. A longer (or absurd) value is cut to it, so a server
+    /// cannot park a client for days and a huge number cannot overflow `Duration`.
+    public static let longestWait: Duration = .seconds(3600)
+
     /// Reads the standard headers. `resetEpochSeconds` and `retryAfter` accept whole or fractional seconds;
-    /// a `Retry-After` given as an HTTP date is read too. `now` is the current wall-clock time in seconds
-    /// since 1970 (injected so the conversion is testable).
+    /// a `Retry-After` given as an HTTP date is read too; waits are capped at `longestWait` and anything else
+    /// is ignored. `now` is the current wall-clock time in seconds since 1970 (injected so the conversion is
+    /// testable).
     public init(limitHeader: String?, remainingHeader: String?, resetHeader: String?, retryAfterHeader: String?,
                 nowEpochSeconds: Double) {
         limit = limitHeader.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         remaining = remainingHeader.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        if let reset = resetHeader.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), reset.isFinite {
-            resetAfter = .seconds(max(0, reset - nowEpochSeconds))
+        if let reset = resetHeader.flatMap({ Self.decimalSeconds($0.trimmingCharacters(in: .whitespaces)) }) {
+            resetAfter = Self.wait(reset - nowEpochSeconds)
         }
-        if let text = retryAfterHeader?.trimmingCharacters(in: .whitespaces) {
-            if let delay = Double(text), delay.isFinite, delay >= 0 {
-                retryAfter = .seconds(delay)
-            } else if let date = HTTPDate.epochSeconds(text) {
-                retryAfter = .seconds(max(0, date - nowEpochSeconds))
-            }
-        }
+        retryAfter = Self.retryAfter(retryAfterHeader, nowEpochSeconds: nowEpochSeconds)
+    }
+
+    /// A `Retry-After` value as a wait: delay-seconds ("120", or fractional "0.125") or an HTTP date
+    /// ("Sun, 06 Nov 1994 08:49:37 GMT") relative to `nowEpochSeconds`, between zero and `longestWait`; nil for
+    /// anything else, so a provider's garbage (or a 5 KB header) is never believed nor repeated.
+    public static func retryAfter(_ header: String?, nowEpochSeconds: Double) -> Duration? {
+        guard let text = header?.trimmingCharacters(in: .whitespaces), text.utf8.count <= 40 else { return nil }
+        if let delay = decimalSeconds(text) { return wait(delay) }
+        return HTTPDate.epochSeconds(text).map { wait($0 - nowEpochSeconds) }
+    }
+
+    /// Digits with at most one decimal point; nil for signs, exponents, "inf", "nan" and hex, which `Double`
+    /// would accept, and for more than 40 characters.
+    static func decimalSeconds(_ text: String) -> Double? {
+        guard text.utf8.count <= 40, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E }),
+              text.utf8.count(where: { $0 == 0x2E }) <= 1 else { return nil }
+        return Double(text)
+    }
+
+    /// `seconds` as a wait between zero and `longestWait`.
+    static func wait(_ seconds: Double) -> Duration {
+        .seconds(min(max(0, seconds), longestWait.seconds))
     }
 }
 
@@ -39,12 +60,13 @@ public struct RateLimitAdvice: Sendable, Hashable {
 enum HTTPDate {
     static func epochSeconds(_ text: String) -> Double? {
         let parts = text.split(separator: " ")
+        // Ranges checked so that a forged date cannot overflow the arithmetic below.
         guard parts.count == 6, parts[5] == "GMT",
-              let day = Int(parts[1]), let year = Int(parts[3]),
+              let day = Int(parts[1]), (1...31).contains(day), let year = Int(parts[3]), (1970...9999).contains(year),
               let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
                 .firstIndex(of: String(parts[2])) else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3 else { return nil }
+        guard time.count == 3, (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else { return nil }
         return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2])
     }
 

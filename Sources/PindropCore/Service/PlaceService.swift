@@ -6,7 +6,8 @@
 /// the caller names, then the rest of the chain); when that provider fails — unreachable, timed out,
 /// rate-limited, answering garbage — the next one is asked, and the answer records who answered and who failed
 /// before. A request the user got wrong (`.invalidInput`) is not retried elsewhere. Remote answers are cached
-/// per provider for its `cacheLifetime`.
+/// per provider for its `cacheLifetime`, and a remote provider that keeps failing is skipped for a while
+/// (`CircuitBreaker`), so that it stops costing every question its timeout.
 public final class PlaceService: Sendable {
     /// The provider name under which the store answers (in chains, `provider=`, and each result's `source`).
     public static let storeProviderName = EmbeddedProvider.providerName
@@ -21,12 +22,16 @@ public final class PlaceService: Sendable {
     public let chains: [ProviderCapability: [String]]
     /// Answers already given by remote providers.
     public let cache: ResponseCache
+    /// Which remote providers are failing and skipped for now (never the store).
+    public let breaker: CircuitBreaker
 
     /// Makes the facade over `store` and `remote` providers. `unavailable` lists providers that are known but not
     /// configured (shown, never asked). `chains` defaults to the store alone for every capability; each chain
-    /// must name configured providers that have the capability.
+    /// must name configured providers that have the capability. `breaker` decides when a failing remote provider
+    /// is skipped.
     public init(store: (any PlaceStore)?, remote: [any PlaceProvider] = [], unavailable: [ProviderDescription] = [],
-                chains: [ProviderCapability: [String]]? = nil, cache: ResponseCache = ResponseCache()) throws(PindropError) {
+                chains: [ProviderCapability: [String]]? = nil, cache: ResponseCache = ResponseCache(),
+                breaker: CircuitBreaker = CircuitBreaker()) throws(PindropError) {
         let embedded = store.map { EmbeddedProvider(store: $0) }
         let all: [any PlaceProvider] = (embedded.map { [$0] } ?? []) + remote
         var byName: [String: any PlaceProvider] = [:]
@@ -41,6 +46,7 @@ public final class PlaceService: Sendable {
             attribution: "", unavailableReason: Self.noStore.message)]
         self.descriptions = all.map(\.providerDescription) + (noStore + unavailable).filter { byName[$0.name] == nil }
         self.cache = cache
+        self.breaker = breaker
         let storeOnly = store == nil ? [:] : Dictionary(uniqueKeysWithValues: ProviderCapability.allCases.map { ($0, [EmbeddedProvider.providerName]) })
         self.chains = chains ?? storeOnly
         for (capability, names) in self.chains {
@@ -156,7 +162,8 @@ public final class PlaceService: Sendable {
         try await answer(try resolvedChain(capability, preferring: preferred), key: key, ask: ask)
     }
 
-    /// Asks each provider of the chain in turn until one answers.
+    /// Asks each provider of the chain in turn until one answers. A remote provider's cached answer is used
+    /// even while its breaker is open (it costs no request); otherwise an open breaker skips it.
     private func answer(_ chain: [any PlaceProvider], key: (String) -> ResponseCache.Key,
                         ask: (any PlaceProvider) async throws -> [PlaceResult]?) async throws -> ProviderAnswer {
         var failures: [ProviderFailure] = []
@@ -167,21 +174,44 @@ public final class PlaceService: Sendable {
             if let cacheKey, let cached = cache.results(for: cacheKey) {
                 return ProviderAnswer(results: cached, provider: name, failures: failures, fromCache: true)
             }
+            // The store is local: its failures are not the network's, and there is nothing to spare it.
+            let guarded = !(provider is EmbeddedProvider)
+            if guarded, case .skip(let skipped) = breaker.permission(for: name) {
+                failures.append(ProviderFailure(provider: name, error: skipped))
+                continue
+            }
             do {
-                guard var results = try await ask(provider) else { continue }
+                guard var results = try await ask(provider) else {
+                    if guarded { breaker.abandoned(name) }
+                    continue
+                }
+                if guarded { breaker.succeeded(name) }
                 for i in results.indices { results[i].place.source = name }
                 if let cacheKey { cache.store(results, for: cacheKey, lifetime: provider.cacheLifetime) }
                 return ProviderAnswer(results: results, provider: name, failures: failures)
-            } catch let error as PindropError {
-                guard error.isProviderFailure else { throw error }
-                failures.append(ProviderFailure(provider: name, error: error))
             } catch {
-                if Task.isCancelled { throw CancellationError() }
-                failures.append(ProviderFailure(provider: name, error: .upstream(provider: name, message: String(describing: error))))
+                let failure = Self.providerFailure(error, of: provider)
+                guard let failure else {
+                    if guarded { breaker.abandoned(name) }
+                    throw Task.isCancelled ? CancellationError() : error
+                }
+                if guarded { breaker.failed(name, with: failure) }
+                failures.append(ProviderFailure(provider: name, error: failure))
             }
             try Task.checkCancellation()
         }
         throw Self.combined(failures)
+    }
+
+    /// The error as a failure of the provider, or nil when it is not one: the user's own mistake
+    /// (`.invalidInput`), or the question being cancelled. An error of a type we do not know is named by its
+    /// type alone, as its description may hold anything (a URL, a key, the provider's text).
+    private static func providerFailure(_ error: any Error, of provider: any PlaceProvider) -> PindropError? {
+        if Task.isCancelled || error is CancellationError { return nil }
+        guard let error = error as? PindropError else {
+            return .upstream(provider: provider.displayName, message: "failed unexpectedly (\(type(of: error)))")
+        }
+        return error.isProviderFailure ? error : nil
     }
 
     /// One error for a chain where every provider failed: the only one's own, or all of them in one sentence.

@@ -50,8 +50,7 @@ public struct FoursquareClient: KeyedProvider, NearbySearching {
         let key = configuration.apiKey?.value ?? ""
         let headers = isVersion3 ? [("Authorization", key)]
                                  : [("Authorization", "Bearer \(key)"), ("X-Places-Api-Version", Self.apiVersion)]
-        let venues = try await http.getJSON(FoursquareSearchResponse.self, path: "/places/search", query: query, headers: headers,
-                                            errorBody: MessageErrorBody.self).results
+        let venues = try await http.getJSON(FoursquareSearchResponse.self, path: "/places/search", query: query, headers: headers).results
         return venues.compactMap { venue in
             venue.place.map { PlaceResult(place: $0, distanceMeters: venue.distance ?? $0.coordinate.distance(to: c)) }
         }

@@ -115,22 +115,23 @@ public struct GoogleClient: KeyedProvider, PlaceSearching, Autocompleting, Rever
         let query = query + [("key", configuration.apiKey?.value)]
         var attempt = 1
         while true {
-            let body = try await http.getJSON(Body.self, path: path, query: query, errorBody: GoogleErrorBody.self)
-            let message = body.error_message.map { ": " + http.redacted($0) } ?? ""
+            let body = try await http.getJSON(Body.self, path: path, query: query)
+            // Google's `error_message` is its text, not ours: only the status, from its documented list, is named.
             switch body.status {
             case "OK", "ZERO_RESULTS", "NOT_FOUND":
                 return body
             case "REQUEST_DENIED":
-                throw PindropError.upstream(provider: http.provider,
-                                            message: "refused the API key (REQUEST_DENIED)\(message); check \(Self.keyVariable) and that the API is enabled for it")
+                throw http.upstream("refused the API key (REQUEST_DENIED); check \(Self.keyVariable) and that the API is enabled for it")
             case "OVER_QUERY_LIMIT", "OVER_DAILY_LIMIT":
-                throw PindropError.rateLimited(provider: http.provider, message: "the key's quota is used up (\(body.status))\(message)")
+                throw http.rateLimited("the key's quota is used up (\(body.status))")
             case "INVALID_REQUEST":
-                throw PindropError.upstream(provider: http.provider, message: "called the request invalid (INVALID_REQUEST)\(message)")
+                throw http.upstream("called the request invalid (INVALID_REQUEST)")
             case "UNKNOWN_ERROR" where attempt == 1:
                 attempt += 1
+            case "UNKNOWN_ERROR":
+                throw http.upstream("answered status UNKNOWN_ERROR twice")
             default:
-                throw PindropError.upstream(provider: http.provider, message: "answered status \(body.status)\(message)")
+                throw http.upstream("answered a status that is not in its documentation")
             }
         }
     }
@@ -164,31 +165,27 @@ final class AutocompleteSession: @unchecked Sendable {
     }
 }
 
-/// What every Google web-service body has: `status` and, on failure, `error_message`.
+/// What every Google web-service body has: `status` (its `error_message` is never read: see `call`).
 protocol GoogleStatusBody: Decodable {
     var status: String { get }
-    var error_message: String? { get }
 }
 
 /// `{"results": [...], "status": "OK"}` from the Geocoding API.
 struct GoogleGeocodeResponse: GoogleStatusBody {
     var results: [GoogleResult]?
     var status: String
-    var error_message: String?
 }
 
 /// `{"predictions": [...], "status": "OK"}` from Places Autocomplete.
 struct GoogleAutocompleteResponse: GoogleStatusBody {
     var predictions: [GooglePrediction]?
     var status: String
-    var error_message: String?
 }
 
 /// `{"result": {...}, "status": "OK"}` from Place Details.
 struct GooglePlaceDetailsResponse: GoogleStatusBody {
     var result: GoogleResult?
     var status: String
-    var error_message: String?
 }
 
 /// An autocomplete prediction: text and a place id, no location.
@@ -237,19 +234,5 @@ struct GoogleResult: Decodable {
                      countryCode: component("country")?.short_name.uppercased(),
                      admin1: component("administrative_area_level_1")?.long_name,
                      category: category, address: address.isEmpty ? nil : address, source: GoogleClient.providerName)
-    }
-}
-
-/// Google's error body on a non-200 answer: `{"error_message": "…"}` or `{"error": {"message": "…"}}`.
-struct GoogleErrorBody: ProviderErrorBody {
-    var message: String?
-
-    private enum CodingKeys: String, CodingKey { case error_message, error }
-    private struct Detail: Decodable { var message: String? }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        message = try c.decodeIfPresent(String.self, forKey: .error_message)
-            ?? (try? c.decodeIfPresent(Detail.self, forKey: .error))?.message
     }
 }

@@ -4,8 +4,14 @@ import NIOCore
 import PindropCore
 
 /// The HTTP plumbing every provider client shares: one GET with the configured timeout and User-Agent,
-/// transport failures and HTTP error statuses turned into `PindropError` sentences, JSON decoding with a
-/// readable complaint, and the API key scrubbed from anything a person may read.
+/// transport failures and HTTP error statuses turned into `PindropError` sentences, and JSON decoding with a
+/// readable complaint.
+///
+/// What the provider writes back never reaches a person: its error bodies, reason phrases and header values
+/// may echo the key (in any encoding) or be any size. Every failure is our own sentence with the HTTP status
+/// and a parsed, capped `Retry-After`; and every message still goes through `publicText`, which removes the
+/// key in all its forms before cutting the text to `longestMessage`. No URL appears in a message either: the
+/// provider's name says which one failed, and its base URL is the operator's business.
 struct ProviderHTTP: Sendable {
     /// The provider's name as people read it in errors: "Google".
     let provider: String
@@ -13,17 +19,30 @@ struct ProviderHTTP: Sendable {
     let httpClient: HTTPClient
     /// The environment variable holding the key, named in messages about a refused key.
     let keyVariable: String?
+    /// The key's forms, removed from every message.
+    let redaction: KeyRedaction
+
+    init(provider: String, configuration: ProviderConfiguration, httpClient: HTTPClient, keyVariable: String?) {
+        self.provider = provider
+        self.configuration = configuration
+        self.httpClient = httpClient
+        self.keyVariable = keyVariable
+        self.redaction = KeyRedaction(key: configuration.apiKey?.value)
+    }
 
     /// A complete answer.
     struct Answer: Sendable {
         var status: Int
         var body: Data
-        /// The `Retry-After` header, when the provider sent one.
-        var retryAfter: String?
+        /// The wait the provider asked for in `Retry-After`, parsed and capped (`RateLimitAdvice.retryAfter`);
+        /// nil when it sent none or sent something that is not a delay or a date.
+        var retryAfter: Duration?
     }
 
     /// Longest body read, in bytes.
     static let maxBodyBytes = 8 << 20
+    /// Longest message, in characters, after the key is removed.
+    static let longestMessage = 300
 
     /// `GET baseURL + path ? query`; nil query values are left out. Throws `PindropError` for transport
     /// failures (refused, timed out) and `CancellationError` when the task is cancelled; any HTTP status
@@ -37,20 +56,20 @@ struct ProviderHTTP: Sendable {
         do {
             let response = try await httpClient.execute(request, deadline: .now() + .nanoseconds(configuration.timeout.wholeNanoseconds))
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)
-            return Answer(status: Int(response.status.code), body: Data(body.readableBytesView),
-                          retryAfter: response.headers.first(name: "Retry-After"))
+            let retryAfter = RateLimitAdvice.retryAfter(response.headers.first(name: "Retry-After"),
+                                                        nowEpochSeconds: Date().timeIntervalSince1970)
+            return Answer(status: Int(response.status.code), body: Data(body.readableBytesView), retryAfter: retryAfter)
         } catch {
             if Task.isCancelled { throw CancellationError() }
             throw transportFailure(error)
         }
     }
 
-    /// `get`, then the answer required to be 200 (any other explained by `errorBody`) and decoded as `T`.
-    func getJSON<T: Decodable, ErrorBody: ProviderErrorBody>(_ type: T.Type, path: String, query: [(String, String?)],
-                                                             headers: [(String, String)] = [],
-                                                             errorBody: ErrorBody.Type) async throws -> T {
+    /// `get`, then the answer required to be 200 and decoded as `T`.
+    func getJSON<T: Decodable>(_ type: T.Type, path: String, query: [(String, String?)],
+                               headers: [(String, String)] = []) async throws -> T {
         let answer = try await get(path, query: query, headers: headers)
-        try requireOK(answer, errorBody: errorBody)
+        try requireOK(answer)
         return try decode(type, from: answer.body)
     }
 
@@ -59,65 +78,74 @@ struct ProviderHTTP: Sendable {
         do {
             return try JSONDecoder().decode(type, from: body)
         } catch {
-            throw .upstream(provider: provider, message: "answered with something that is not its documented JSON (\(Self.summary(of: error)))")
+            throw upstream("answered with something that is not its documented JSON (\(Self.summary(of: error)))")
         }
     }
 
-    /// Throws `failure` for an answer other than 200, with the explanation the provider's error body gives.
-    func requireOK<ErrorBody: ProviderErrorBody>(_ answer: Answer, errorBody: ErrorBody.Type) throws(PindropError) {
-        guard answer.status == 200 else {
-            throw failure(answer, detail: (try? JSONDecoder().decode(ErrorBody.self, from: answer.body))?.message)
-        }
+    /// Throws `failure` for an answer other than 200.
+    func requireOK(_ answer: Answer) throws(PindropError) {
+        guard answer.status == 200 else { throw failure(answer) }
     }
 
-    /// The error for an answer other than 200; `detail` is the provider's own explanation, if any.
-    func failure(_ answer: Answer, detail: String?) -> PindropError {
+    /// The error for an answer other than 200: its status in our words, whatever the body says.
+    func failure(_ answer: Answer) -> PindropError {
         let status = answer.status
-        let reason = detail.map { ": " + redacted(String($0.prefix(300))) } ?? ""
         switch status {
         case 401:
-            return .upstream(provider: provider, message: "rejected the API key (HTTP 401)\(reason)" + keyHint)
+            return upstream("rejected the API key (HTTP 401)" + keyHint)
         case 403:
-            return .upstream(provider: provider, message: "refused access (HTTP 403)\(reason)" + keyHint)
+            return upstream("refused access (HTTP 403)" + keyHint)
         case 429:
-            let wait = answer.retryAfter.map { " (retry after \($0) s)" } ?? ""
-            return .rateLimited(provider: provider, message: "too many requests (HTTP 429)\(wait)\(reason)")
+            let wait = answer.retryAfter.map { "; retry after \(Int($0.seconds.rounded(.up))) s" } ?? ""
+            return rateLimited("too many requests (HTTP 429)\(wait)")
         case 500..<600:
-            return .upstream(provider: provider, message: "is failing on its side (HTTP \(status))\(reason)")
+            return upstream("is failing on its side (HTTP \(status))")
+        case 400..<500:
+            return upstream("refused the request (HTTP \(status))")
         default:
-            return .upstream(provider: provider, message: "refused the request (HTTP \(status))\(reason)")
+            return upstream("answered HTTP \(status) instead of 200")
         }
     }
 
-    /// `text` with the API key (raw or percent-encoded) replaced by "<redacted>".
-    func redacted(_ text: String) -> String {
-        guard let key = configuration.apiKey?.value, !key.isEmpty else { return text }
-        return text.replacingOccurrences(of: key, with: "<redacted>")
-            .replacingOccurrences(of: Self.percentEncoded(key), with: "<redacted>")
+    /// `.upstream` for this provider, its message made public.
+    func upstream(_ message: String) -> PindropError {
+        .upstream(provider: provider, message: publicText(message))
+    }
+
+    /// `.rateLimited` for this provider, its message made public.
+    func rateLimited(_ message: String) -> PindropError {
+        .rateLimited(provider: provider, message: publicText(message))
+    }
+
+    /// `text` as a person may read it: the key removed in every form first, then cut to `longestMessage`
+    /// (in that order, so that a key across the cut cannot leave its start behind).
+    func publicText(_ text: String) -> String {
+        let clean = redaction(text)
+        return clean.count <= Self.longestMessage ? clean : String(clean.prefix(Self.longestMessage - 1)) + "…"
     }
 
     private var keyHint: String {
         keyVariable.map { "; check \($0)" } ?? ""
     }
 
-    /// A sentence for a failure before any HTTP answer (never holding the URL, which may carry the key).
+    /// A sentence for a failure before any HTTP answer, from the kind of failure alone: an error's description
+    /// may hold the host, the URL or other text that is not ours to show.
     private func transportFailure(_ error: any Error) -> PindropError {
-        let base = configuration.baseURL
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
-                return .upstream(provider: provider, message: "did not answer within \(Self.seconds(configuration.timeout)) (\(base))")
+                return upstream("did not answer within \(Self.seconds(configuration.timeout))")
             case .remoteConnectionClosed:
-                return .upstream(provider: provider, message: "closed the connection without answering (\(base))")
+                return upstream("closed the connection without answering")
             default:
-                return .upstream(provider: provider, message: "the request to \(base) failed (\(redacted(String(describing: error))))")
+                return upstream("could not be asked (\(error.shortDescription))")
             }
         }
         let text = String(describing: error)
         if text.contains("refused") || text.contains("ECONNREFUSED") {
-            return .upstream(provider: provider, message: "could not connect to \(base) (connection refused)")
+            return upstream("could not connect (connection refused)")
         }
-        return .upstream(provider: provider, message: "could not reach \(base) (\(redacted(String(text.prefix(200)))))")
+        return upstream("could not be reached (\(type(of: error)))")
     }
 
     /// "5 s", "0.2 s".
@@ -128,7 +156,7 @@ struct ProviderHTTP: Sendable {
 
     /// `DecodingError` in one short phrase.
     static func summary(of error: any Error) -> String {
-        guard let error = error as? DecodingError else { return String(String(describing: error).prefix(160)) }
+        guard let error = error as? DecodingError else { return "\(type(of: error))" }
         switch error {
         case .keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
@@ -194,14 +222,4 @@ extension String {
         let trimmed = trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
-}
-
-/// A provider's error body: whatever shape it has, the one sentence it explains itself with.
-protocol ProviderErrorBody: Decodable {
-    var message: String? { get }
-}
-
-/// The common error body `{"message": "..."}` (Photon, Mapbox, Foursquare).
-struct MessageErrorBody: ProviderErrorBody {
-    var message: String?
 }

@@ -57,7 +57,7 @@ public struct MapboxClient: KeyedProvider, PlaceSearching, Autocompleting, Rever
     /// The features of a GeoJSON answer, the token sent as `access_token`.
     private func get(_ path: String, query: [(String, String?)]) async throws -> [MapboxFeature] {
         try await http.getJSON(GeoJSONFeatureCollection<MapboxFeature>.self, path: path,
-                               query: query + [("access_token", configuration.apiKey?.value)], errorBody: MessageErrorBody.self).features
+                               query: query + [("access_token", configuration.apiKey?.value)]).features
     }
 }
 

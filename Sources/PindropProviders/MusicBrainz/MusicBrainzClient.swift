@@ -80,21 +80,21 @@ public struct MusicBrainzClient: MusicPlaceSearching {
                 return .page(FetchedPage(records: decoded.places, totalCount: decoded.count, advice: advice))
             } catch {
                 throw PindropError.upstream(provider: Self.providerName,
-                                            message: "answered with JSON that is not a place search result (\(Self.summary(of: error)))")
+                                            message: "answered with JSON that is not a place search result (\(ProviderHTTP.summary(of: error)))")
             }
         case 503, 429:
             return .rateLimited(advice)
+        // Our words with the status, never the service's error text or reason phrase (as for every provider).
         case 400..<500:
-            let reason = (try? JSONDecoder().decode(MusicBrainzErrorBody.self, from: bytes))?.error
-            throw PindropError.upstream(provider: Self.providerName,
-                                        message: "refused the request with HTTP \(response.status.code)" + (reason.map { ": \($0)" } ?? ""))
+            throw PindropError.upstream(provider: Self.providerName, message: "refused the request with HTTP \(response.status.code)")
         default:
-            throw PindropError.upstream(provider: Self.providerName,
-                                        message: "answered HTTP \(response.status.code) \(response.status.reasonPhrase)")
+            throw PindropError.upstream(provider: Self.providerName, message: "answered HTTP \(response.status.code)")
         }
     }
 
-    /// A sentence for a transport failure (refused, timed out, bad URL).
+    /// A sentence for a transport failure (refused, timed out, bad URL), from its kind alone: no error description
+    /// (which may hold the service's text). It still names the base URL, which `pindrop music` users read to
+    /// check their `--musicbrainz-url` (docs/providers.md, "Left out").
     private func describe(_ error: any Error) -> PindropError {
         let base = configuration.baseURL
         if let error = error as? HTTPClientError {
@@ -105,25 +105,13 @@ public struct MusicBrainzClient: MusicPlaceSearching {
             case .invalidURL, .emptyHost, .emptyScheme:
                 return .invalidInput("the MusicBrainz URL \(base) is not a valid URL")
             default:
-                return .upstream(provider: Self.providerName, message: "the request to \(base) failed (\(error))")
+                return .upstream(provider: Self.providerName, message: "the request to \(base) failed (\(error.shortDescription))")
             }
         }
         let text = String(describing: error)
         if text.contains("refused") || text.contains("ECONNREFUSED") || text.contains("connect") {
             return .upstream(provider: Self.providerName, message: "could not connect to \(base) (connection refused)")
         }
-        return .upstream(provider: Self.providerName, message: "could not reach \(base) (\(text.prefix(200)))")
-    }
-
-    /// `DecodingError` in one short phrase.
-    static func summary(of error: any Error) -> String {
-        guard let error = error as? DecodingError else { return String(describing: error).prefix(160).description }
-        switch error {
-        case .keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "unexpected value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        case .dataCorrupted: return "not valid JSON"
-        @unknown default: return "unreadable"
-        }
+        return .upstream(provider: Self.providerName, message: "could not reach \(base) (\(type(of: error)))")
     }
 }

@@ -117,7 +117,3 @@ struct MusicBrainzPlaceSearchResponse: Decodable {
     }
 }
 
-/// MusicBrainz's error body: `{"error": "...", "help": "..."}`.
-struct MusicBrainzErrorBody: Decodable {
-    var error: String
-}

@@ -50,7 +50,7 @@ public struct NominatimClient: RemoteProvider, PlaceSearching, ReverseGeocoding 
                                                        ("format", "jsonv2"), ("addressdetails", "1")])
         if let error = (try? JSONDecoder().decode(NominatimErrorBody.self, from: answer.body))?.message {
             if error.localizedCaseInsensitiveContains("unable to geocode") { return [] }
-            throw PindropError.upstream(provider: http.provider, message: "could not reverse-geocode: \(error)")
+            throw http.upstream("could not reverse-geocode (it answered with an error instead of an address)")
         }
         let place = try http.decode(NominatimPlace.self, from: answer.body)
         return place.place.map { [PlaceResult.measured($0, from: c)] } ?? []
@@ -60,7 +60,7 @@ public struct NominatimClient: RemoteProvider, PlaceSearching, ReverseGeocoding 
     private func get(_ path: String, query: [(String, String?)]) async throws -> ProviderHTTP.Answer {
         try await pacer.waitForTurn(provider: http.provider, maxWait: configuration.timeout)
         let answer = try await http.get(path, query: query)
-        try http.requireOK(answer, errorBody: NominatimErrorBody.self)
+        try http.requireOK(answer)
         return answer
     }
 }
@@ -100,7 +100,7 @@ struct NominatimPlace: Decodable {
 }
 
 /// Nominatim's error bodies: `{"error": {"code": 400, "message": "…"}}` or `{"error": "Unable to geocode"}`.
-struct NominatimErrorBody: ProviderErrorBody {
+struct NominatimErrorBody: Decodable {
     var message: String?
 
     private enum CodingKeys: String, CodingKey { case error }

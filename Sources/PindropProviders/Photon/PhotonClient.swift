@@ -63,8 +63,7 @@ public struct PhotonClient: RemoteProvider, PlaceSearching, Autocompleting, Reve
 
     /// The features of a GeoJSON answer.
     private func get(_ path: String, query: [(String, String?)]) async throws -> [PhotonFeature] {
-        try await http.getJSON(GeoJSONFeatureCollection<PhotonFeature>.self, path: path, query: query,
-                               errorBody: MessageErrorBody.self).features
+        try await http.getJSON(GeoJSONFeatureCollection<PhotonFeature>.self, path: path, query: query).features
     }
 }
 
