@@ -54,13 +54,13 @@ struct ProviderSetupTests {
     @Test("a provider that answers past the timeout falls back to the embedded index in time")
     func slowFallsBack() async throws {
         try await withFake(.photon) { server in
-            server.setBehavior(.slow(.seconds(2)))
+            server.setBehavior(.slow(.seconds(8)))
             let service = try ProviderSetup.service(
                 store: store, environment: ["PINDROP_PHOTON_URL": server.baseURL, "PINDROP_SEARCH_PROVIDERS": "photon,embedded",
                               "PINDROP_PROVIDER_TIMEOUT": "0.3"])
             let started = ContinuousClock.now
             let answer = try await service.search(try SearchRequest(text: "Paris"), provider: nil)
-            #expect(ContinuousClock.now - started < .milliseconds(1500))
+            #expect(ContinuousClock.now - started < .seconds(4))
             #expect(answer.provider == "embedded" && answer.isFallback)
             #expect(answer.results.first?.place.id == "geonames:2988507")
             #expect(answer.failures.first?.error.message.contains("Photon: did not answer within 0.3 s") == true)
@@ -74,7 +74,7 @@ struct ProviderSetupTests {
             store: store, environment: ["PINDROP_PHOTON_URL": url, "PINDROP_SEARCH_PROVIDERS": "photon"])
         let started = ContinuousClock.now
         let error = await pindropError { try await service.search(try SearchRequest(text: "Paris"), provider: nil) }
-        #expect(ContinuousClock.now - started < .seconds(1), "a refused connection fails at once, not at the timeout")
+        #expect(ContinuousClock.now - started < .seconds(3), "a refused connection fails at once, not at the 5 s timeout")
         #expect(error == .upstream(provider: "Photon", message: "could not connect (connection refused)"))
     }
 
