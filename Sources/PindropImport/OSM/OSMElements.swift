@@ -2,11 +2,11 @@ import PindropCore
 
 /// An OpenStreetMap node: a point with tags.
 public struct OSMNode: Sendable, Hashable {
-    /// The OSM node id, the node's tags (`name`, `amenity`, `addr:street`, ...; empty for most nodes), and its
-    /// last edit in seconds since 1970 when the file carries metadata.
-    public var id: Int64, tags: [String: String], timestamp: Int64?
-    /// Where the node is.
-    public var coordinate: Coordinate
+    /// The OSM node id, and where the node is.
+    public var id: Int64, coordinate: Coordinate
+    /// The node's tags (`name`, `amenity`, `addr:street`, ...; empty for most nodes), and its last edit in seconds
+    /// since 1970 when the file carries metadata.
+    public var tags: [String: String], timestamp: Int64?
 
     /// Makes a node.
     public init(id: Int64, coordinate: Coordinate, tags: [String: String] = [:], timestamp: Int64? = nil) {
@@ -16,10 +16,10 @@ public struct OSMNode: Sendable, Hashable {
 
 /// An OpenStreetMap way: an ordered list of node ids with tags (a street, a building outline...).
 public struct OSMWay: Sendable, Hashable {
-    /// The OSM way id, the way's tags, and its last edit in seconds since 1970 when the file carries metadata.
-    public var id: Int64, tags: [String: String], timestamp: Int64?
-    /// The ids of the way's nodes, in order; a closed way repeats its first id at the end.
-    public var nodeIDs: [Int64]
+    /// The OSM way id, and the ids of the way's nodes, in order (a closed way repeats its first id at the end).
+    public var id: Int64, nodeIDs: [Int64]
+    /// The way's tags, and its last edit in seconds since 1970 when the file carries metadata.
+    public var tags: [String: String], timestamp: Int64?
 
     /// Makes a way.
     public init(id: Int64, nodeIDs: [Int64], tags: [String: String] = [:], timestamp: Int64? = nil) {
@@ -52,11 +52,11 @@ public struct OSMRelationMember: Sendable, Hashable {
 
 /// An OpenStreetMap relation: an ordered list of members with tags (a multipolygon, a route...).
 public struct OSMRelation: Sendable, Hashable {
-    /// The OSM relation id, the relation's tags (`type=multipolygon`, ...), and its last edit in seconds since
-    /// 1970 when the file carries metadata.
-    public var id: Int64, tags: [String: String], timestamp: Int64?
-    /// The relation's members, in order.
-    public var members: [OSMRelationMember]
+    /// The OSM relation id, and the relation's members, in order.
+    public var id: Int64, members: [OSMRelationMember]
+    /// The relation's tags (`type=multipolygon`, ...), and its last edit in seconds since 1970 when the file
+    /// carries metadata.
+    public var tags: [String: String], timestamp: Int64?
 
     /// Makes a relation.
     public init(id: Int64, members: [OSMRelationMember], tags: [String: String] = [:], timestamp: Int64? = nil) {
