@@ -45,7 +45,8 @@ public struct SearchRequest: Sendable, Hashable {
     static func validated(text: String) throws(PindropError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidInput("the search text is empty") }
-        guard trimmed.count <= RequestLimits.maxTextLength else {
+        // In bytes too: one letter with 10,000 combining marks is one character.
+        guard trimmed.count <= RequestLimits.maxTextLength, trimmed.utf8.count <= 4 * RequestLimits.maxTextLength else {
             throw .invalidInput("the search text is longer than \(RequestLimits.maxTextLength) characters")
         }
         return trimmed
@@ -83,7 +84,8 @@ public struct SuggestRequest: Sendable, Hashable {
             throw .invalidInput("min-chars must be between 0 and \(RequestLimits.maxTextLength), got \(minChars)")
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.count <= RequestLimits.maxTextLength else {
+        // In bytes too: one letter with 10,000 combining marks is one character.
+        guard trimmed.count <= RequestLimits.maxTextLength, trimmed.utf8.count <= 4 * RequestLimits.maxTextLength else {
             throw .invalidInput("the search text is longer than \(RequestLimits.maxTextLength) characters")
         }
         // Keep a trailing space: "new " means the word "new" is complete.

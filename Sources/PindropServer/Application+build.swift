@@ -12,7 +12,7 @@ public func buildApplication(configuration: ServerConfiguration, services: Serve
                              onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in })
     -> some ApplicationProtocol {
     Application(
-        router: buildRouter(configuration: configuration, services: services),
+        responder: MethodResponder(buildRouter(configuration: configuration, services: services).buildResponder(), openAPI: openAPIDocument),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Pindrop"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) }
     )

@@ -17,7 +17,7 @@ struct MusicController<Context: RequestContext>: Sendable {
             throw PindropError.notConfigured("music search is not configured on this server; start pindrop serve with "
                 + "--musicbrainz-contact (for the public MusicBrainz) or --musicbrainz-url")
         }
-        let search = music.searchMusicPlaces(try Self.searchRequest(QueryParameters(request)))
+        let search = music.searchMusicPlaces(try Self.searchRequest(try QueryParameters(request)))
         let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // Hummingbird cancels the operation when the client's side of the connection closes; cancelling the

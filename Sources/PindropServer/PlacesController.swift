@@ -19,7 +19,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func search(_ request: Request, context: Context) async throws -> Response {
-        let query = QueryParameters(request)
+        let query = try QueryParameters(request)
         let search = try SearchRequest(text: try query.requiredString("q"), near: try query.coordinate(),
                                        countryCode: query.string("country"), limit: try query.limit())
         return try await Responses.answer(search.echo, format: try query.format()) {
@@ -28,7 +28,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func suggest(_ request: Request, context: Context) async throws -> Response {
-        let query = QueryParameters(request)
+        let query = try QueryParameters(request)
         let suggest = try SuggestRequest(text: try query.requiredString("q"), near: try query.coordinate(),
                                          countryCode: query.string("country"), limit: try query.limit(),
                                          minChars: try query.integer("minChars", default: suggestMinChars, in: 0...RequestLimits.maxTextLength))
@@ -38,7 +38,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func reverse(_ request: Request, context: Context) async throws -> Response {
-        let query = QueryParameters(request)
+        let query = try QueryParameters(request)
         let reverse = try ReverseRequest(coordinate: try query.requiredCoordinate(), limit: try query.limit(default: 1))
         return try await Responses.answer(reverse.echo, format: try query.format()) {
             try await places.reverse(reverse, provider: query.provider())
@@ -46,7 +46,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func nearby(_ request: Request, context: Context) async throws -> Response {
-        let query = QueryParameters(request)
+        let query = try QueryParameters(request)
         let nearby = try NearbyRequest(coordinate: try query.requiredCoordinate(), radiusMeters: try query.number("radius") ?? 1000,
                                        limit: try query.limit(), category: query.string("category"))
         return try await Responses.answer(nearby.echo, format: try query.format()) {

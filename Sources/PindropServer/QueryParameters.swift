@@ -6,10 +6,37 @@ import PindropCore
 struct QueryParameters {
     private let values: [String: String]
 
-    init(_ request: Request) {
+    /// Reads the query string; `.invalidInput` when its percent-encoded bytes are not UTF-8 (rather than
+    /// answering for text with U+FFFD in it) or a value holds control characters.
+    init(_ request: Request) throws(PindropError) {
+        guard Self.isUTF8(request.uri.query ?? "") else { throw .invalidInput("the query string is not valid UTF-8") }
         var values: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { values[String(key)] = String(value) }
+        for (key, value) in request.uri.queryParameters {
+            guard !value.unicodeScalars.contains(where: Self.isControl) else {
+                throw .invalidInput("\"\(key.prefix(40))\" holds control characters")
+            }
+            values[String(key)] = String(value)
+        }
         self.values = values
+    }
+
+    /// Whether a raw query string, percent-decoded, is valid UTF-8 ("+" and malformed escapes are left alone).
+    static func isUTF8(_ query: String) -> Bool {
+        var bytes: [UInt8] = [], input = Array(query.utf8)[...]
+        while let byte = input.popFirst() {
+            if byte == UInt8(ascii: "%"), input.count >= 2, let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                input = input.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    /// C0 and C1 control characters and DEL; a tab is allowed.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\t" && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
     }
 
     /// The text of a parameter, nil when absent.

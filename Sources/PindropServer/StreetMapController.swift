@@ -19,7 +19,7 @@ struct StreetMapController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func streetMapFeatures(_ request: Request, context: Context) async throws -> Response {
-        let query = QueryParameters(request)
+        let query = try QueryParameters(request)
         let box = try Self.boundingBox(try query.requiredString("bbox"))
         let limit = try query.integer("limit", default: Self.defaultLimit, in: 1...Self.maxLimit)
         let (features, attribution) = try await places.streetMap(in: box, limit: limit)

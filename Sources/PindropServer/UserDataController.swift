@@ -51,7 +51,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
     }
 
     @Sendable func listRecent(_ request: Request, context: Context) async throws -> Response {
-        let query = QueryParameters(request)
+        let query = try QueryParameters(request)
         let limit = try query.integer("limit", default: 2, in: 1...Self.maxRecent)
         let format = try query.format()
         return Responses.places(query: [("limit", .integer(limit))], places: try await recent.recent(limit: limit), format: format)

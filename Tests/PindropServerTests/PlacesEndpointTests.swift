@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import PindropCore
 import PindropServer
@@ -76,6 +77,9 @@ struct PlacesEndpointTests {
         "/v1/search?q=Paris&lat=abc&lon=1", "/v1/search?q=Paris&country=France", "/v1/search?q=Paris&format=xml",
         "/v1/search?q=" + String(repeating: "a", count: 257), "/v1/suggest", "/v1/suggest?q=par&minChars=-1",
         "/v1/suggest?q=" + String(repeating: "b", count: 300),
+        // Not UTF-8, control characters, and one letter with 2,000 combining marks (one character, 4 KB).
+        "/v1/search?q=Par%FFis", "/v1/search?q=Pa%00ris", "/v1/suggest?q=Hel%1Bsinki", "/v1/search?q=Paris&country=F%C2%85R",
+        "/v1/search?q=a" + String(repeating: "%CC%81", count: 2000),
     ])
     func badSearchInput(_ uri: String) async throws {
         try await TestServer().test { client in
@@ -185,6 +189,35 @@ struct PlacesEndpointTests {
             let wrongMethod = try await client.send(.post, "/v1/search?q=Paris")
             #expect(wrongMethod.status.code / 100 == 4)
             #expect(try wrongMethod.errorCode != nil)
+        }
+    }
+
+    @Test("a method the path does not take is a 405 naming those it does; HEAD answers wherever GET does", arguments: [
+        (HTTPRequest.Method.post, "/v1/search?q=Paris", "GET, HEAD"), (.delete, "/v1/status", "GET, HEAD"),
+        (.post, "/v1/saved/geonames%3A658225", "DELETE, PUT"), (.put, "/v1/recent", "GET, HEAD, POST"),
+        (HTTPRequest.Method("TRACE")!, "/v1/providers", "GET, HEAD"), (.delete, "/app.js", "GET, HEAD"),
+        (.post, "/openapi.json", "GET, HEAD"),
+    ])
+    func methodNotAllowed(method: HTTPRequest.Method, uri: String, allow: String) async throws {
+        try await TestServer().test { client in
+            let response = try await client.send(method, uri)
+            #expect(response.status == .methodNotAllowed)
+            #expect(response.headers[.allow] == allow)
+            #expect(try response.errorCode == "method_not_allowed")
+        }
+    }
+
+    @Test("HEAD gives GET's status and headers without a body")
+    func head() async throws {
+        try await TestServer().test { client in
+            for uri in ["/v1/search?q=Paris", "/v1/status", "/openapi.json", "/", "/app.js"] {
+                let get = try await client.get(uri)
+                let head = try await client.send(.head, uri)
+                #expect(head.status == .ok && get.status == .ok, "\(uri)")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "\(uri)")
+                #expect(head.body.readableBytes == 0, "\(uri)")
+            }
+            #expect(try await client.send(.head, "/v1/nothing").status == .notFound)
         }
     }
 
