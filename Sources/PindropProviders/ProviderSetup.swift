@@ -35,7 +35,7 @@ public enum ProviderSetup {
     /// unknown, unconfigured or unsuitable provider. `cache` and `breaker` are the facade's (tests pass their own,
     /// with a virtual clock).
     public static func service(store: (any PlaceStore)?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                               httpClient: HTTPClient = .failingFast, cache: ResponseCache = ResponseCache(),
+                               httpClient: HTTPClient? = nil, cache: ResponseCache = ResponseCache(),
                                breaker: CircuitBreaker = CircuitBreaker()) throws(PindropError) -> PlaceService {
         func value(_ name: String) -> String? { environment[name]?.nonBlank }
         var timeout = Duration.seconds(5)
@@ -88,10 +88,10 @@ private struct KeyedEntry: Sendable {
     /// The credit listed while it is unconfigured; shorter than the client's for Google and Mapbox, as
     /// `/v1/providers` has always said it.
     let listedAttribution: String
-    let make: @Sendable (ProviderConfiguration, HTTPClient) throws(PindropError) -> any PlaceProvider
+    let make: @Sendable (ProviderConfiguration, HTTPClient?) throws(PindropError) -> any PlaceProvider
 
     init<Client: KeyedProvider>(_ client: Client.Type, capabilities: [ProviderCapability], listedAttribution: String? = nil,
-                                make: @escaping @Sendable (ProviderConfiguration, HTTPClient) throws(PindropError) -> any PlaceProvider) {
+                                make: @escaping @Sendable (ProviderConfiguration, HTTPClient?) throws(PindropError) -> any PlaceProvider) {
         self.profile = Client.profile
         self.keyVariable = Client.keyVariable
         self.capabilities = capabilities

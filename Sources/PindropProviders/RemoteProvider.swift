@@ -66,14 +66,14 @@ extension KeyedProvider {
 
 extension ProviderHTTP {
     /// The plumbing of a client of `client`, a provider that needs no key.
-    init<Client: RemoteProvider>(for client: Client.Type, configuration: ProviderConfiguration, httpClient: HTTPClient) {
+    init<Client: RemoteProvider>(for client: Client.Type, configuration: ProviderConfiguration, httpClient: HTTPClient?) {
         self.init(provider: Client.profile.shortName, configuration: configuration, httpClient: httpClient, keyVariable: nil)
     }
 
     /// The plumbing of a client of `client`; throws `.invalidInput` ("Google needs an API key: set
     /// PINDROP_GOOGLE_API_KEY") when `configuration` has no key, so a keyless client is never made.
     init<Client: KeyedProvider>(keyed client: Client.Type, configuration: ProviderConfiguration,
-                                httpClient: HTTPClient) throws(PindropError) {
+                                httpClient: HTTPClient?) throws(PindropError) {
         guard configuration.apiKey != nil else {
             throw .invalidInput("\(Client.profile.displayName) needs an \(Client.keyName): set \(Client.keyVariable)")
         }

@@ -28,11 +28,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// The error document with its status (and `Allow` for 405).
+    /// The error document with its status. (A 405's `Allow` is `MethodResponder`'s, which knows the path.)
     static func response(_ error: PindropError) -> Response {
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-        if case .methodNotAllowed = error { headers[.allow] = "GET, PUT, POST, DELETE" }
-        return Response(status: HTTPResponse.Status(code: error.httpStatus), headers: headers,
-                        body: .init(byteBuffer: ByteBuffer(bytes: WireEncoding.errorDocument(error).bytes)))
+        Response(status: HTTPResponse.Status(code: error.httpStatus), headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: WireEncoding.errorDocument(error).bytes)))
     }
 }

@@ -22,6 +22,8 @@ struct QueryParameters {
 
     /// Whether a raw query string, percent-decoded, is valid UTF-8 ("+" and malformed escapes are left alone).
     static func isUTF8(_ query: String) -> Bool {
+        // A Swift string is UTF-8 already; only escapes can make it otherwise.
+        guard query.utf8.contains(UInt8(ascii: "%")) else { return true }
         var bytes: [UInt8] = [], input = Array(query.utf8)[...]
         while let byte = input.popFirst() {
             if byte == UInt8(ascii: "%"), input.count >= 2, let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) {

@@ -192,7 +192,7 @@ struct CommandLineTests {
         process.environment = ProcessInfo.processInfo.environment.merging(home) { _, new in new }
         // Output goes to a file, read until the server says where it listens (or a deadline passes).
         let log = home["PINDROP_HOME"]! + ".log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = output
         process.standardError = output

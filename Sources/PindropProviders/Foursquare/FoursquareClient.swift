@@ -28,7 +28,7 @@ public struct FoursquareClient: KeyedProvider, NearbySearching {
     private let http: ProviderHTTP
 
     /// Makes a client; throws `.invalidInput` without a key.
-    public init(configuration: ProviderConfiguration, httpClient: HTTPClient = .failingFast) throws(PindropError) {
+    public init(configuration: ProviderConfiguration, httpClient: HTTPClient? = nil) throws(PindropError) {
         self.http = try ProviderHTTP(keyed: Self.self, configuration: configuration, httpClient: httpClient)
     }
 

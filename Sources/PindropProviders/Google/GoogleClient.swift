@@ -33,7 +33,7 @@ public struct GoogleClient: KeyedProvider, PlaceSearching, Autocompleting, Rever
 
     /// Makes a client; throws `.invalidInput` without an API key.
     public init(configuration: ProviderConfiguration, detailsCache: ResponseCache = ResponseCache(capacity: 1_000),
-                httpClient: HTTPClient = .failingFast) throws(PindropError) {
+                httpClient: HTTPClient? = nil) throws(PindropError) {
         self.detailsCache = detailsCache
         self.http = try ProviderHTTP(keyed: Self.self, configuration: configuration, httpClient: httpClient)
     }

@@ -16,13 +16,15 @@ struct ProviderHTTP: Sendable {
     /// The provider's name as people read it in errors: "Google".
     let provider: String
     let configuration: ProviderConfiguration
-    let httpClient: HTTPClient
+    /// The client given, or nil for `.failingFast`, looked up only when a request is sent: a process whose
+    /// questions the store answers never starts the client's event loops.
+    let httpClient: HTTPClient?
     /// The environment variable holding the key, named in messages about a refused key.
     let keyVariable: String?
     /// The key's forms, removed from every message.
     let redaction: KeyRedaction
 
-    init(provider: String, configuration: ProviderConfiguration, httpClient: HTTPClient, keyVariable: String?) {
+    init(provider: String, configuration: ProviderConfiguration, httpClient: HTTPClient?, keyVariable: String?) {
         self.provider = provider
         self.configuration = configuration
         self.httpClient = httpClient
@@ -54,7 +56,7 @@ struct ProviderHTTP: Sendable {
         request.headers.add(name: "Accept", value: "application/json")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         do {
-            let response = try await httpClient.execute(request, deadline: .now() + .nanoseconds(configuration.timeout.wholeNanoseconds))
+            let response = try await (httpClient ?? .failingFast).execute(request, deadline: .now() + .nanoseconds(configuration.timeout.wholeNanoseconds))
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)
             let retryAfter = RateLimitAdvice.retryAfter(response.headers.first(name: "Retry-After"),
                                                         nowEpochSeconds: Date().timeIntervalSince1970)

@@ -21,7 +21,7 @@ public struct MapboxClient: KeyedProvider, PlaceSearching, Autocompleting, Rever
     private let http: ProviderHTTP
 
     /// Makes a client; throws `.invalidInput` without an access token.
-    public init(configuration: ProviderConfiguration, httpClient: HTTPClient = .failingFast) throws(PindropError) {
+    public init(configuration: ProviderConfiguration, httpClient: HTTPClient? = nil) throws(PindropError) {
         self.http = try ProviderHTTP(keyed: Self.self, configuration: configuration, httpClient: httpClient)
     }
 

@@ -21,7 +21,7 @@ public struct NominatimClient: RemoteProvider, PlaceSearching, ReverseGeocoding 
     private let pacer: RequestPacer
 
     /// Makes a client. `minimumInterval` defaults to 1 s for the public instance and none elsewhere.
-    public init(configuration: ProviderConfiguration, minimumInterval: Duration? = nil, httpClient: HTTPClient = .failingFast) {
+    public init(configuration: ProviderConfiguration, minimumInterval: Duration? = nil, httpClient: HTTPClient? = nil) {
         self.http = ProviderHTTP(for: Self.self, configuration: configuration, httpClient: httpClient)
         let isPublic = configuration.host == "nominatim.openstreetmap.org"
         self.pacer = RequestPacer(interval: minimumInterval ?? (isPublic ? .seconds(1) : .zero))

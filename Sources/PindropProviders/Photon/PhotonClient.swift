@@ -22,7 +22,7 @@ public struct PhotonClient: RemoteProvider, PlaceSearching, Autocompleting, Reve
 
     /// Makes a client.
     public init(configuration: ProviderConfiguration, language: String? = nil, boundingBox: BoundingBox? = nil,
-                httpClient: HTTPClient = .failingFast) {
+                httpClient: HTTPClient? = nil) {
         self.language = language
         self.boundingBox = boundingBox
         self.http = ProviderHTTP(for: Self.self, configuration: configuration, httpClient: httpClient)
