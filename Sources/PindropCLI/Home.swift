@@ -57,6 +57,12 @@ struct StoreLocation: Sendable {
         return try PlaceIndex.open(at: path)
     }
 
+    /// Builds the default index when there is none yet, without reading an existing one (a writer reads what
+    /// it needs itself).
+    func buildDefaultIfMissing() async throws {
+        if indexPath == nil, !FileManager.default.fileExists(atPath: Self.defaultIndexPath) { try await buildDefault() }
+    }
+
     /// The store's writer, for `pindrop import`.
     var writer: any PlaceStoreWriter { IndexBuilder(path: path) }
 

@@ -47,8 +47,8 @@ struct ImportOSMCommand: AsyncParsableCommand {
         try await reportingErrors {
             guard !files.isEmpty else { throw PindropError.invalidInput("give at least one .osm.pbf file") }
             let location = store.location
-            // The street level sits on GeoNames places: open (and on first use build) the store first.
-            _ = try await location.open()
+            // The street level sits on GeoNames places: on first use, build the default store first.
+            try await location.buildDefaultIfMissing()
             let report = try await location.writer.importStreets(OSMExtracts(files: files), progress: Terminal.progressBar())
             print("imported \(report.venues) venues, \(report.addresses) addresses, \(report.streets) streets"
                   + " in \(String(format: "%.2f", report.seconds)) s; index \(location.path) (\(report.storeBytes / 1_048_576) MB)")
