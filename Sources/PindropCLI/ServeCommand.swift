@@ -15,7 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
             Environment: PINDROP_HOST, PINDROP_PORT, PINDROP_SUGGEST_MIN_CHARS, PINDROP_LEAFLET_DIR, PINDROP_LEAFLET_URL, \
             PINDROP_BASEMAP, PINDROP_TILE_URL (empty: no online tiles), PINDROP_TILE_ATTRIBUTION, \
             PINDROP_DEFAULT_CENTER ("LAT,LON"), PINDROP_DEFAULT_ZOOM, PINDROP_PUBLIC_DIR, \
-            PINDROP_MUSICBRAINZ_URL, PINDROP_MUSICBRAINZ_CONTACT. Flags win over them.
+            PINDROP_MUSICBRAINZ_URL, PINDROP_MUSICBRAINZ_CONTACT, PINDROP_ALLOWED_HOSTS, PINDROP_CORS_ORIGINS (comma-separated), \
+            PINDROP_MAX_CONNECTIONS, PINDROP_IDLE_TIMEOUT, PINDROP_WRITES_PER_MINUTE, PINDROP_MAX_SAVED. Flags win over them.
             """)
 
     @Option(help: "Interface to listen on (default 127.0.0.1).")
@@ -47,6 +48,22 @@ struct ServeCommand: AsyncParsableCommand {
             help: "Your e-mail address or website, sent to MusicBrainz in the User-Agent (default: $PINDROP_MUSICBRAINZ_CONTACT).")
     var musicBrainzContact: String?
 
+    @Option(name: .customLong("allowed-host"),
+            help: "A host name clients use to reach the server (repeatable; \"*\" for any). Loopback names always work.")
+    var allowedHosts: [String] = []
+
+    @Option(name: .customLong("cors-origin"), help: "A web origin whose pages may call the API, like https://example.com (repeatable; \"*\" for any).")
+    var corsOrigins: [String] = []
+
+    @Option(help: "Most open connections (default 1000); more are answered 503.")
+    var maxConnections: Int?
+
+    @Option(help: "Seconds before an idle or stalled connection is closed (default 20).")
+    var idleTimeout: Int?
+
+    @Option(help: "Saves and recent addresses one client address may send per minute (default 600; 0: no limit).")
+    var writesPerMinute: Int?
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
@@ -60,6 +77,11 @@ struct ServeCommand: AsyncParsableCommand {
             if let leafletURL { configuration.leafletURL = leafletURL.isEmpty ? nil : leafletURL }
             if let tileURL { configuration.tileURL = tileURL }
             if let basemap { configuration.basemapFile = basemap }
+            if !allowedHosts.isEmpty { configuration.allowedHosts = allowedHosts }
+            if !corsOrigins.isEmpty { configuration.corsOrigins = corsOrigins }
+            if let maxConnections { configuration.maxConnections = maxConnections }
+            if let idleTimeout { configuration.idleTimeoutSeconds = idleTimeout }
+            if let writesPerMinute { configuration.writesPerMinute = writesPerMinute }
             try configuration.validate()
         } catch {
             throw ValidationError(error.message)
@@ -71,6 +93,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let file = configuration.basemapFile, !FileManager.default.isReadableFile(atPath: file) {
             Terminal.note("warning: the basemap \(file) cannot be read; the map shows no countries offline")
         }
+
+        if !configuration.isLoopbackOnly {
+            Terminal.note("warning: listening on \(configuration.host), so other machines can reach this server and its saved places; "
+                          + "it answers to the host names \(configuration.effectiveAllowedHosts.joined(separator: ", ")) (--allowed-host adds one)")
+        }
+        configuration.maxConnections = DescriptorLimit.connectionsAllowed(configuration.maxConnections)
 
         let services = try await reportingErrors {
             let location = store.location
@@ -109,4 +137,29 @@ extension ServeCommand {
             throw ValidationError(error.message)
         }
     }
+}
+
+/// The process's open-file limit, which caps how many connections the server can hold.
+enum DescriptorLimit {
+    /// Raises the soft limit to the hard one (as nginx's worker_rlimit_nofile does) and returns `wanted`, or fewer
+    /// when the limit leaves too little room (64 descriptors are kept for files and the index), with a note.
+    static func connectionsAllowed(_ wanted: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return wanted }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(RLIMIT_NOFILE_VALUE, &raised) == 0 { limit = raised }
+        }
+        let room = Int(min(limit.rlim_cur, rlim_t(Int32.max))) - 64
+        guard wanted > room else { return wanted }
+        Terminal.note("warning: the open-file limit (\(limit.rlim_cur)) allows \(max(1, room)) connections, not \(wanted)")
+        return max(1, room)
+    }
+
+    #if os(Linux)
+    private static let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
+    #endif
 }

@@ -10,6 +10,20 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     case methodNotAllowed(String)
     /// The request body is larger than allowed.
     case tooLarge(String)
+    /// The request line (the URL) is longer than the server reads.
+    case uriTooLong(String)
+    /// The request's headers are larger than the server reads.
+    case headersTooLarge(String)
+    /// The request body is not JSON.
+    case unsupportedMediaType(String)
+    /// Refused for who is asking: a host name not served, a write from another web site.
+    case forbidden(String)
+    /// A store's cap is reached (too many saved places); removing some makes room.
+    case limitReached(String)
+    /// This client sent more writes than allowed; `retryAfter` seconds until the next is taken.
+    case tooManyRequests(String, retryAfter: Int)
+    /// The server is at its connection limit; `retryAfter` seconds is a fair wait.
+    case overloaded(String, retryAfter: Int)
     /// A feature the server was started without (music search with no MusicBrainz configured).
     case notConfigured(String)
     /// The index file is missing, unreadable or of another format.
@@ -27,7 +41,9 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .invalidInput(let m), .notFound(let m), .methodNotAllowed(let m), .tooLarge(let m), .notConfigured(let m),
-             .indexUnavailable(let m), .unreadableData(let m), .internalFailure(let m): m
+             .indexUnavailable(let m), .unreadableData(let m), .internalFailure(let m), .uriTooLong(let m),
+             .headersTooLarge(let m), .unsupportedMediaType(let m), .forbidden(let m), .limitReached(let m),
+             .tooManyRequests(let m, _), .overloaded(let m, _): m
         case .upstream(let p, let m): "\(p): \(m)"
         case .rateLimited(let p, let m): "\(p) is rate-limiting us: \(m)"
         }
@@ -40,6 +56,13 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: "not_found"
         case .methodNotAllowed: "method_not_allowed"
         case .tooLarge: "too_large"
+        case .uriTooLong: "uri_too_long"
+        case .headersTooLarge: "headers_too_large"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .forbidden: "forbidden"
+        case .limitReached: "limit_reached"
+        case .tooManyRequests: "too_many_requests"
+        case .overloaded: "overloaded"
         case .notConfigured: "not_configured"
         case .indexUnavailable: "index_unavailable"
         case .unreadableData: "unreadable_data"
@@ -56,6 +79,13 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: 404
         case .methodNotAllowed: 405
         case .tooLarge: 413
+        case .uriTooLong: 414
+        case .headersTooLarge: 431
+        case .unsupportedMediaType: 415
+        case .forbidden: 403
+        case .limitReached: 409
+        case .tooManyRequests: 429
+        case .overloaded: 503
         case .upstream: 502
         case .notConfigured, .indexUnavailable, .unreadableData, .rateLimited: 503
         case .internalFailure: 500
@@ -67,6 +97,14 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidInput, .tooLarge: 64
         default: 1
+        }
+    }
+
+    /// Seconds the client should wait before asking again (an HTTP `Retry-After`), when the error says so.
+    public var retryAfter: Int? {
+        switch self {
+        case .tooManyRequests(_, let seconds), .overloaded(_, let seconds): seconds
+        default: nil
         }
     }
 
@@ -84,6 +122,8 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
         case 404: self = .notFound("no such endpoint or file")
         case 405: self = .methodNotAllowed("this method is not allowed here")
         case 413: self = .tooLarge("the request body is too large")
+        case 414: self = .uriTooLong("the request line is too long")
+        case 431: self = .headersTooLarge("the request's headers are too large")
         case 400..<500: self = .invalidInput("the request is malformed")
         default: self = .internalFailure("the server failed to answer; see its log")
         }

@@ -29,8 +29,10 @@ public typealias Geocoder = PlaceSearching & Autocompleting & ReverseGeocoding &
 
 /// The user's saved places: unique by id, kept across restarts and index rebuilds.
 public protocol SavedPlaces: Sendable {
-    /// Every saved place, newest first.
-    func all() async throws -> [Place]
+    /// Saved places newest first, `limit` of them from the `offset`th.
+    func page(offset: Int, limit: Int) async throws -> [Place]
+    /// How many places are saved.
+    func count() async throws -> Int
     /// Saves a place; saving it again keeps one copy (and refreshes it).
     func save(_ place: Place) async throws
     /// Removes a place; returns whether it was saved.
@@ -41,10 +43,20 @@ public protocol SavedPlaces: Sendable {
 
 /// Addresses the user picked or pinned, de-duplicated, newest first.
 public protocol RecentPlaces: Sendable {
-    /// The most recent places, newest first.
-    func recent(limit: Int) async throws -> [Place]
+    /// Recent places newest first, `limit` of them from the `offset`th.
+    func recent(offset: Int, limit: Int) async throws -> [Place]
     /// Records a place as the newest (moving it up if already there).
     func remember(_ place: Place) async throws
+}
+
+extension SavedPlaces {
+    /// Every saved place, newest first.
+    public func all() async throws -> [Place] { try await page(offset: 0, limit: Int.max) }
+}
+
+extension RecentPlaces {
+    /// The most recent places, newest first.
+    public func recent(limit: Int) async throws -> [Place] { try await recent(offset: 0, limit: limit) }
 }
 
 /// What a store says about itself for `/v1/status` and `pindrop status`.

@@ -16,13 +16,21 @@ public enum QueryValue: Sendable, Hashable {
 /// The versioned wire shape of results, shared by the CLI and the HTTP API (v1).
 public enum WireEncoding {
     /// A whole response document: the query echoed back and the results, in the given format.
-    public static func document(query: [(String, QueryValue)], results: [PlaceResult], format: ResultFormat) -> JSONWriter {
+    /// A page of a longer list adds `total` (how many in all, when known) and `next` (the cursor of the next page, null on
+    /// the last).
+    public static func document(query: [(String, QueryValue)], results: [PlaceResult], format: ResultFormat,
+                                page: (total: Int?, next: String?)? = nil) -> JSONWriter {
         var w = JSONWriter(capacity: 256 + results.count * 320)
         w.beginObject()
         if format == .geojson { w.key("type"); w.string("FeatureCollection") }
         w.key("query")
         writeQuery(query, into: &w)
         writeResults(results, format: format, into: &w)
+        if let page {
+            w.field("total", page.total)
+            w.key("next")
+            if let next = page.next { w.string(next) } else { w.null() }
+        }
         w.endObject()
         return w
     }

@@ -3,16 +3,15 @@ import Hummingbird
 import Logging
 import PindropCore
 
-/// The request context every route sees.
-public typealias PindropRequestContext = BasicRequestContext
-
 /// Builds the whole server (routes, middleware, static files) without running it, so tests can drive it
 /// in-process and the CLI can run it. `onServerRunning` gets the bound port (useful with port 0).
 public func buildApplication(configuration: ServerConfiguration, services: ServerServices,
                              onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in })
     -> some ApplicationProtocol {
     Application(
-        responder: MethodResponder(buildRouter(configuration: configuration, services: services).buildResponder(), openAPI: openAPIDocument),
+        responder: RequestScreen(MethodResponder(buildRouter(configuration: configuration, services: services).buildResponder(),
+                                                 openAPI: openAPIDocument), configuration: configuration),
+        server: GuardedHTTP1Channel.builder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Pindrop"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) }
     )
@@ -38,12 +37,12 @@ public func buildRouter(configuration: ServerConfiguration, services: ServerServ
     PlacesController<PindropRequestContext>(places: services.places, suggestMinChars: configuration.suggestMinChars)
         .addRoutes(to: v1)
     UserDataController<PindropRequestContext>(places: services.places, saved: services.saved, recent: services.recent,
-                                              maxBodyBytes: configuration.maxBodyBytes)
+                                              maxBodyBytes: configuration.maxBodyBytes, maxSaved: configuration.maxSavedPlaces)
         .addRoutes(to: v1)
     StreetMapController<PindropRequestContext>(places: services.places).addRoutes(to: v1)
     MusicController<PindropRequestContext>(music: services.music).addRoutes(to: v1)
     WebAppController<PindropRequestContext>(configuration: configuration).addRoutes(to: router)
-    let openAPI = ByteBuffer(bytes: openAPIDocument)
+    let openAPI = ByteBuffer(bytes: openAPIDocument(for: services.places))
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: openAPI))
     }
@@ -58,6 +57,29 @@ let openAPIDocument: [UInt8] = {
     }
     return [UInt8](data)
 }()
+
+/// The OpenAPI document as this server enforces it: each operation's `provider` lists the providers it may name
+/// here (configured ones that answer that kind of request), so the document and the 400s agree.
+func openAPIDocument(for places: PlaceService) -> [UInt8] {
+    guard var document = (try? JSONSerialization.jsonObject(with: Data(openAPIDocument))) as? [String: Any],
+          var paths = document["paths"] as? [String: Any],
+          let provider = ((document["components"] as? [String: Any])?["parameters"] as? [String: Any])?["provider"] as? [String: Any]
+    else { return openAPIDocument }
+    let reference = "#/components/parameters/provider"
+    for capability in ProviderCapability.allCases {
+        let path = "/v1/\(capability.rawValue)"
+        guard var operations = paths[path] as? [String: Any], var get = operations["get"] as? [String: Any],
+              let parameters = get["parameters"] as? [[String: Any]] else { continue }
+        var own = provider
+        own["schema"] = ["type": "string", "enum": [""] + places.providerNames(for: capability)]
+        get["parameters"] = parameters.map { ($0["$ref"] as? String) == reference ? own : $0 }
+        operations["get"] = get
+        paths[path] = operations
+    }
+    document["paths"] = paths
+    let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+    return data.map { [UInt8]($0) } ?? openAPIDocument
+}
 
 /// The built-in web app folder (the `Public` resource).
 func publicResourcesPath() -> String {

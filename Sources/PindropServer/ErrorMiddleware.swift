@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import PindropCore
 
 /// The outermost middleware: whatever fails below it, the client gets the one JSON error shape
@@ -24,13 +25,17 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as PindropError: error
         case let error as any HTTPResponseError: PindropError(httpStatus: Int(error.status.code))
         case is NIOTooManyBytesError: .tooLarge("the request body is too large")
+        // The client closed or broke the body (shorter than its Content-Length, unterminated chunks): its fault.
+        case is HTTPParserError: .invalidInput("the request body ended before it was complete")
         default: .internalFailure("the server failed to answer; see its log")
         }
     }
 
     /// The error document with its status. (A 405's `Allow` is `MethodResponder`'s, which knows the path.)
     static func response(_ error: PindropError) -> Response {
-        Response(status: HTTPResponse.Status(code: error.httpStatus), headers: [.contentType: "application/json; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: WireEncoding.errorDocument(error).bytes)))
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: HTTPResponse.Status(code: error.httpStatus), headers: headers,
+                        body: .init(byteBuffer: ByteBuffer(bytes: WireEncoding.errorDocument(error).bytes)))
     }
 }

@@ -122,7 +122,8 @@ enum PlaceID {
 
     /// The id when it is non-empty and not oversized.
     static func validated(_ id: String) throws -> String {
-        guard !id.trimmingCharacters(in: .whitespaces).isEmpty else { throw PindropError.invalidInput("the place id is empty") }
+        guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw PindropError.invalidInput("the place id is empty") }
+        guard !id.unicodeScalars.contains(where: QueryParameters.isControl) else { throw PindropError.invalidInput("the place id holds control characters") }
         guard id.count <= maxLength else { throw PindropError.invalidInput("the place id is longer than \(maxLength) characters") }
         return id
     }

@@ -30,15 +30,42 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var defaultZoom: Int = 3
     /// Serve the web app from this folder instead of the built-in one (for editing the page without rebuilding).
     public var publicDirectory: String?
-    /// Largest request body accepted (PUT/POST), in bytes; bigger bodies get 413.
+    /// Largest request body accepted (PUT/POST), in bytes; bigger bodies get 413. (A saved place's own size is
+    /// capped by its fields' lengths.)
     public var maxBodyBytes: Int = 16 * 1024
+    /// Most saved places the store holds; a new save beyond it is 409 until some are removed.
+    public var maxSavedPlaces: Int = 5000
+    /// Writes (PUT, POST, DELETE) one client address may make per minute, in bursts of a tenth of it; more are
+    /// 429 with `Retry-After`. 0 turns the limit off.
+    public var writesPerMinute: Int = 600
+
+    /// Host names the server answers to (the `Host` header without its port), against DNS rebinding; "*" for
+    /// any. Empty: the loopback names, plus this machine's names and addresses when bound to a non-loopback one.
+    public var allowedHosts: [String] = []
+    /// Web origins (`https://example.com`) allowed to call the API from their pages (CORS); "*" for any.
+    /// Empty: none, so only the server's own pages can write.
+    public var corsOrigins: [String] = []
+
+    /// Most open connections; one more is answered 503 and closed.
+    public var maxConnections: Int = 1000
+    /// Seconds a connection may go without a complete request head, idle between requests, or with its body
+    /// stalled, before it is closed.
+    public var idleTimeoutSeconds: Int = 20
+    /// Seconds from a request's head to the end of its body (a slow drip is cut off).
+    public var requestTimeoutSeconds: Int = 30
+    /// Longest request line (method, URL, version) in bytes; longer is 414.
+    public var maxRequestLineBytes: Int = 8 * 1024
+    /// Largest request head in bytes; larger is 431.
+    public var maxHeadBytes: Int = 32 * 1024
 
     /// The defaults.
     public init() {}
 
     /// Overrides fields from `PINDROP_*` variables: `PINDROP_HOST`, `PINDROP_PORT`, `PINDROP_SUGGEST_MIN_CHARS`,
     /// `PINDROP_LEAFLET_DIR`, `PINDROP_LEAFLET_URL`, `PINDROP_BASEMAP`, `PINDROP_TILE_URL`, `PINDROP_TILE_ATTRIBUTION`,
-    /// `PINDROP_DEFAULT_CENTER` ("lat,lon"), `PINDROP_DEFAULT_ZOOM`, `PINDROP_PUBLIC_DIR`.
+    /// `PINDROP_DEFAULT_CENTER` ("lat,lon"), `PINDROP_DEFAULT_ZOOM`, `PINDROP_PUBLIC_DIR`, `PINDROP_ALLOWED_HOSTS` and
+    /// `PINDROP_CORS_ORIGINS` (comma-separated), `PINDROP_MAX_CONNECTIONS`, `PINDROP_IDLE_TIMEOUT` (seconds),
+    /// `PINDROP_WRITES_PER_MINUTE`, `PINDROP_MAX_SAVED`.
     /// Throws `.invalidInput` naming the variable when a value cannot be used.
     public mutating func apply(environment: [String: String]) throws(PindropError) {
         if let v = environment["PINDROP_HOST"], !v.isEmpty { host = v }
@@ -58,6 +85,48 @@ public struct ServerConfiguration: Sendable, Equatable {
         }
         if let v = environment["PINDROP_DEFAULT_ZOOM"] { defaultZoom = try Self.integer(v, name: "PINDROP_DEFAULT_ZOOM", in: 0...19) }
         if let v = environment["PINDROP_PUBLIC_DIR"] { publicDirectory = v.isEmpty ? nil : v }
+        if let v = environment["PINDROP_ALLOWED_HOSTS"] { allowedHosts = Self.list(v) }
+        if let v = environment["PINDROP_CORS_ORIGINS"] { corsOrigins = Self.list(v) }
+        if let v = environment["PINDROP_MAX_CONNECTIONS"] { maxConnections = try Self.integer(v, name: "PINDROP_MAX_CONNECTIONS", in: 1...1_000_000) }
+        if let v = environment["PINDROP_IDLE_TIMEOUT"] { idleTimeoutSeconds = try Self.integer(v, name: "PINDROP_IDLE_TIMEOUT", in: 1...3600) }
+        if let v = environment["PINDROP_WRITES_PER_MINUTE"] { writesPerMinute = try Self.integer(v, name: "PINDROP_WRITES_PER_MINUTE", in: 0...1_000_000) }
+        if let v = environment["PINDROP_MAX_SAVED"] { maxSavedPlaces = try Self.integer(v, name: "PINDROP_MAX_SAVED", in: 1...10_000_000) }
+    }
+
+    /// "a, b,,c" as ["a", "b", "c"].
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Whether the server listens on a loopback interface only (then no other machine can reach it).
+    public var isLoopbackOnly: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+
+    /// The host names the server answers to: always the loopback names ("localhost" stands for all of them),
+    /// then `allowedHosts`, or by default, when bound to a non-loopback interface, that address, this machine's
+    /// name and its interface addresses. "*" in the list means any.
+    public var effectiveAllowedHosts: [String] {
+        if !allowedHosts.isEmpty { return ["localhost"] + allowedHosts }
+        if isLoopbackOnly { return ["localhost"] }
+        return ["localhost", host, ProcessInfo.processInfo.hostName] + Self.interfaceAddresses()
+    }
+
+    /// This machine's IP addresses, from getifaddrs.
+    static func interfaceAddresses() -> [String] {
+        var first: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&first) == 0 else { return [] }
+        defer { freeifaddrs(first) }
+        var addresses: [String] = []
+        var next = first
+        while let entry = next {
+            next = entry.pointee.ifa_next
+            guard let address = entry.pointee.ifa_addr, [AF_INET, AF_INET6].contains(Int32(address.pointee.sa_family)) else { continue }
+            var name = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            let length = socklen_t(address.pointee.sa_family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+            if getnameinfo(address, length, &name, socklen_t(name.count), nil, 0, NI_NUMERICHOST) == 0 {
+                addresses.append(String(cString: name).split(separator: "%").first.map(String.init) ?? "")
+            }
+        }
+        return addresses.filter { !$0.isEmpty }
     }
 
     /// Checks values that flags or the environment may have set; throws `.invalidInput` for the first bad one.
@@ -67,6 +136,14 @@ public struct ServerConfiguration: Sendable, Equatable {
             throw .invalidInput("suggest min-chars must be between 1 and \(RequestLimits.maxTextLength), got \(suggestMinChars)")
         }
         guard (0...19).contains(defaultZoom) else { throw .invalidInput("default zoom must be between 0 and 19, got \(defaultZoom)") }
+        for origin in corsOrigins where origin != "*" {
+            guard let url = URL(string: origin), url.scheme != nil, url.host != nil, url.path.isEmpty else {
+                throw .invalidInput("a CORS origin is a scheme and host like https://example.com, got \"\(origin.prefix(100))\"")
+            }
+        }
+        guard maxConnections >= 1, idleTimeoutSeconds >= 1, requestTimeoutSeconds >= 1, writesPerMinute >= 0, maxSavedPlaces >= 1 else {
+            throw .invalidInput("connection, timeout and saved-place limits must be positive")
+        }
         if let leafletURL, URL(string: leafletURL)?.scheme == nil {
             throw .invalidInput("leaflet URL must be an absolute URL like https://unpkg.com/leaflet@1.7.1/dist, got \"\(leafletURL)\"")
         }

@@ -22,12 +22,16 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         let query = try QueryParameters(request)
         let box = try Self.boundingBox(try query.requiredString("bbox"))
         let limit = try query.integer("limit", default: Self.defaultLimit, in: 1...Self.maxLimit)
-        let (features, attribution) = try await places.streetMap(in: box, limit: limit)
-        return Responses.json(Self.featureCollection(features, box: box, limit: limit, attribution: attribution),
+        // A box wider than maxSpan answers no features and says to zoom in (as a map shows no streets zoomed out).
+        let zoomIn = !Self.isDrawable(box)
+        let empty = zoomIn || box.north == box.south || box.east == box.west
+        let (features, attribution) = empty ? ([], []) : try await places.streetMap(in: box, limit: limit)
+        return Responses.json(Self.featureCollection(features, box: box, limit: limit, attribution: attribution, zoomIn: zoomIn),
                               format: .geojson)
     }
 
-    /// Parses "west,south,east,north" and checks it is on the globe, not inverted and small enough.
+    /// Parses "west,south,east,north": four numbers on the globe, the corners in either order (as Nominatim's
+    /// viewbox takes them). A box with no area is valid and holds nothing.
     static func boundingBox(_ text: String) throws -> BoundingBox {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
@@ -41,19 +45,19 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         guard (-90...90).contains(south), (-90...90).contains(north) else {
             throw PindropError.invalidInput("\"bbox\" latitudes must be between -90 and 90")
         }
-        guard south < north, west < east else {
-            throw PindropError.invalidInput("\"bbox\" must be west,south,east,north with west < east and south < north")
-        }
-        guard north - south <= maxSpan + 1e-9, east - west <= maxSpan + 1e-9 else {
-            throw PindropError.invalidInput("the box is larger than \(maxSpan)° × \(maxSpan)°: zoom in to see streets and buildings")
-        }
-        return BoundingBox(south: south, west: west, north: north, east: east)
+        return BoundingBox(south: min(south, north), west: min(west, east), north: max(south, north), east: max(west, east))
+    }
+
+    /// Whether the box is small enough to draw streets in (wider, and the map should zoom in first).
+    static func isDrawable(_ box: BoundingBox) -> Bool {
+        box.north - box.south <= maxSpan + 1e-9 && box.east - box.west <= maxSpan + 1e-9
     }
 
     /// The RFC 7946 collection: streets as LineString (MultiLineString when in pieces), buildings as Polygon
     /// (MultiPolygon when they have several outer rings), `[longitude, latitude]` rounded to 1e-6°.
     /// Features too short to draw are left out.
-    static func featureCollection(_ features: [MapFeature], box: BoundingBox, limit: Int, attribution: [String]) -> JSONWriter {
+    static func featureCollection(_ features: [MapFeature], box: BoundingBox, limit: Int, attribution: [String],
+                                  zoomIn: Bool = false) -> JSONWriter {
         var w = JSONWriter(capacity: 256 + features.count * 200)
         w.beginObject()
         w.key("type"); w.string("FeatureCollection")
@@ -70,6 +74,7 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         for credit in attribution { w.string(credit) }
         w.endArray()
         w.key("truncated"); w.bool(features.count >= limit)
+        w.key("zoomIn"); w.bool(zoomIn)
         w.key("features")
         w.beginArray()
         for feature in features { write(feature, into: &w) }

@@ -9,8 +9,12 @@ struct UserDataController<Context: RequestContext>: Sendable {
     let saved: any SavedPlaces
     let recent: any RecentPlaces
     let maxBodyBytes: Int
+    /// Most places the saved list holds.
+    let maxSaved: Int
     /// Most recent places one `GET /v1/recent` returns.
     static var maxRecent: Int { 50 }
+    /// Most saved places one `GET /v1/saved` returns; `next` leads on.
+    static var maxSavedPage: Int { 500 }
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("saved", use: listSaved)
@@ -20,9 +24,26 @@ struct UserDataController<Context: RequestContext>: Sendable {
         group.post("recent", use: remember)
     }
 
+    /// A page of saved places, newest first: `limit` (default 100) from `cursor` (the previous page's `next`).
     @Sendable func listSaved(_ request: Request, context: Context) async throws -> Response {
-        let format = try QueryParameters(request).format()
-        return Responses.places(query: [], places: try await saved.all(), format: format)
+        let query = try QueryParameters(request)
+        let limit = try query.integer("limit", default: 100, in: 1...Self.maxSavedPage)
+        let offset = try Self.offset(of: query)
+        let format = try query.format()
+        let places = try await saved.page(offset: offset, limit: limit)
+        let total = try await saved.count()
+        let next = offset + places.count < total ? String(offset + places.count) : nil
+        return Responses.places(query: [("limit", .integer(limit))] + (offset > 0 ? [("cursor", .text(String(offset)))] : []),
+                                places: places, format: format, page: (total, next))
+    }
+
+    /// The position a `cursor` names (a page's `next`), 0 without one.
+    static func offset(of query: QueryParameters) throws -> Int {
+        guard let cursor = query.string("cursor") else { return 0 }
+        guard let offset = Int(cursor), offset >= 0, offset <= 10_000_000 else {
+            throw PindropError.invalidInput("\"cursor\" must be the \"next\" of an earlier page")
+        }
+        return offset
     }
 
     /// PUT with no body saves the engine's place of that id; with a place body (the wire shape) saves that place,
@@ -31,15 +52,20 @@ struct UserDataController<Context: RequestContext>: Sendable {
         let id = try PlaceID.from(context)
         var request = request
         let place: Place
-        if let body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) {
+        if var body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) {
+            // The path names the place; a body may repeat its id but not name another.
+            if body.id == nil { body.id = id }
             guard body.id == id else {
-                throw PindropError.invalidInput("the body's id \"\(body.id.prefix(60))\" differs from the id in the path \"\(id.prefix(60))\"")
+                throw PindropError.invalidInput("the body's id \"\(body.id?.prefix(60) ?? "")\" differs from the id in the path \"\(id.prefix(60))\"")
             }
             place = try body.place()
         } else {
             place = try await places.lookup(id: id)
         }
         let wasSaved = try await saved.contains(id: id)
+        if !wasSaved, try await saved.count() >= maxSaved {
+            throw PindropError.limitReached("\(maxSaved) places are saved, the most this server keeps; remove some to save more")
+        }
         try await saved.save(place)
         return Responses.places(query: [("id", .text(id))], places: [place], format: .json, status: wasSaved ? .ok : .created)
     }
@@ -53,8 +79,13 @@ struct UserDataController<Context: RequestContext>: Sendable {
     @Sendable func listRecent(_ request: Request, context: Context) async throws -> Response {
         let query = try QueryParameters(request)
         let limit = try query.integer("limit", default: 2, in: 1...Self.maxRecent)
+        let offset = try Self.offset(of: query)
         let format = try query.format()
-        return Responses.places(query: [("limit", .integer(limit))], places: try await recent.recent(limit: limit), format: format)
+        // One more than asked says whether a next page exists; the list is short (a hundred at most).
+        let places = try await recent.recent(offset: offset, limit: limit + 1)
+        let next = places.count > limit ? String(offset + limit) : nil
+        return Responses.places(query: [("limit", .integer(limit))] + (offset > 0 ? [("cursor", .text(String(offset)))] : []),
+                                places: Array(places.prefix(limit)), format: format, page: (nil, next))
     }
 
     /// POST `{"id": "..."}` remembers the engine's place; a whole place (with name, latitude, longitude)
@@ -64,7 +95,8 @@ struct UserDataController<Context: RequestContext>: Sendable {
         guard let body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) else {
             throw PindropError.invalidInput("the body must be a JSON object like {\"id\": \"geonames:2988507\"}")
         }
-        let place = body.isReference ? try await places.lookup(id: try PlaceID.validated(body.id)) : try body.place()
+        guard let id = body.id else { throw PindropError.invalidInput("the body lacks the field \"id\"") }
+        let place = body.isReference ? try await places.lookup(id: try PlaceID.validated(id)) : try body.place()
         try await recent.remember(place)
         return Responses.places(query: [("limit", .integer(2))], places: try await recent.recent(limit: 2), format: .json,
                                 status: .created)
@@ -82,7 +114,8 @@ struct WirePlace: Decodable {
         var town: String?
     }
 
-    var id: String
+    /// The place's id; a saved place's body may leave it out (the path names it).
+    var id: String?
     var name: String?
     var displayName: String?
     var latitude: Double?
@@ -94,8 +127,8 @@ struct WirePlace: Decodable {
     var address: WireAddress?
     var source: String?
 
-    /// Longest name or other text field accepted.
-    static let maxFieldLength = 1000
+    /// Longest name, display name and other text field accepted: together they cap a saved place's size.
+    static let maxNameLength = 200, maxDisplayNameLength = 500, maxFieldLength = 100
 
     /// Whether only the id was sent.
     var isReference: Bool { name == nil && latitude == nil && longitude == nil }
@@ -124,16 +157,21 @@ struct WirePlace: Decodable {
 
     /// The whole place, validated: a non-empty name, coordinates on the globe, no oversized text.
     func place() throws -> Place {
-        let id = try PlaceID.validated(id)
-        guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+        let id = try PlaceID.validated(id ?? "")
+        guard let name, !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw PindropError.invalidInput("a place needs a non-empty \"name\"")
         }
         guard let latitude, let longitude else { throw PindropError.invalidInput("a place needs \"latitude\" and \"longitude\"") }
         let coordinate = try Coordinate(validatingLatitude: latitude, longitude: longitude)
-        let texts = [name, displayName, countryCode, admin1, category, source,
-                     address?.houseNumber, address?.street, address?.postcode, address?.town]
+        guard name.count <= Self.maxNameLength, (displayName?.count ?? 0) <= Self.maxDisplayNameLength else {
+            throw PindropError.invalidInput("a place's name is at most \(Self.maxNameLength) characters and its display name \(Self.maxDisplayNameLength)")
+        }
+        let texts = [countryCode, admin1, category, source, address?.houseNumber, address?.street, address?.postcode, address?.town]
         guard texts.allSatisfy({ ($0?.count ?? 0) <= Self.maxFieldLength }) else {
             throw PindropError.invalidInput("a text field of the place is longer than \(Self.maxFieldLength) characters")
+        }
+        guard !([name, displayName] + texts).contains(where: { $0?.unicodeScalars.contains(where: QueryParameters.isControl) ?? false }) else {
+            throw PindropError.invalidInput("a text field of the place holds control characters")
         }
         let address = address.map { Address(houseNumber: $0.houseNumber, street: $0.street, postcode: $0.postcode, town: $0.town) }
         return Place(id: id, name: name, displayName: displayName ?? name, coordinate: coordinate,

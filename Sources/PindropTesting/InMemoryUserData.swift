@@ -8,8 +8,11 @@ public actor InMemorySavedPlaces: SavedPlaces {
     /// Starts with `places` already saved (first = newest).
     public init(_ places: [Place] = []) { list = places }
 
-    /// Every saved place, newest first.
-    public func all() async throws -> [Place] { list }
+    /// Saved places newest first, `limit` of them from the `offset`th.
+    public func page(offset: Int, limit: Int) async throws -> [Place] { Array(list.dropFirst(max(0, offset)).prefix(max(0, limit))) }
+
+    /// How many places are saved.
+    public func count() async throws -> Int { list.count }
 
     /// Saves a place once; saving again replaces the stored copy in place.
     public func save(_ place: Place) async throws {
@@ -35,8 +38,8 @@ public actor InMemoryRecentPlaces: RecentPlaces {
     /// Starts empty.
     public init() {}
 
-    /// The most recent places, newest first.
-    public func recent(limit: Int) async throws -> [Place] { Array(list.prefix(max(0, limit))) }
+    /// Recent places newest first, `limit` of them from the `offset`th.
+    public func recent(offset: Int, limit: Int) async throws -> [Place] { Array(list.dropFirst(max(0, offset)).prefix(max(0, limit))) }
 
     /// Records a place as the newest, moving it up if it was already there.
     public func remember(_ place: Place) async throws {

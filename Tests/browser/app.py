@@ -1,5 +1,9 @@
 """Helpers for driving the web map app in the browser tests: open it, type, search, read the list and the map."""
+import json
+import os
+import socket
 import urllib.parse
+from pathlib import Path
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -104,3 +108,17 @@ def choose_first_suggestion(driver, text):
     suggestion_items(driver)[index].click()
     wait(driver, lambda d: not d.find_element(By.ID, "suggestions").is_displayed())
     return name
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def index_path():
+    """The index the main test server uses (--index from the script, else the default one it built)."""
+    args = json.loads(os.environ.get("PINDROP_SERVE_ARGS", "[]"))
+    if "--index" in args:
+        return args[args.index("--index") + 1]
+    return str(Path(os.environ["PINDROP_HOME"]) / "geonames.sqlite")

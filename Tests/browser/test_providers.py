@@ -2,39 +2,23 @@
 whose remote providers are local fakes (`pindrop-fake-services --provider ...`) speaking Photon's and
 Foursquare's wire formats; Nominatim points at a closed port (unreachable) and answers the address under the pin
 by default, so its failure shows. Screenshots go to build/screenshots/."""
-import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from app import free_port, index_path
 from conftest import screenshot, wait
 
 KEY = "sk-browser-SECRET-7731"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def index_path():
-    """The index the main test server uses (--index from the script, else the default one it built)."""
-    args = json.loads(os.environ.get("PINDROP_SERVE_ARGS", "[]"))
-    if "--index" in args:
-        return args[args.index("--index") + 1]
-    return str(Path(os.environ["PINDROP_HOME"]) / "geonames.sqlite")
 
 
 @pytest.fixture(scope="module")

@@ -117,6 +117,11 @@ public final class PlaceService: Sendable {
         try resolvedChain(capability, preferring: preferred).map(\.name)
     }
 
+    /// The names a request for `capability` may prefer (`provider=`): configured providers that answer it.
+    public func providerNames(for capability: ProviderCapability) -> [String] {
+        descriptions.map(\.name).filter { name in providers[name]?.supports(capability) ?? false }
+    }
+
     /// The store, or `.indexUnavailable`.
     func requireStore() throws(PindropError) -> any PlaceStore {
         guard let store else { throw Self.noStore }

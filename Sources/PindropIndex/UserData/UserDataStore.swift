@@ -77,11 +77,17 @@ public final class UserDataStore: SavedPlaces, RecentPlaces, Sendable {
 
     // MARK: SavedPlaces
 
-    /// Every saved place, newest first.
-    public func all() async throws -> [Place] {
+    /// Saved places newest first, `limit` of them from the `offset`th.
+    public func page(offset: Int, limit: Int) async throws -> [Place] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM saved_place ORDER BY position DESC").map(UserDataPlaceColumns.place)
+            try Row.fetchAll(db, sql: "SELECT * FROM saved_place ORDER BY position DESC LIMIT ? OFFSET ?",
+                             arguments: [min(max(0, limit), Int(Int64.max)), max(0, offset)]).map(UserDataPlaceColumns.place)
         }
+    }
+
+    /// How many places are saved.
+    public func count() async throws -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM saved_place") ?? 0 }
     }
 
     /// Saves a place; saving it again keeps one copy, refreshed with the new data, in its original position.
@@ -112,11 +118,11 @@ public final class UserDataStore: SavedPlaces, RecentPlaces, Sendable {
 
     // MARK: RecentPlaces
 
-    /// The most recent places, newest first.
-    public func recent(limit: Int) async throws -> [Place] {
+    /// Recent places newest first, `limit` of them from the `offset`th.
+    public func recent(offset: Int, limit: Int) async throws -> [Place] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM recent_place ORDER BY position DESC LIMIT ?", arguments: [max(0, limit)])
-                .map(UserDataPlaceColumns.place)
+            try Row.fetchAll(db, sql: "SELECT * FROM recent_place ORDER BY position DESC LIMIT ? OFFSET ?",
+                             arguments: [max(0, limit), max(0, offset)]).map(UserDataPlaceColumns.place)
         }
     }
 

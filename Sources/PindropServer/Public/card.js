@@ -82,11 +82,17 @@ async function remove() {
   updateSaveButton();
 }
 
-/** The saved places, in the server's order; also tells the card which places are saved. */
+/** Every saved place, in the server's order (page after page); also tells the card which places are saved. */
 export async function loadSaved() {
-  const body = await api("/v1/saved");
-  savedIDs = new Set(body.results.map((p) => p.id));
-  return body.results;
+  const places = [];
+  let body = await api("/v1/saved?limit=500");
+  places.push(...body.results);
+  while (body.next) {
+    body = await api("/v1/saved?limit=500&cursor=" + encodeURIComponent(body.next));
+    places.push(...body.results);
+  }
+  savedIDs = new Set(places.map((p) => p.id));
+  return places;
 }
 
 /** Reopens the place a reload left on screen (#place=ID), with its saved state. */
