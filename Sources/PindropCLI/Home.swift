@@ -43,16 +43,22 @@ struct StoreLocation: Sendable {
     /// The index file used.
     var path: String { indexPath ?? Self.defaultIndexPath }
 
-    /// Opens the store. The default index is built from the shipped data the first time (or after an
-    /// upgrade changed its format); an index named with `--index` is only ever opened.
+    /// Opens the store. The default index is built from the shipped data the first time, and rebuilt from it
+    /// when it cannot be used (after an upgrade changed its format) only if it was built from that data: a
+    /// user's own import is never thrown away unasked. An index named with `--index` is only ever opened.
     func open() async throws -> any PlaceStore {
         if let indexPath { return try PlaceIndex.open(at: indexPath) }
         let path = Self.defaultIndexPath
         do {
             return try PlaceIndex.open(at: path)
-        } catch where FileManager.default.fileExists(atPath: path) {
-            Terminal.note("the index at \(path) cannot be used (\(error.message)); rebuilding it")
-        } catch {}
+        } catch where !FileManager.default.fileExists(atPath: path) {
+            // First use.
+        } catch where PlaceIndex.isBuiltFromShippedData(at: path) {
+            Terminal.note("the index at \(path) cannot be used (\(error.message)); rebuilding it from the shipped data")
+        } catch {
+            throw PindropError.indexUnavailable("\(error.message). It is kept, as it may hold your own import: run"
+                + " `pindrop import geonames <file-or-folder>` again, or remove \(path) to go back to the shipped data")
+        }
         try await buildDefault()
         return try PlaceIndex.open(at: path)
     }
@@ -78,7 +84,7 @@ struct StoreLocation: Sendable {
         let streets = FileManager.default.fileExists(atPath: osm) ? OSMExtracts(files: [osm]) : nil
         Terminal.note("building the index at \(Self.defaultIndexPath) from the shipped GeoNames"
                       + "\(streets == nil ? "" : " and OpenStreetMap") data (first use; about 5 s)")
-        let report = try await IndexBuilder(path: Self.defaultIndexPath).importGeoNames(
+        let report = try await IndexBuilder(path: Self.defaultIndexPath, fromShippedData: true).importGeoNames(
             try GeoNamesReader.locate(data.appendingPathComponent("geonames")), streets: streets, progress: Terminal.progressBar())
         Terminal.note("built \(report.summary.rowsImported) places and \(report.venues + report.addresses + report.streets) "
                       + "street-level rows in \(String(format: "%.1f", report.seconds)) s")

@@ -19,11 +19,10 @@ struct ImportGeoNamesCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        try await reportingErrors {
+        let location = store.location
+        try await reportingErrors(keeping: location.path) {
             let files = try GeoNamesReader.locate(source)
-            let location = store.location
-            Terminal.note("importing \(files.places)" + (files.admin1Codes == nil ? " (no admin1CodesASCII.txt beside it)" : "")
-                          + (files.countryInfo == nil ? " (no countryInfo.txt beside it)" : ""))
+            Terminal.note("importing \(files.places)" + (files.admin1Codes == nil ? " (no admin1CodesASCII.txt beside it)" : ""))
             let report = try await location.writer.importGeoNames(files, streets: nil, progress: Terminal.progressBar())
             for skipped in report.summary.skipped.prefix(20) { Terminal.note("skipped \(skipped)") }
             if report.summary.skipped.count > 20 { Terminal.note("... and \(report.summary.skipped.count - 20) more skipped lines") }
@@ -44,9 +43,9 @@ struct ImportOSMCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        try await reportingErrors {
+        let location = store.location
+        try await reportingErrors(keeping: location.path) {
             guard !files.isEmpty else { throw PindropError.invalidInput("give at least one .osm.pbf file") }
-            let location = store.location
             // The street level sits on GeoNames places: on first use, build the default store first.
             try await location.buildDefaultIfMissing()
             let report = try await location.writer.importStreets(OSMExtracts(files: files), progress: Terminal.progressBar())

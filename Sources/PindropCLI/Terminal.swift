@@ -65,11 +65,12 @@ enum Terminal {
 }
 
 /// Runs a command body, turning Pindrop's errors into one line on stderr and the exit code their kind names.
-func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
+/// An import names the index it `keeping`: a failed import leaves it as it was, and the line says so.
+func reportingErrors<T>(keeping index: String? = nil, _ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch let error as PindropError {
-        Terminal.note("error: \(error.message)")
+        Terminal.note("error: \(error.message)" + (index.map { "; the index at \($0) is unchanged" } ?? ""))
         throw ExitCode(error.exitCode)
     }
 }

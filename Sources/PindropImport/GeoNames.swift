@@ -3,11 +3,12 @@ import PindropCore
 
 /// Readers for the GeoNames download formats (https://download.geonames.org/export/dump/).
 public enum GeoNamesReader {
-    /// The files of a GeoNames import: the places dump, and the optional admin1 and country tables beside it.
+    /// The files of a GeoNames import: the places dump, the country table and the optional admin1 table beside it.
     /// What every store imports from (`GeoNamesSource`).
     public struct Files: GeoNamesSource {
         public var places: String
         public var admin1Codes: String?
+        /// Required by `locate`: without it no place has a country.
         public var countryInfo: String?
 
         /// The dump's file name.
@@ -23,7 +24,8 @@ public enum GeoNamesReader {
     }
 
     /// Finds the dump and its tables from a file or a folder. In a folder the most complete dump wins
-    /// (allCountries, then cities500, 1000, 5000, 15000), plain or .gz.
+    /// (allCountries, then cities500, 1000, 5000, 15000), plain or .gz. `countryInfo.txt` must be beside
+    /// the dump (every place names its country by code); `admin1CodesASCII.txt` may be missing.
     public static func locate(_ path: String) throws(PindropError) -> Files {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -48,21 +50,31 @@ public enum GeoNamesReader {
         } else {
             places = path
         }
-        return Files(places: places, admin1Codes: find(["admin1CodesASCII.txt"]), countryInfo: find(["countryInfo.txt"]))
+        guard let countryInfo = find(["countryInfo.txt"]) else {
+            throw .unreadableData("no countryInfo.txt beside \((places as NSString).lastPathComponent) in \(folder): "
+                                  + "download it from https://download.geonames.org/export/dump/countryInfo.txt and put it there")
+        }
+        return Files(places: places, admin1Codes: find(["admin1CodesASCII.txt"]), countryInfo: countryInfo)
     }
 
     /// Streams the places of a `geoname` dump: calls `onRecord` for each good row, records each malformed line
     /// (with its number) in the summary and goes on. `progress` gets the fraction of the file read.
+    /// Once the whole file is read it must pass `checkWhole`; a file that does not throws `.unreadableData`
+    /// (so a caller builds from the rows only after this returns).
     public static func readPlaces(path: String, progress: ((Double) -> Void)? = nil,
                                   onRecord: (GeoNamesRecord) throws -> Void) throws -> ImportSummary {
         let reader = try LineReader(path: path)
         let fileName = (path as NSString).lastPathComponent
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         var summary = ImportSummary()
-        var lineNumber = 0
+        var lineNumber = 0, textBytes = 0
+        var cutShort = false
         try reader.forEachLine { line in
             lineNumber += 1
+            textBytes += line.count + 1
             if line.isEmpty || line.first == UInt8(ascii: "#") { return true }
+            // A real row has 19 columns; a last line with fewer and no line end was cut off mid-row.
+            if reader.endsWithoutLineEnd, line.count(where: { $0 == 0x09 }) < 18 { cutShort = true }
             summary.rowsRead += 1
             switch parsePlace(line) {
             case .success(let record):
@@ -78,8 +90,42 @@ public enum GeoNamesReader {
             }
             return true
         }
+        try checkWhole(summary, textBytes: textBytes, fileName: fileName)
+        if cutShort {
+            throw PindropError.unreadableData("\(fileName) ends in the middle of line \(lineNumber): the file is truncated")
+        }
         progress?(1)
         return summary
+    }
+
+    /// Malformed lines tolerated in any dump, however small (a hand-made file with a few bad lines imports).
+    public static let skippedAllowance = 10
+    /// Beyond the allowance, the largest share of malformed lines: 1%.
+    public static let maximumSkippedFraction = 0.01
+    /// At least one good row per this many bytes of text.
+    public static let maximumBytesPerRow = 8192
+
+    /// The sanity checks a whole dump passes before anything is built from it, so that a damaged or foreign
+    /// file never replaces a working index. Real dumps pass with wide margins: cities500, 1000, 5000 and
+    /// 15000 have no malformed lines at all, average 150–230 bytes a row, and their longest row is 3.6 KB.
+    /// - more than `skippedAllowance` malformed lines *and* more than `maximumSkippedFraction` of the rows:
+    ///   not a GeoNames dump, or a damaged one (random bytes are all malformed lines);
+    /// - fewer good rows than one per `maximumBytesPerRow` (8 KiB, twice the longest real row) of text: the
+    ///   file is mostly something else (binary, blank lines, comments);
+    /// - no good row at all.
+    public static func checkWhole(_ summary: ImportSummary, textBytes: Int, fileName: String) throws(PindropError) {
+        let malformed = summary.rowsRead - summary.rowsImported
+        let example = summary.skipped.first.map { "; line \($0.line): \($0.reason)" } ?? ""
+        guard summary.rowsImported > 0 else {
+            throw .unreadableData("\(fileName) holds no readable GeoNames rows: \(malformed) malformed lines\(example)")
+        }
+        if malformed > skippedAllowance, Double(malformed) > maximumSkippedFraction * Double(summary.rowsRead) {
+            throw .unreadableData("\(fileName) is not a sound GeoNames dump: \(malformed) of its \(summary.rowsRead) rows are malformed"
+                                  + " (over \(Int(maximumSkippedFraction * 100))%)\(example)")
+        }
+        guard summary.rowsImported >= textBytes / maximumBytesPerRow else {
+            throw .unreadableData("\(fileName) is not a GeoNames dump: only \(summary.rowsImported) rows in \(textBytes) bytes of text")
+        }
     }
 
     struct LineProblem: Error { var reason: String }

@@ -6,12 +6,17 @@ import PindropCore
 /// in large blocks so a 36 MB dump streams without being loaded whole.
 public final class LineReader {
     private let file: gzFile
+    /// The file's name, for messages.
+    private let name: String
     private var buffer: [UInt8]
     private var start = 0
     private var end = 0
     private var atEOF = false
     /// Compressed or plain bytes consumed so far, for progress reporting.
     public private(set) var bytesRead = 0
+    /// Whether the file's last line has no line end; set before that line is handed over. In a dump that
+    /// always ends with one, the mark of a file cut short.
+    public private(set) var endsWithoutLineEnd = false
 
     /// Opens a file; throws `.unreadableData` when it cannot be opened.
     public init(path: String, blockSize: Int = 1 << 20) throws(PindropError) {
@@ -20,6 +25,7 @@ public final class LineReader {
         }
         gzbuffer(file, UInt32(blockSize))
         self.file = file
+        self.name = (path as NSString).lastPathComponent
         self.buffer = [UInt8](repeating: 0, count: blockSize)
     }
 
@@ -30,12 +36,14 @@ public final class LineReader {
         }
         gzbuffer(file, UInt32(blockSize))
         self.file = file
+        self.name = fileDescriptor == 0 ? "standard input" : "file descriptor \(fileDescriptor)"
         self.buffer = [UInt8](repeating: 0, count: blockSize)
     }
 
     deinit { gzclose(file) }
 
     /// Calls `body` with each line's bytes (without the line end); stops early when it returns false.
+    /// Throws `.unreadableData` when the file cannot be read to its end, a truncated or damaged gzip stream included.
     public func forEachLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Bool) throws {
         while true {
             // Find the next newline in what is buffered.
@@ -55,6 +63,7 @@ public final class LineReader {
                 continue
             }
             if atEOF {
+                endsWithoutLineEnd = start < end
                 if start < end {
                     let keepGoing = try buffer.withUnsafeBufferPointer { buf in
                         try body(UnsafeBufferPointer(rebasing: buf[start..<end]))
@@ -83,12 +92,17 @@ public final class LineReader {
         let n = buffer.withUnsafeMutableBufferPointer { buf in
             gzread(file, buf.baseAddress! + end, UInt32(room))
         }
-        if n < 0 {
+        if n <= 0 {
+            // gzread returns 0 both at a clean end and where a gzip stream stops early (a truncated download):
+            // only gzerror tells them apart. A damaged stream (bad CRC, bad data) is -1.
             var code: Int32 = 0
             let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
-            throw PindropError.unreadableData("cannot read the file: \(message)")
+            if code == Z_BUF_ERROR {
+                throw PindropError.unreadableData("\(name) ends early (truncated gzip): it may be an unfinished download")
+            }
+            if n < 0 || code != Z_OK { throw PindropError.unreadableData("cannot read \(name): \(message)") }
+            atEOF = true
         }
-        if n == 0 { atEOF = true }
         end += Int(n)
         bytesRead = Int(gzoffset(file))
     }

@@ -1,31 +1,41 @@
 import Foundation
 import PindropCore
 
-/// The embedded store's writer: builds the index file at `path` from imported data. It reads, derives the
-/// read structures, writes them all to a temporary file, then renames it into place, so a failed build never
-/// leaves a broken index behind.
+/// The embedded store's writer: builds the index file at `path` from imported data. It reads (the sources
+/// check the whole input first), derives the read structures, writes them all to a temporary file beside the
+/// index, opens that as a reader would, and only then renames it over the index in one step: a failed import
+/// leaves the previous index answering exactly as before.
 public struct IndexBuilder: PlaceStoreWriter {
     /// The index file it writes.
     public let path: String
+    /// Whether it builds from the data shipped with Pindrop. The index records it (meta `origin`), so that
+    /// such an index may be rebuilt unasked (after a format upgrade) and a user's own import never is.
+    public let fromShippedData: Bool
 
     /// A writer of the index file at `path`.
-    public init(path: String) { self.path = path }
+    public init(path: String, fromShippedData: Bool = false) {
+        self.path = path
+        self.fromShippedData = fromShippedData
+    }
 
     /// Builds the index from GeoNames data and, when given, OpenStreetMap street-level data.
     public func importGeoNames(_ source: any GeoNamesSource, streets: (any StreetDataSource)?,
                                progress: ImportProgress?) async throws -> ImportReport {
-        try Self.build(from: source, streets: streets, to: path, progress: progress)
+        try Self.build(from: source, streets: streets, to: path, origin: origin, progress: progress)
     }
 
     /// Replaces the street-level part of the index with `source`, reusing the stored GeoNames part.
     public func importStreets(_ source: any StreetDataSource, progress: ImportProgress?) async throws -> ImportReport {
-        try Self.rebuild(path, streets: source, progress: progress)
+        try Self.rebuild(path, streets: source, origin: origin, progress: progress)
     }
+
+    /// The `origin` the index records.
+    var origin: String { fromShippedData ? IndexDatabase.shippedOrigin : IndexDatabase.importOrigin }
 
     /// Builds the index at `path` from GeoNames data and any OpenStreetMap extracts (street addresses, streets,
     /// venues). `progress` gets (stage, fraction).
     static func build(from source: any GeoNamesSource, streets: (any StreetDataSource)? = nil, to path: String,
-                      progress: ImportProgress? = nil) throws -> ImportReport {
+                      origin: String = IndexDatabase.importOrigin, progress: ImportProgress? = nil) throws -> ImportReport {
         let started = Date()
         let countries = try source.countries()
         let admin1Names = try source.admin1Names()
@@ -36,7 +46,7 @@ public struct IndexBuilder: PlaceStoreWriter {
             throw PindropError.unreadableData("\(source.label) holds no readable GeoNames rows (\(summary.skipped.count) malformed)")
         }
         var report = try build(records: records, countries: countries, admin1Names: admin1Names, streets: streets,
-                               source: source.label, to: path, progress: progress)
+                               source: source.label, origin: origin, to: path, progress: progress)
         report.summary = summary
         report.seconds = Date().timeIntervalSince(started)
         return report
@@ -44,8 +54,9 @@ public struct IndexBuilder: PlaceStoreWriter {
 
     /// Replaces the OpenStreetMap part of the index at `path` with these extracts. The GeoNames part is
     /// reused as stored (its folded names, spatial tree and rows), so only the street-level rows are derived
-    /// anew and only the structures are rewritten, in one transaction.
-    static func rebuild(_ path: String, streets source: any StreetDataSource,
+    /// anew and only the structures are rewritten, in one transaction (a failure before or during it leaves the
+    /// index as it was). The index then holds the user's data: `origin` is an import's unless told otherwise.
+    static func rebuild(_ path: String, streets source: any StreetDataSource, origin: String = IndexDatabase.importOrigin,
                         progress: ImportProgress? = nil) throws -> ImportReport {
         let started = Date()
         let index = try PlaceIndex.open(at: path)
@@ -66,10 +77,11 @@ public struct IndexBuilder: PlaceStoreWriter {
         addNames(rowNames, firstRow: geonamesCount, places: places, to: &entries)
         let names = entries.index()
         progress?("writing", 0.8)
-        let database = try IndexDatabase(updatingAt: path)
-        try database.replaceStructures(
-            IndexStructures.encode(places: places, names: names, spatial: index.spatial).merging(street.blobs()) { a, _ in a },
-            meta: ["places": String(places.count), "osm_sources": source.labels.joined(separator: ",")])
+        try writing(path) {
+            try IndexDatabase(updatingAt: path).replaceStructures(
+                IndexStructures.encode(places: places, names: names, spatial: index.spatial).merging(street.blobs()) { a, _ in a },
+                meta: ["places": String(places.count), "osm_sources": source.labels.joined(separator: ","), "origin": origin])
+        }
         progress?("done", 1)
         var report = ImportReport()
         report.summary.rowsRead = geonamesCount
@@ -82,8 +94,8 @@ public struct IndexBuilder: PlaceStoreWriter {
     }
 
     static func build(records: [GeoNamesRecord], countries: [GeoNamesCountry], admin1Names: [String: String],
-                      streets: (any StreetDataSource)?, source: String, to path: String,
-                      progress: ImportProgress?) throws -> ImportReport {
+                      streets: (any StreetDataSource)?, source: String, origin: String = IndexDatabase.importOrigin,
+                      to path: String, progress: ImportProgress?) throws -> ImportReport {
         var records = records
         var admin1Names = admin1Names
         records.sort { $0.geonameID < $1.geonameID }
@@ -94,6 +106,9 @@ public struct IndexBuilder: PlaceStoreWriter {
             if admin1Names[key] == nil { admin1Names[key] = "" }
         }
         progress?("indexing", 0)
+        // Every country a place names is stored, those missing from countryInfo.txt by code, or the index
+        // would not read back.
+        let countries = allCountries(countries, of: records)
         var places = makePlaceTable(records: records, countries: countries, admin1Names: admin1Names)
         var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude)
         spatial.addNearestCells()
@@ -106,19 +121,32 @@ public struct IndexBuilder: PlaceStoreWriter {
         progress?("writing", 0.9)
 
         let temporary = path + ".building"
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
         do {
-            let database = try IndexDatabase(creatingAt: temporary)
-            try database.write(records: records, countries: countries, admin1Names: admin1Names,
-                               structures: IndexStructures.encode(places: places, names: names, spatial: spatial)
-                                   .merging(street.blobs()) { a, _ in a },
-                               meta: ["source": source, "built_at": ISO8601DateFormatter().string(from: Date()),
-                                      "places": String(places.count),
-                                      "osm_sources": streets?.labels.joined(separator: ",") ?? ""])
+            try writing(path) {
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true)
+                let database = try IndexDatabase(creatingAt: temporary)
+                try database.write(records: records, countries: countries, admin1Names: admin1Names,
+                                   structures: IndexStructures.encode(places: places, names: names, spatial: spatial)
+                                       .merging(street.blobs()) { a, _ in a },
+                                   meta: ["source": source, "built_at": ISO8601DateFormatter().string(from: Date()),
+                                          "places": String(places.count), "origin": origin,
+                                          "osm_sources": streets?.labels.joined(separator: ",") ?? ""])
+            }
+            // The new file must read back as an index before it may replace the one in use.
+            do {
+                _ = try PlaceIndex.open(at: temporary)
+            } catch {
+                throw PindropError.internalFailure("the new index did not read back (\(error.message))")
+            }
+            // rename(2) swaps the file in one step: a reader finds the old index or the new one, never none.
+            guard rename(temporary, path) == 0 else {
+                throw PindropError.indexUnavailable("cannot move the new index into place at \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
         }
-        try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
         progress?("done", 1)
         var report = ImportReport()
         report.nameEntries = names.count
@@ -127,19 +155,37 @@ public struct IndexBuilder: PlaceStoreWriter {
         return report
     }
 
+    /// Runs a write, turning a database or file system failure (disk full, no permission) into the one error
+    /// users see.
+    static func writing(_ path: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as PindropError {
+            throw error
+        } catch {
+            throw PindropError.indexUnavailable("cannot write the index at \(path) (\(IndexDatabase.describe(error)))")
+        }
+    }
+
     static func fileSize(_ path: String) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
-    static func makePlaceTable(records: [GeoNamesRecord], countries: [GeoNamesCountry],
-                               admin1Names: [String: String]) -> PlaceTable {
+    /// `countries` and, named by their code, those the records use but `countries` lacks.
+    static func allCountries(_ countries: [GeoNamesCountry], of records: [GeoNamesRecord]) -> [GeoNamesCountry] {
         var codes = Set(countries.map(\.code))
-        var allCountries = countries
+        var all = countries
         for r in records where !r.countryCode.isEmpty && !codes.contains(r.countryCode) {
             codes.insert(r.countryCode)
-            allCountries.append(GeoNamesCountry(code: r.countryCode, iso3: "", name: r.countryCode))
+            all.append(GeoNamesCountry(code: r.countryCode, iso3: "", name: r.countryCode))
         }
-        let (countryInfos, admin1Infos) = IndexStructures.makeDivisions(countries: allCountries, admin1Names: admin1Names)
+        return all
+    }
+
+    /// The place table of `records`; `countries` must hold every country they name (see `allCountries`).
+    static func makePlaceTable(records: [GeoNamesRecord], countries: [GeoNamesCountry],
+                               admin1Names: [String: String]) -> PlaceTable {
+        let (countryInfos, admin1Infos) = IndexStructures.makeDivisions(countries: countries, admin1Names: admin1Names)
         let countryIndex = Dictionary(uniqueKeysWithValues: countryInfos.enumerated().map { ($1.code, UInt16($0)) })
         let admin1Index = Dictionary(uniqueKeysWithValues: admin1Infos.enumerated().map { ("\($1.countryCode).\($1.code)", Int32($0)) })
         var table = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
@@ -282,105 +328,5 @@ struct NameEntries {
 
     func index() -> NameIndex {
         NameIndex(keys: keys, starts: starts, lengths: lengths, places: owners, kinds: kinds, scores: scores)
-    }
-}
-
-/// Turns read structures into named blobs and back.
-enum IndexStructures {
-    static func encode(places: PlaceTable, names: NameIndex, spatial: SpatialIndex) -> [String: Data] {
-        [
-            "place.geonameid": ArrayBlob.data(places.geonameID),
-            "place.latitude": ArrayBlob.data(places.latitude),
-            "place.longitude": ArrayBlob.data(places.longitude),
-            "place.population": ArrayBlob.data(places.population),
-            "place.country": ArrayBlob.data(places.country),
-            "place.admin1": ArrayBlob.data(places.admin1),
-            "place.name_start": ArrayBlob.data(places.nameStart),
-            "place.name_bytes": ArrayBlob.data(places.nameBytes),
-            "place.kind": ArrayBlob.data(places.kind),
-            "place.extra_start": ArrayBlob.data(places.extraStart),
-            "place.extra_bytes": ArrayBlob.data(places.extraBytes),
-            "name.key_bytes": ArrayBlob.data(names.keyBytes),
-            "name.key_start": ArrayBlob.data(names.keyStart),
-            "name.key_length": ArrayBlob.data(names.keyLength),
-            "name.place": ArrayBlob.data(names.entryPlace),
-            "name.kind": ArrayBlob.data(names.entryKind),
-            "name.score": ArrayBlob.data(names.entryScore),
-            "name.tree": ArrayBlob.data(names.tree),
-            "spatial.xyz": ArrayBlob.data(spatial.xyz),
-            "spatial.place": ArrayBlob.data(spatial.slotPlace),
-            "spatial.axis": ArrayBlob.data(spatial.axis),
-            "spatial.box": ArrayBlob.data(spatial.box),
-            "spatial.cell_start": ArrayBlob.data(spatial.cellStart),
-            "spatial.cell_slots": ArrayBlob.data(spatial.cellSlots),
-            "spatial.cell_bound": ArrayBlob.data(spatial.cellBound),
-        ]
-    }
-
-    static func decode(_ blobs: [String: Data], countries: [GeoNamesCountry], admin1Names: [String: String])
-        throws(PindropError) -> (PlaceTable, NameIndex, SpatialIndex, StreetLevel) {
-        let (countryInfos, admin1Infos) = makeDivisions(countries: countries, admin1Names: admin1Names)
-        let places = PlaceTable(
-            geonameID: try ArrayBlob.array(in: blobs, name: "place.geonameid"),
-            latitude: try ArrayBlob.array(in: blobs, name: "place.latitude"),
-            longitude: try ArrayBlob.array(in: blobs, name: "place.longitude"),
-            population: try ArrayBlob.array(in: blobs, name: "place.population"),
-            country: try ArrayBlob.array(in: blobs, name: "place.country"),
-            admin1: try ArrayBlob.array(in: blobs, name: "place.admin1"),
-            nameStart: try ArrayBlob.array(in: blobs, name: "place.name_start"),
-            nameBytes: try ArrayBlob.array(in: blobs, name: "place.name_bytes"),
-            kind: try ArrayBlob.array(in: blobs, name: "place.kind"),
-            extraStart: try ArrayBlob.array(in: blobs, name: "place.extra_start"),
-            extraBytes: try ArrayBlob.array(in: blobs, name: "place.extra_bytes"),
-            countries: countryInfos, admin1s: admin1Infos)
-        let names = NameIndex(
-            keyBytes: try ArrayBlob.array(in: blobs, name: "name.key_bytes"),
-            keyStart: try ArrayBlob.array(in: blobs, name: "name.key_start"),
-            keyLength: try ArrayBlob.array(in: blobs, name: "name.key_length"),
-            entryPlace: try ArrayBlob.array(in: blobs, name: "name.place"),
-            entryKind: try ArrayBlob.array(in: blobs, name: "name.kind"),
-            entryScore: try ArrayBlob.array(in: blobs, name: "name.score"),
-            tree: try ArrayBlob.array(in: blobs, name: "name.tree"))
-        let spatial = SpatialIndex(
-            xyz: try ArrayBlob.array(in: blobs, name: "spatial.xyz"),
-            slotPlace: try ArrayBlob.array(in: blobs, name: "spatial.place"),
-            axis: try ArrayBlob.array(in: blobs, name: "spatial.axis"),
-            box: try ArrayBlob.array(in: blobs, name: "spatial.box"),
-            cellStart: try ArrayBlob.array(in: blobs, name: "spatial.cell_start"),
-            cellSlots: try ArrayBlob.array(in: blobs, name: "spatial.cell_slots"),
-            cellBound: try ArrayBlob.array(in: blobs, name: "spatial.cell_bound"))
-        // Cheap consistency checks: a mismatch means a damaged file, which must not crash a query later.
-        let n = places.geonameID.count
-        let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
-                          places.admin1.count, places.nameStart.count - 1, places.kind.count, places.extraStart.count - 1].allSatisfy { $0 == n }
-            && [spatial.slotPlace.count, spatial.axis.count, spatial.xyz.count / 3, spatial.box.count / 6].allSatisfy { $0 == places.geonamesCount }
-            && spatial.cellsAreConsistent
-            && Int(places.extraStart.last ?? 0) == places.extraBytes.count
-            && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
-            && names.tree.count == max(2 * names.entryPlace.count, 2)
-            && Int(places.nameStart.last ?? 0) == places.nameBytes.count
-            && names.entryPlace.allSatisfy { $0 >= 0 && Int($0) < n }
-            && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }
-            && places.country.allSatisfy { $0 == PlaceTable.noCountry || Int($0) < countryInfos.count }
-            && places.admin1.allSatisfy { $0 < Int32(admin1Infos.count) }
-        guard consistent else { throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it") }
-        return (places, names, spatial, try StreetLevel.decode(blobs, placeCount: n))
-    }
-
-    /// Countries and admin1 divisions in a fixed order (by code), with their qualifier forms.
-    static func makeDivisions(countries: [GeoNamesCountry], admin1Names: [String: String]) -> ([CountryInfo], [Admin1Info]) {
-        let countryInfos = countries.sorted { $0.code < $1.code }.map { c in
-            let forms = [c.code.lowercased(), c.iso3.lowercased(), TextFolding.fold(c.name)]
-                + (PlaceTable.countryAliases[c.code] ?? [])
-            return CountryInfo(code: c.code, iso3: c.iso3, name: c.name, qualifierForms: forms.filter { !$0.isEmpty })
-        }
-        let admin1Infos = admin1Names.keys.sorted().compactMap { key -> Admin1Info? in
-            let parts = key.split(separator: ".", maxSplits: 1)
-            guard parts.count == 2 else { return nil }
-            let name = admin1Names[key] ?? ""
-            let forms = [parts[1].lowercased(), TextFolding.fold(name)].filter { !$0.isEmpty }
-            return Admin1Info(countryCode: String(parts[0]), code: String(parts[1]), name: name, qualifierForms: forms)
-        }
-        return (countryInfos, admin1Infos)
     }
 }

@@ -8,6 +8,11 @@ import PindropCore
 final class IndexDatabase {
     /// Bumped whenever the blob layout changes; an index of another version is rebuilt, not misread.
     static let structureVersion = "12"
+    /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.
+    static let shippedOrigin = "shipped"
+    /// Meta `origin` of an index holding a user's import: never rebuilt unasked. An index from before
+    /// `origin` was recorded has none, and is kept like this one.
+    static let importOrigin = "import"
 
     let queue: DatabaseQueue
     let path: String

@@ -25,6 +25,13 @@ public final class PlaceIndex: PlaceStore, Sendable {
         return PlaceIndex(places: places, names: names, spatial: spatial, street: street, path: path)
     }
 
+    /// Whether the index file at `path` records that it was built from the shipped data, so rebuilding it
+    /// loses nothing. False for a user's import, for an index from before this was recorded and for a file
+    /// whose metadata cannot be read: what is not known to be rebuildable is kept.
+    public static func isBuiltFromShippedData(at path: String) -> Bool {
+        (try? IndexDatabase(openingAt: path).meta()["origin"]) == IndexDatabase.shippedOrigin
+    }
+
     init(places: PlaceTable, names: NameIndex, spatial: SpatialIndex, street: StreetLevel, path: String) {
         self.places = places; self.names = names; self.spatial = spatial; self.street = street; self.path = path
         var towns: [Int32: String] = [:]

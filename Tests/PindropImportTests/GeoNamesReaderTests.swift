@@ -72,7 +72,7 @@ struct GeoNamesReaderTests {
         #expect(throws: PindropError.self) { _ = try LineReader(path: "/nonexistent/file.txt") }
     }
 
-    @Test("a binary file is read without crashing and every line is reported as malformed")
+    @Test("a binary file is read without crashing and refused, its lines all malformed")
     func binaryGarbage() throws {
         let path = NSTemporaryDirectory() + "garbage-\(UUID().uuidString).txt"
         var bytes = [UInt8]()
@@ -80,8 +80,9 @@ struct GeoNamesReaderTests {
         for _ in 0..<100_000 { seed = seed &* 1_664_525 &+ 1_013_904_223; bytes.append(UInt8(seed >> 24)) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let summary = try GeoNamesReader.readPlaces(path: path) { _ in Issue.record("garbage became a place") }
-        #expect(summary.rowsImported == 0)
-        #expect(summary.rowsRead > 0 && summary.skipped.count == summary.rowsRead)
+        let error = #expect(throws: PindropError.self) {
+            try GeoNamesReader.readPlaces(path: path) { _ in Issue.record("garbage became a place") }
+        }
+        #expect(error?.message.hasPrefix("\((path as NSString).lastPathComponent) holds no readable GeoNames rows: ") == true)
     }
 }
