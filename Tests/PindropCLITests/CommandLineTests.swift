@@ -186,12 +186,30 @@ struct CommandLineTests {
     @Test("serve and music as the first command in an empty home start (or fail cleanly), never crash on their options")
     func firstServeAndMusic() async throws {
         let home = try Self.emptyHome("serve")
+        let text = try await Self.serveUntilListening(["serve", "--port", "0"], home: home)
+        #expect(!text.contains("Can't read a value"), "\(text)")
+        #expect(text.contains("listening"), "serve printed \(text.prefix(600))")
+        #expect(!text.contains("warning: listening on"), "\(text)")
+        // Bound to every interface, it says so and names the host names it answers to.
+        let exposed = try await Self.serveUntilListening(["serve", "--port", "0", "--host", "0.0.0.0"], home: home)
+        #expect(exposed.contains("warning: listening on 0.0.0.0, so other machines can reach this server"), "\(exposed.prefix(600))")
+        #expect(exposed.contains("localhost"), "\(exposed.prefix(600))")
+
+        let music = try Self.pindrop(["music", "Copenhagen", "--musicbrainz-url", "http://127.0.0.1:9", "--contact", "test@example.org"],
+                                     environment: try Self.emptyHome("music"))
+        #expect(!music.stderr.contains("Can't read a value"), "\(music.stderr)")
+        #expect(music.status == 1 && music.stderr.contains("127.0.0.1:9"), "music: \(music.status) \(music.stderr)")
+    }
+
+    /// Runs `pindrop serve …` until it says it is listening (or two minutes pass), stops it, and returns what it
+    /// printed.
+    static func serveUntilListening(_ arguments: [String], home: [String: String]) async throws -> String {
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["serve", "--port", "0"]
+        process.executableURL = binary
+        process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(home) { _, new in new }
         // Output goes to a file, read until the server says where it listens (or a deadline passes).
-        let log = home["PINDROP_HOME"]! + ".log"
+        let log = home["PINDROP_HOME"]! + ".\(UUID().uuidString).log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = output
@@ -199,19 +217,13 @@ struct CommandLineTests {
         try process.run()
         var text = ""
         let deadline = ContinuousClock.now + .seconds(120)
-        while process.isRunning, ContinuousClock.now < deadline, !text.contains("listening") {
+        while process.isRunning, ContinuousClock.now < deadline, !text.contains("listening on") || !text.contains("serving") {
             try await Task.sleep(for: .milliseconds(200))
             text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         }
-        #expect(process.isRunning, "serve exited")
+        #expect(process.isRunning, "serve exited: \(text.prefix(600))")
         process.terminate()
         process.waitUntilExit()
-        #expect(!text.contains("Can't read a value"), "\(text)")
-        #expect(text.contains("listening"), "serve printed \(text.prefix(600))")
-
-        let music = try Self.pindrop(["music", "Copenhagen", "--musicbrainz-url", "http://127.0.0.1:9", "--contact", "test@example.org"],
-                                     environment: try Self.emptyHome("music"))
-        #expect(!music.stderr.contains("Can't read a value"), "\(music.stderr)")
-        #expect(music.status == 1 && music.stderr.contains("127.0.0.1:9"), "music: \(music.status) \(music.stderr)")
+        return text
     }
 }
