@@ -33,6 +33,8 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
     let corsOrigins: Set<String>
     let writeLimit: WriteRateLimiter?
 
+    static var hostField: HTTPField.Name { HTTPField.Name("Host")! }
+
     init(_ inner: Inner, configuration: ServerConfiguration) {
         self.inner = inner
         let hosts = configuration.effectiveAllowedHosts
@@ -47,7 +49,7 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
         do throws(PindropError) {
             try checkPath(request.uri.path)
             // HTTP/1.1's Host arrives as the authority; a request built in-process may carry it as a plain field.
-            let authority = request.headers[HTTPField.Name("Host")!] ?? request.head.authority
+            let authority = request.headers[Self.hostField] ?? request.head.authority
             try checkHost(authority)
             if request.method == .options, origin != nil, request.headers[.accessControlRequestMethod] != nil {
                 guard crossOriginAllowed else { throw .forbidden("cross-origin requests are not allowed from \(origin!.prefix(100))") }
@@ -72,6 +74,9 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
     }
 
     private func checkPath(_ path: String) throws(PindropError) {
+        // Most paths hold no escape and no "..": nothing to decode or look for (the HTTP parser already refuses
+        // raw control characters).
+        guard path.utf8.contains(UInt8(ascii: "%")) || path.contains("..") else { return }
         guard let decoded = path.removingPercentEncoding else { throw .invalidInput("the path is not valid percent-encoded UTF-8") }
         guard !decoded.unicodeScalars.contains(where: QueryParameters.isControl) else {
             throw .invalidInput("the path holds a control character")
@@ -81,6 +86,9 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
 
     private func checkHost(_ authority: String?) throws(PindropError) {
         guard let allowedHosts, let authority else { return }
+        // The common case, checked without building strings: the loopback address the server listens on.
+        if allowedHosts.contains("localhost"), authority.utf8.starts(with: "127.0.0.1".utf8),
+           authority.utf8.count == 9 || authority.utf8.dropFirst(9).first == UInt8(ascii: ":") { return }
         let host = Self.hostName(authority)
         guard allowedHosts.contains(host) || Self.isLoopback(host) && allowedHosts.contains("localhost") else {
             throw .forbidden("this server does not answer to the host name \"\(host.prefix(100))\"; start it with --allowed-host to add one")
@@ -111,7 +119,7 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
         var host = Substring(authority.lowercased())
         if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
             host = host[host.index(after: host.startIndex)..<close]
-        } else if host.filter({ $0 == ":" }).count == 1, let colon = host.firstIndex(of: ":") {
+        } else if let colon = host.firstIndex(of: ":"), host.lastIndex(of: ":") == colon {
             host = host[..<colon]
         }
         return String(host.hasSuffix(".") ? host.dropLast() : host)
