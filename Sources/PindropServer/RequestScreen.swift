@@ -5,6 +5,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import PindropCore
 
+/// HTTP/1.1's `Host` as a plain field name (HTTPTypes has no constant for it: it is the authority).
+private let hostField = HTTPField.Name("Host")!
+
 /// The request context every route sees: Hummingbird's basic one plus the client's address (for the write limit).
 public struct PindropRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
@@ -33,8 +36,6 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
     let corsOrigins: Set<String>
     let writeLimit: WriteRateLimiter?
 
-    static var hostField: HTTPField.Name { HTTPField.Name("Host")! }
-
     init(_ inner: Inner, configuration: ServerConfiguration) {
         self.inner = inner
         let hosts = configuration.effectiveAllowedHosts
@@ -49,7 +50,7 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
         do throws(PindropError) {
             try checkPath(request.uri.path)
             // HTTP/1.1's Host arrives as the authority; a request built in-process may carry it as a plain field.
-            let authority = request.headers[Self.hostField] ?? request.head.authority
+            let authority = request.headers[hostField] ?? request.head.authority
             try checkHost(authority)
             if request.method == .options, origin != nil, request.headers[.accessControlRequestMethod] != nil {
                 guard crossOriginAllowed else { throw .forbidden("cross-origin requests are not allowed from \(origin!.prefix(100))") }

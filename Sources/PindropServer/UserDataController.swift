@@ -33,8 +33,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
         let places = try await saved.page(offset: offset, limit: limit)
         let total = try await saved.count()
         let next = offset + places.count < total ? String(offset + places.count) : nil
-        return Responses.places(query: [("limit", .integer(limit))] + (offset > 0 ? [("cursor", .text(String(offset)))] : []),
-                                places: places, format: format, page: (total, next))
+        return Responses.places(query: Self.pageEcho(limit: limit, offset: offset), places: places, format: format, page: (total, next))
     }
 
     /// The position a `cursor` names (a page's `next`), 0 without one.
@@ -46,19 +45,23 @@ struct UserDataController<Context: RequestContext>: Sendable {
         return offset
     }
 
+    /// The echo of a page request: its limit, and its cursor after the first page.
+    static func pageEcho(limit: Int, offset: Int) -> [(String, QueryValue)] {
+        [("limit", .integer(limit))] + (offset > 0 ? [("cursor", .text(String(offset)))] : [])
+    }
+
     /// PUT with no body saves the engine's place of that id; with a place body (the wire shape) saves that place,
     /// so a reverse-geocoded point can be kept too. 201 when new, 200 when it was already saved.
     @Sendable func save(_ request: Request, context: Context) async throws -> Response {
         let id = try PlaceID.from(context)
         var request = request
         let place: Place
-        if var body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) {
+        if let body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) {
             // The path names the place; a body may repeat its id but not name another.
-            if body.id == nil { body.id = id }
-            guard body.id == id else {
-                throw PindropError.invalidInput("the body's id \"\(body.id?.prefix(60) ?? "")\" differs from the id in the path \"\(id.prefix(60))\"")
+            if let bodyID = body.id, bodyID != id {
+                throw PindropError.invalidInput("the body's id \"\(bodyID.prefix(60))\" differs from the id in the path \"\(id.prefix(60))\"")
             }
-            place = try body.place()
+            place = try body.place(id: id)
         } else {
             place = try await places.lookup(id: id)
         }
@@ -84,8 +87,8 @@ struct UserDataController<Context: RequestContext>: Sendable {
         // One more than asked says whether a next page exists; the list is short (a hundred at most).
         let places = try await recent.recent(offset: offset, limit: limit + 1)
         let next = places.count > limit ? String(offset + limit) : nil
-        return Responses.places(query: [("limit", .integer(limit))] + (offset > 0 ? [("cursor", .text(String(offset)))] : []),
-                                places: Array(places.prefix(limit)), format: format, page: (nil, next))
+        return Responses.places(query: Self.pageEcho(limit: limit, offset: offset), places: Array(places.prefix(limit)),
+                                format: format, page: (nil, next))
     }
 
     /// POST `{"id": "..."}` remembers the engine's place; a whole place (with name, latitude, longitude)
@@ -96,7 +99,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
             throw PindropError.invalidInput("the body must be a JSON object like {\"id\": \"geonames:2988507\"}")
         }
         guard let id = body.id else { throw PindropError.invalidInput("the body lacks the field \"id\"") }
-        let place = body.isReference ? try await places.lookup(id: try PlaceID.validated(id)) : try body.place()
+        let place = body.isReference ? try await places.lookup(id: try PlaceID.validated(id)) : try body.place(id: id)
         try await recent.remember(place)
         return Responses.places(query: [("limit", .integer(2))], places: try await recent.recent(limit: 2), format: .json,
                                 status: .created)
@@ -155,9 +158,9 @@ struct WirePlace: Decodable {
         }
     }
 
-    /// The whole place, validated: a non-empty name, coordinates on the globe, no oversized text.
-    func place() throws -> Place {
-        let id = try PlaceID.validated(id ?? "")
+    /// The whole place under `id`, validated: a non-empty name, coordinates on the globe, no oversized text.
+    func place(id: String) throws -> Place {
+        let id = try PlaceID.validated(id)
         guard let name, !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw PindropError.invalidInput("a place needs a non-empty \"name\"")
         }
