@@ -85,7 +85,7 @@ public protocol StatusReporting: Sendable {
 /// its `PlaceStoreWriter`). The embedded index (PindropIndex) is one; a PostgreSQL/PostGIS store is another.
 /// A store answers only from its own data (falling back to remote providers is the facade's job), and every
 /// store passes the conformance suite `StoreConformance` in PindropTesting.
-public protocol PlaceStore: Geocoder, StatusReporting, StreetMapping {
+public protocol PlaceStore: Geocoder, StatusReporting, StreetMapping, MapLabeling {
     /// Credits the data requires, shown wherever its answers are ("Place data © GeoNames ...").
     var attribution: [String] { get }
     /// A fast path for batches of single-answer reverse questions, keeping `workers` separate caches;

@@ -1,5 +1,6 @@
 import Foundation
 import PindropCore
+import Synchronization
 
 /// The embedded engine: GeoNames places searched, suggested, reverse-geocoded and found nearby, all in memory
 /// after one read of the index file. Immutable once open, so any number of threads may query it at once.
@@ -8,6 +9,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let names: NameIndex
     let spatial: SpatialIndex
     let street: StreetLevel
+    /// GeoNames places by population, biggest first, for the map's labels: sorted on first use, so opening
+    /// stays fast for the command-line tool.
+    let labelOrder = Mutex<[Int32]?>(nil)
     /// Where the index was read from.
     public let path: String
 
@@ -209,6 +213,52 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Streets and buildings inside a box, for drawing the street-level basemap.
     public func streetMap(in box: BoundingBox, limit: Int) -> [MapFeature] {
         street.map.features(in: box, limit: limit)
+    }
+
+    /// The names of the GeoNames places in a view, biggest first, de-cluttered for `zoom`. A small view (a
+    /// city) gathers its places through the spatial index; a large one walks all places by population, which
+    /// stops at the zoom's smallest population.
+    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) -> [MapLabel] {
+        var placement = MapLabelPlacement(zoom: zoom, limit: limit)
+        let minimum = MapLabelPlacement.minimumPopulation(zoom: zoom)
+        func offer(_ placement: inout MapLabelPlacement, _ i: Int) {
+            placement.offer(MapLabel(id: "geonames:\(places.geonameID[i])", name: places.name(i),
+                                     coordinate: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i]),
+                                     population: Int(places.population[i])))
+        }
+        let centre = Coordinate(latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
+        let halfDiagonal = centre.distance(to: Coordinate(latitude: box.north, longitude: box.east))
+        if box.west <= box.east, halfDiagonal < 100_000 {
+            var hits: [(place: Int32, chord2: Double)] = []
+            spatial.within(centre, meters: halfDiagonal + 1, into: &hits)
+            let inside = hits.map { Int($0.place) }.filter {
+                $0 < places.geonamesCount && box.contains(Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]))
+            }
+            for i in inside.sorted(by: { (a: Int, b: Int) -> Bool in
+                let pa = places.population[a], pb = places.population[b]
+                return pa != pb ? pa > pb : a < b
+            }) where !placement.isFull {
+                offer(&placement, i)
+            }
+            return placement.placed
+        }
+        let order = labelOrder.withLock { cached in
+            if let cached { return cached }
+            let population = places.population
+            let sorted = (0..<Int32(places.geonamesCount)).sorted { (a: Int32, b: Int32) -> Bool in
+                let pa = population[Int(a)], pb = population[Int(b)]
+                return pa != pb ? pa > pb : a < b
+            }
+            cached = sorted
+            return sorted
+        }
+        for slot in order {
+            let i = Int(slot)
+            if Int(places.population[i]) < minimum || placement.isFull { break }
+            guard box.contains(Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])) else { continue }
+            offer(&placement, i)
+        }
+        return placement.placed
     }
 
     /// A place by id ("geonames:2988507"); nil for an unknown or foreign id.

@@ -31,6 +31,15 @@ public final class FakeStore: PlaceStore {
         return Array(ordered.prefix(max(0, limit)))
     }
 
+    /// The places inside `box` by population, de-cluttered as the embedded index does it.
+    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
+        var placement = MapLabelPlacement(zoom: zoom, limit: limit)
+        for place in places.filter({ box.contains($0.coordinate) }).sorted(by: { $0.population > $1.population }) {
+            placement.offer(MapLabel(id: place.id, name: place.name, coordinate: place.coordinate, population: place.population))
+        }
+        return placement.placed
+    }
+
     /// Places whose display name holds every query word as a word prefix, in list order.
     public func search(_ request: SearchRequest) async throws -> [PlaceResult] {
         matches(request.text, countryCode: request.countryCode, limit: request.limit)

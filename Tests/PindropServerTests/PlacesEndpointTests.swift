@@ -247,4 +247,5 @@ private struct StoreAtPath: PlaceStore {
     func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { try await places.nearby(request) }
     func place(id: String) async throws -> Place? { try await places.place(id: id) }
     func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
+    func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
 }

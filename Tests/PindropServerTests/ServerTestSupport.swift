@@ -107,4 +107,5 @@ struct FailingStore: PlaceStore {
     func place(id: String) async throws -> Place? { throw Self.gone }
     func status() async throws -> StoreStatus { throw Self.gone }
     func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { throw Self.gone }
+    func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { throw Self.gone }
 }

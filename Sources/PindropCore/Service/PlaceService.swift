@@ -112,6 +112,12 @@ public final class PlaceService: Sendable {
         return (try await store.streetMap(in: box, limit: limit), store.streetAttribution)
     }
 
+    /// The place names to draw in a view of the offline map; empty without a store.
+    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
+        guard let store else { return [] }
+        return try await store.mapLabels(in: box, zoom: zoom, limit: limit)
+    }
+
     /// The provider names asked for `capability`, in order; `preferred` goes first when given.
     public func chain(for capability: ProviderCapability, preferring preferred: String? = nil) throws(PindropError) -> [String] {
         try resolvedChain(capability, preferring: preferred).map(\.name)

@@ -5,7 +5,7 @@
 // messages), providers.js (provider picker and credits), api.js (every server call), map.js (the Leaflet map and
 // its pins), card.js (the chosen place and Save / Delete), suggest.js (suggestions and recent addresses),
 // search.js (search and results), saved.js (saved places list), centerpin.js (address under the pin),
-// streetmap.js (offline streets), nearme.js ("Near me") and music.js ("Music").
+// streetmap.js (offline streets), labels.js (offline place names), nearme.js ("Near me") and music.js ("Music").
 import { api } from "./api.js";
 import { initProviders, showProviders } from "./providers.js";
 import { initPanel, showMessage } from "./panel.js";
@@ -16,6 +16,7 @@ import { initSearch } from "./search.js";
 import { initSaved } from "./saved.js";
 import { initCenterPin } from "./centerpin.js";
 import { initStreetMap, streetFeatureCount } from "./streetmap.js";
+import { initLabels, labelCount, labelsDrawnZoom } from "./labels.js";
 import { initNearMe, nearMeForTests } from "./nearme.js";
 import { initMusic, musicForTests } from "./music.js";
 
@@ -48,6 +49,7 @@ async function start() {
   initMusic();
   initNearMe(config);
   initStreetMap();
+  initLabels(config);
   document.body.dataset.ready = "true";
 }
 
@@ -56,6 +58,8 @@ window.pindrop = {
   get map() { return map; },
   api,
   resultMarkerCount: placeMarkerCount,
+  labelCount,
+  labelsDrawnZoom,
   music: musicForTests,
   nearme: { ...nearMeForTests, streetFeatureCount },
 };
