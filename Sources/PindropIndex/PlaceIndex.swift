@@ -192,9 +192,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// The place in a slot (0 ..< `placeCount` for GeoNames places), as `nearestPlace` returns them.
     public func place(atSlot slot: Int) -> Place { places.place(slot) }
 
-    /// Venues and places within a radius, nearest first; with a category, only venues of that category
-    /// ("cafe", or a key such as "shop").
-    public func nearby(_ request: NearbyRequest) throws(PindropError) -> [PlaceResult] {
+    /// Venues and places within a radius, nearest first (ties by id); with a category, only venues of that
+    /// category ("cafe", or a key such as "shop"). `request.limit` of them after `request.after`, and the total.
+    public func nearbyPage(_ request: NearbyRequest) throws(PindropError) -> NearbyPage {
         let c = request.coordinate
         var rows = street.venues(near: c, radius: request.radiusMeters)
         if let category = request.category {
@@ -205,9 +205,21 @@ public final class PlaceIndex: PlaceStore, Sendable {
             spatial.within(c, meters: request.radiusMeters, into: &hits)
             rows += hits.map { Int($0.place) }
         }
-        var withDistance = rows.map { ($0, distance($0, c)) }.filter { $0.1 <= request.radiusMeters }
-        withDistance.sort { $0.1 != $1.1 ? $0.1 < $1.1 : places.population[$0.0] > places.population[$1.0] }
-        return withDistance.prefix(request.limit).map { PlaceResult(place: places.place($0.0), distanceMeters: $0.1) }
+        let inside = rows.map { ($0, distance($0, c)) }.filter { $0.1 <= request.radiusMeters }
+        // A row's id is built only for ties of distance, which are rare.
+        func position(_ row: (Int, Double)) -> NearbyPosition { NearbyPosition(distanceMeters: row.1, id: places.id(row.0)) }
+        var rest = inside
+        if let after = request.after {
+            rest = inside.filter { $0.1 != after.distanceMeters ? $0.1 > after.distanceMeters : after < position($0) }
+        }
+        rest.sort { a, b in a.1 != b.1 ? a.1 < b.1 : position(a) < position(b) }
+        let page = rest.prefix(request.limit).map { PlaceResult(place: places.place($0.0), distanceMeters: $0.1) }
+        return NearbyPage(results: page, total: inside.count)
+    }
+
+    /// The places of `nearbyPage`.
+    public func nearby(_ request: NearbyRequest) throws(PindropError) -> [PlaceResult] {
+        try nearbyPage(request).results
     }
 
     /// Streets and buildings inside a box, for drawing the street-level basemap.

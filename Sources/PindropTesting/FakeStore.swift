@@ -55,13 +55,15 @@ public final class FakeStore: PlaceStore {
         Array(byDistance(from: request.coordinate).prefix(request.limit))
     }
 
-    /// Places within the radius (and of the category, when given), nearest first.
-    public func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] {
+    /// Places within the radius (and of the category, when given) in the nearby order, the page after
+    /// `request.after`, and how many there are.
+    public func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage {
         let inside = byDistance(from: request.coordinate).filter { result in
             (result.distanceMeters ?? .infinity) <= request.radiusMeters
                 && (request.category == nil || result.place.category == request.category)
-        }
-        return Array(inside.prefix(request.limit))
+        }.sorted { NearbyPosition($0) < NearbyPosition($1) }
+        let rest = inside.filter { result in request.after.map { $0 < NearbyPosition(result) } ?? true }
+        return NearbyPage(results: Array(rest.prefix(request.limit)), total: inside.count)
     }
 
     /// The place with this id, or nil.
