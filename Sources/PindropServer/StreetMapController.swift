@@ -40,7 +40,9 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         w.key("zoom"); w.number(zoom)
         w.key("limit"); w.number(limit)
         w.endObject()
-        w.key("attribution"); w.beginArray(); for credit in places.store?.attribution ?? [] { w.string(credit) }; w.endArray()
+        // The names are GeoNames places: the street data's credit goes with the streets, not with them.
+        let credits = (places.store?.attribution ?? []).filter { !(places.store?.streetAttribution ?? []).contains($0) }
+        w.key("attribution"); w.beginArray(); for credit in credits { w.string(credit) }; w.endArray()
         w.key("labels")
         w.beginArray()
         for label in labels {

@@ -1,6 +1,7 @@
 """The web app's "Near me" mode (PRODUCT.md section 4) and the offline street basemap, in a real headless Chromium
 against `pindrop serve` on the default index (GeoNames + the OpenStreetMap extract of central Helsinki).
 The browser's location is set through Chromium's DevTools protocol. Screenshots go to build/screenshots/."""
+import re
 import urllib.parse
 
 from selenium.webdriver.common.by import By
@@ -221,6 +222,8 @@ def test_refused_location_says_so_and_searches_around_the_default_location(brows
     message = browser.find_element(By.ID, "message")
     assert message.is_displayed()
     assert "refused" in message.text and "default location" in message.text
+    assert "near Paris, the default location" in message.text, "the default place by name, not by coordinates"
+    assert not re.search(r"\d+\.\d{3}", message.text)
     where = browser.find_element(By.ID, "nearme-where")
     assert "refused" in where.text and "default location" in where.text, "the panel keeps saying so after the message goes"
     default = server.api("GET", "/v1/config")[1]["defaultCenter"]
@@ -269,14 +272,15 @@ def test_errors_from_every_layer_reach_the_user(browser, server):
     fake_nearby(browser, 503, {"error": {"code": "index_unavailable", "message": "the index file is missing"}})
     enter_near_me(browser, "radius=1000")
     message = browser.find_element(By.ID, "message")
-    assert message.is_displayed() and "the index file is missing" in message.text
+    assert message.is_displayed() and "The server's place index is not available right now." in message.text
+    assert "index file" not in message.text, "the server's words for developers stay out of the page"
     assert browser.find_element(By.ID, "nearme-count").text == "Venues could not be loaded."
     screenshot(browser, "36-nearme-server-error")
 
     fake_nearby(browser, 200, None)
     set_radius(browser, 500)
     wait_answered(browser, "radius=500")
-    assert "Cannot reach the Pindrop server" in browser.find_element(By.ID, "message").text
+    assert "The Pindrop server cannot be reached. Check your connection and try again." in browser.find_element(By.ID, "message").text
 
     fake_nearby(browser, 200, {"query": {}, "oops": []})
     set_radius(browser, 600)

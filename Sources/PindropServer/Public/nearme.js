@@ -195,15 +195,32 @@ function locate() {
   }, { enableHighAccuracy: false, timeout: 15000, maximumAge: 60000 });
 }
 
-function useDefault(reason) {
+async function useDefault(reason) {
   const c = config.defaultCenter;
   near.source = "default";
   near.center = { lat: c.latitude, lon: c.longitude };
-  const where = reason + " Showing venues near the default location (" + c.latitude.toFixed(4) + ", " + c.longitude.toFixed(4) + ") instead.";
+  const seq = near.locateSeq;
+  const where = reason + " Showing venues near " + await defaultPlaceName() + ", the default location, instead.";
+  if (seq !== near.locateSeq || !near.active) return;
   ui.where.textContent = where;
   ui.section.classList.add("fallback");
   showMessage(where);
   loadVenues(true);
+}
+
+/** The default location by name ("Paris"), as a person knows it: the biggest place within ~5 km, as the offline
+ *  map names it (the nearest place would be a district, "Paris 04"); its coordinates would say nothing to most. */
+async function defaultPlaceName() {
+  if (near.defaultName) return near.defaultName;
+  const c = config.defaultCenter, d = 0.05;
+  const box = [c.longitude - d, c.latitude - d, c.longitude + d, c.latitude + d]
+    .map((v, i) => Math.max(i % 2 ? -90 : -180, Math.min(i % 2 ? 90 : 180, v)).toFixed(4)).join(",");
+  try {
+    const body = await api("/v1/labels?zoom=9&limit=1&bbox=" + box);
+    const place = body && body.labels && body.labels[0];
+    if (place && place.name) near.defaultName = place.name;
+  } catch (error) { /* said without a name then */ }
+  return near.defaultName || "the map's default place";
 }
 
 // ---------- venues ----------
