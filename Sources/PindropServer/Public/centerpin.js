@@ -8,7 +8,7 @@ import { setStatus, showMessage } from "./panel.js";
 import { map, clearPlaces } from "./map.js";
 import { hideCard } from "./card.js";
 import { remember } from "./suggest.js";
-import { placeName } from "./place.js";
+import { addressLine, placeName } from "./place.js";
 
 const pin = $("center-pin");
 const toggle = $("center-pin-toggle");
@@ -55,11 +55,12 @@ async function reverseCentre(keep) {
     if (seq !== state.seq || !state.on) return;
     const place = body.results[0];
     if (!place) { setStatus("No address here."); return; }
-    const line = placeName(place);
+    // A house-numbered address in the one format (a provider's own name may differ); else the server's line.
+    const line = place.address && place.address.houseNumber ? addressLine(place) : placeName(place);
     q.value = line;
     hideCard();
     setStatus("Address under the pin: " + line);
-    if (keep && place.address && place.address.street) remember(place, true);
+    if (keep && place.address && place.address.street) remember(Object.assign({}, place, { displayName: line }), true);
   } catch (error) {
     if (seq === state.seq) showMessage(error.message);
   } finally {
