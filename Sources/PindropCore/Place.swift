@@ -11,12 +11,20 @@ public struct Address: Sendable, Hashable, Codable {
     /// Whether no part is known.
     public var isEmpty: Bool { houseNumber == nil && street == nil && postcode == nil && town == nil }
 
-    /// "street number, street name, postal code, town" as people write it: "Mannerheimintie 5, 00100 Helsinki".
-    public var formatted: String {
-        let streetLine = [street, houseNumber].compactMap { $0 }.joined(separator: " ")
+    /// The one line Pindrop shows for an address, street part first, then postcode and town, with the house
+    /// number where the country writes it: "Simonkatu 7, 00100 Helsinki", "Städtle 35, 9490 Vaduz", but
+    /// "1600 Amphitheatre Parkway, 94043 Mountain View" in the US (`numberFirstCountries`). Absent parts are left out.
+    public func formatted(countryCode: String?) -> String {
+        let numberFirst = countryCode.map(Self.numberFirstCountries.contains) ?? false
+        let streetLine = (numberFirst ? [houseNumber, street] : [street, houseNumber]).compactMap { $0 }.joined(separator: " ")
         let townLine = [postcode, town].compactMap { $0 }.joined(separator: " ")
         return [streetLine, townLine].filter { !$0.isEmpty }.joined(separator: ", ")
     }
+
+    /// Countries that write the house number before the street ("10 Downing Street"); everywhere else it follows
+    /// the street, as in Finland, Liechtenstein, Germany or Switzerland ("Simonkatu 7", "Städtle 35").
+    public static let numberFirstCountries: Set<String> = ["US", "CA", "GB", "IE", "FR", "LU", "MC", "AU", "NZ", "IN",
+                                                           "ZA", "SG", "MY", "PH", "IL", "TH", "LK", "PK", "NG", "KE"]
 }
 
 /// A place any store or provider can return.

@@ -46,7 +46,8 @@ public protocol SavedPlaces: Sendable {
 public protocol RecentPlaces: Sendable {
     /// Recent places newest first, `limit` of them from the `offset`th.
     func recent(offset: Int, limit: Int) async throws -> [Place]
-    /// Records a place as the newest (moving it up if already there).
+    /// Records a place as the newest (moving it up if already there). The same address twice in a row (the same
+    /// `displayName` as the newest, under another id) is kept once, as the newer.
     func remember(_ place: Place) async throws
 }
 

@@ -186,6 +186,7 @@ public enum WireEncoding {
             w.field("street", address.street)
             w.field("postcode", address.postcode)
             w.field("town", address.town)
+            w.key("formatted"); w.string(address.formatted(countryCode: p.countryCode))
             w.endObject()
         }
         if let d = result.distanceMeters { w.key("distanceMeters"); w.number((d * 10).rounded() / 10) }

@@ -64,11 +64,19 @@ public struct IndexBuilder: PlaceStoreWriter {
         var places = index.places.prefix(geonamesCount)
         progress?("reading", 0.1)
         let features = try source.readFeatures()
+        // The towns' names, from the stored (folded) name entries.
+        let old = index.names
+        let towns = AddressContext.nearbyTowns(of: features, spatial: index.spatial)
+        var townsByName: [String: [Int]] = [:]
+        for e in 0..<old.count where old.entryKind[e] != NameIndex.Kind.innerWord.rawValue && towns.contains(Int(old.entryPlace[e])) {
+            let start = Int(old.keyStart[e])
+            townsByName[String(decoding: old.keyBytes[start..<start + Int(old.keyLength[e])], as: UTF8.self), default: []]
+                .append(Int(old.entryPlace[e]))
+        }
         var rowNames: [(primary: [String], alternate: [String])] = []
-        let street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: index.spatial)
+        let street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: index.spatial, townsByName: townsByName)
         progress?("indexing", 0.4)
         // The stored GeoNames entries (already folded and scored), then the new street-level ones.
-        let old = index.names
         var entries = NameEntries(keys: old.keyBytes)
         for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount {
             entries.starts.append(old.keyStart[e]); entries.lengths.append(old.keyLength[e])
@@ -115,7 +123,12 @@ public struct IndexBuilder: PlaceStoreWriter {
         var rowNames: [(primary: [String], alternate: [String])] = records.map { ([$0.name, $0.asciiName], $0.alternateNames) }
         var street = StreetLevel.empty
         if let streets {
-            street = appendStreetLevel(try streets.readFeatures(), to: &places, names: &rowNames, geonames: spatial)
+            let features = try streets.readFeatures()
+            var townsByName: [String: [Int]] = [:]
+            for slot in AddressContext.nearbyTowns(of: features, spatial: spatial) {
+                for name in rowNames[slot].primary + rowNames[slot].alternate { townsByName[TextFolding.fold(name), default: []].append(slot) }
+            }
+            street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: spatial, townsByName: townsByName)
         }
         let names = makeNameIndex(rowNames, places: places)
         progress?("writing", 0.9)
@@ -207,15 +220,16 @@ public struct IndexBuilder: PlaceStoreWriter {
     }
 
     /// Appends venues, address points (one per address) and streets (one per name) as rows after the
-    /// GeoNames ones; each takes its country, admin1 and, when untagged, its town from the nearest GeoNames place.
+    /// GeoNames ones; each takes its country and admin1 from the nearest GeoNames place, and its town and
+    /// postcode as `AddressContext` completes them. `townsByName`: folded names of the GeoNames places near the data.
     static func appendStreetLevel(_ features: OSMFeatures, to places: inout PlaceTable,
                                   names: inout [(primary: [String], alternate: [String])],
-                                  geonames: SpatialIndex) -> StreetLevel {
+                                  geonames: SpatialIndex, townsByName: [String: [Int]]) -> StreetLevel {
+        let context = AddressContext(features: features, places: places, spatial: geonames, townsByName: townsByName)
         func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
                     address: Address?, primary: [String], alternate: [String] = []) {
             let nearest = geonames.nearest(latitude: c.latitude, longitude: c.longitude).map { Int($0.place) }
-            var address = address ?? Address()
-            if address.town == nil, let nearest { address.town = places.name(nearest) }
+            let address = context.complete(address ?? Address(), at: c, postcode: address?.street != nil && kind != .street)
             places.geonameID.append(0)
             places.latitude.append(c.latitude)
             places.longitude.append(c.longitude)

@@ -29,6 +29,7 @@ final class PlaceFragments: BatchReversing, @unchecked Sendable {
         if cache.fragments[hit.slot] == nil {
             var place = index.place(atSlot: hit.slot)
             place.source = nil
+            place.displayName = index.nearName(ofSlot: hit.slot)   // as `reverse` names its first answer
             var w = JSONWriter()
             WireEncoding.writeResult(PlaceResult(place: place), into: &w)
             cache.fragments[hit.slot] = Array(w.bytes.dropLast())

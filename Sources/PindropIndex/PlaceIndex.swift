@@ -149,7 +149,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
 
     /// The nearest places to a point, nearest first, by true great-circle distance. Where street data exists,
     /// the first answer is the address of the building the point is in, else the nearest address within 50 m,
-    /// else the nearest street within 100 m.
+    /// else the nearest street within 100 m. The first answer's `displayName` is the spot's address line:
+    /// "Simonkatu 7, 00100 Helsinki"; "near Narinkkatori, 00100 Helsinki" for a street only (the postcode of
+    /// the nearest address); "near Kamppi, Helsinki" for a place only (`nearName`).
     public func reverse(_ request: ReverseRequest) throws(PindropError) -> [PlaceResult] {
         let c = request.coordinate
         var results: [PlaceResult] = []
@@ -158,15 +160,32 @@ public final class PlaceIndex: PlaceStore, Sendable {
             if places.rowKind(hit.row) == .street {
                 // The answer is the point on the street, not the street's label point.
                 place.coordinate = c
+                var address = place.address ?? Address(street: place.name)
+                address.postcode = street.nearestAddress(to: c, within: AddressContext.lendingReach)
+                    .flatMap { places.extras($0.row)?.address.postcode }
+                place.address = address
+                place.displayName = "near " + address.formatted(countryCode: place.countryCode)
             }
             results.append(PlaceResult(place: place, distanceMeters: hit.meters))
         }
         let towns = spatial.nearest(latitude: c.latitude, longitude: c.longitude, k: request.limit - results.count)
-        results += towns.map { hit in
+        let placeOnly = results.isEmpty
+        results += towns.enumerated().map { n, hit in
             let i = Int(hit.place)
-            return PlaceResult(place: places.place(i), distanceMeters: distance(i, c))
+            var place = places.place(i)
+            if placeOnly, n == 0 { place.displayName = nearName(ofSlot: i) }
+            return PlaceResult(place: place, distanceMeters: distance(i, c))
         }
         return results
+    }
+
+    /// A GeoNames place as the answer for a spot with no street address: "near Kamppi, Helsinki" (with the town it
+    /// lies in, `AddressContext.containingTown`), or "near Helsinki" when it is the town.
+    func nearName(ofSlot i: Int) -> String {
+        let name = places.name(i)
+        let town = AddressContext.containingTown(at: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i]),
+                                                 places: places, spatial: spatial).map(places.name)
+        return "near " + ([name] + [town].compactMap { $0 }.filter { $0 != name }).joined(separator: ", ")
     }
 
     /// The street-level answer at a point: the building's address, else the nearest address within 50 m,

@@ -111,10 +111,10 @@ struct PlaceTable: Sendable {
         let coordinate = Coordinate(latitude: latitude[i], longitude: longitude[i])
         if let osm = extras(i) {
             let address = osm.address.isEmpty ? nil : osm.address
-            let context = address.map(\.formatted).flatMap(\.nilIfEmpty) ?? osm.address.town
+            let context = address.map { $0.formatted(countryCode: country?.code) }.flatMap(\.nilIfEmpty) ?? osm.address.town
             let displayName: String
             switch rowKind(i) {
-            case .address: displayName = address?.formatted ?? name
+            case .address: displayName = context ?? name
             case .street: displayName = [name, osm.address.town].compactMap { $0 }.joined(separator: ", ")
             default: displayName = [name, context].compactMap { $0 }.joined(separator: ", ")
             }

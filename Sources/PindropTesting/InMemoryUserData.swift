@@ -41,8 +41,10 @@ public actor InMemoryRecentPlaces: RecentPlaces {
     /// Recent places newest first, `limit` of them from the `offset`th.
     public func recent(offset: Int, limit: Int) async throws -> [Place] { Array(list.dropFirst(max(0, offset)).prefix(max(0, limit))) }
 
-    /// Records a place as the newest, moving it up if it was already there.
+    /// Records a place as the newest, moving it up if it was already there; the same address twice in a row
+    /// (same `displayName` under another id) is kept once, as the newer.
     public func remember(_ place: Place) async throws {
+        if list.first?.displayName == place.displayName { list.removeFirst() }
         list.removeAll { $0.id == place.id }
         list.insert(place, at: 0)
     }

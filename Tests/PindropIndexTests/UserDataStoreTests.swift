@@ -78,6 +78,28 @@ struct UserDataStoreTests {
         #expect(all.first?.id == "point:\(UserDataStore.recentKept + 4)")
     }
 
+    @Test("the same address twice in a row is kept once, as the newer, in the file and in memory",
+          arguments: ["file", "memory"])
+    func sameAddressTwiceInARow(_ kind: String) async throws {
+        let store: any RecentPlaces = kind == "file" ? try UserDataStore.open(inFolder: try temporaryFolder()) : InMemoryRecentPlaces()
+        func address(_ id: String, _ line: String, latitude: Double) -> Place {
+            Place(id: id, name: line, displayName: line, coordinate: Coordinate(latitude: latitude, longitude: 24.9356),
+                  countryCode: "FI", address: Address(houseNumber: "7", street: "Simonkatu", postcode: "00100", town: "Helsinki"))
+        }
+        // Two map moves ending on one door: the building's point and the street's point, two ids, one address.
+        try await store.remember(address("osm:node/311750218", "Simonkatu 7, 00100 Helsinki", latitude: 60.16902))
+        try await store.remember(address("osm:way/185401488", "Simonkatu 7, 00100 Helsinki", latitude: 60.16944))
+        try await store.remember(address("osm:way/185401488", "Simonkatu 7, 00100 Helsinki", latitude: 60.16944))
+        var recent = try await store.recent(limit: 10)
+        #expect(recent.map(\.id) == ["osm:way/185401488"])
+        #expect(recent.first?.coordinate.latitude == 60.16944)
+        // Not in a row: another address between them, so both stay.
+        try await store.remember(SamplePlaces.helsinki)
+        try await store.remember(address("osm:node/311750218", "Simonkatu 7, 00100 Helsinki", latitude: 60.16902))
+        recent = try await store.recent(limit: 10)
+        #expect(recent.map(\.id) == ["osm:node/311750218", SamplePlaces.helsinki.id, "osm:way/185401488"])
+    }
+
     @Test("the file uses WAL and records its named migrations")
     func walAndMigrations() async throws {
         let folder = try temporaryFolder()

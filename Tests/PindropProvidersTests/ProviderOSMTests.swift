@@ -48,7 +48,7 @@ struct ProviderNominatimTests {
             #expect(results.count == 1)
             #expect(place.id == "nominatim:node/3790600765")
             #expect(place.name == "Pariser Platz 7")
-            #expect(place.address?.formatted == "Pariser Platz 7, 10117 Berlin")
+            #expect(place.address?.formatted(countryCode: "DE") == "Pariser Platz 7, 10117 Berlin")
             #expect(place.category == nil)
             let sent = try #require(server.requests.first)
             #expect(sent.path == "/reverse" && sent.query["lat"] == "52.5163" && sent.query["lon"] == "13.3794")
@@ -142,7 +142,7 @@ struct ProviderPhotonTests {
             let place = try #require(results.first).place
             #expect(place.id == "photon:node/3790600765")
             #expect(place.name == "Pariser Platz 7")
-            #expect(place.address?.formatted == "Pariser Platz 7, 10117 Berlin")
+            #expect(place.address?.formatted(countryCode: "DE") == "Pariser Platz 7, 10117 Berlin")
             #expect((results[0].distanceMeters ?? 99) < 5)
             #expect(server.requests.first?.path == "/reverse")
         }

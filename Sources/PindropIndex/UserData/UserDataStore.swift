@@ -126,9 +126,14 @@ public final class UserDataStore: SavedPlaces, RecentPlaces, Sendable {
         }
     }
 
-    /// Records a place as the newest, moving it up (and refreshing it) if it was already there.
+    /// Records a place as the newest, moving it up (and refreshing it) if it was already there; the same address
+    /// twice in a row (same id, or same `displayName` under another id) is kept once, as the newer.
     public func remember(_ place: Place) async throws {
         try await write { db in
+            try db.execute(sql: """
+                DELETE FROM recent_place WHERE display_name = ? AND id != ?
+                AND position = (SELECT MAX(position) FROM recent_place)
+                """, arguments: [place.displayName, place.id])
             try db.execute(sql: """
                 INSERT INTO recent_place (\(UserDataPlaceColumns.names), position)
                 VALUES (\(UserDataPlaceColumns.placeholders), (SELECT COALESCE(MAX(position), 0) + 1 FROM recent_place))

@@ -1,6 +1,7 @@
 // Pindrop web app: the centre pin (PRODUCT.md §3). While it is on, a pin stays fixed at the centre of the map; when
-// a move ends, the centre is reverse-geocoded, the search field shows the address as people write it, and the
-// address is remembered as recent. A move made to show a chosen place keeps that place's name in the field.
+// a move ends, the centre is reverse-geocoded, the search field shows the address line the server made
+// ("Simonkatu 7, 00100 Helsinki", "near Kamppi, Helsinki"), and an answer with a street is remembered as recent.
+// Turning the pin on only shows the address; a move made to show a chosen place keeps that place's name.
 import { $ } from "./dom.js";
 import { api } from "./api.js";
 import { setStatus, showMessage } from "./panel.js";
@@ -29,7 +30,7 @@ export function initCenterPin() {
       clearPlaces();
       hideCard();
       state.keepAddress = false;
-      reverseCentre();
+      reverseCentre(false);
     } else {
       state.seq++;
     }
@@ -40,11 +41,12 @@ export function initCenterPin() {
     if (!state.on) return;
     if (state.keepAddress) { state.keepAddress = false; return; }
     clearTimeout(state.timer);
-    state.timer = setTimeout(reverseCentre, 250);
+    state.timer = setTimeout(() => reverseCentre(true), 250);
   });
 }
 
-async function reverseCentre() {
+/** Shows the address under the pin; `keep`: remember it as recent when it has a street (not a place only). */
+async function reverseCentre(keep) {
   const seq = ++state.seq;
   const c = map.getCenter().wrap();
   q.placeholder = "Finding the address…";
@@ -53,11 +55,12 @@ async function reverseCentre() {
     if (seq !== state.seq || !state.on) return;
     const place = body.results[0];
     if (!place) { setStatus("No address here."); return; }
-    const line = addressLine(place) || placeName(place);
+    // A house-numbered address in the one format (a provider's own name may differ); else the server's line.
+    const line = place.address && place.address.houseNumber ? addressLine(place) : placeName(place);
     q.value = line;
     hideCard();
     setStatus("Address under the pin: " + line);
-    remember(place, true);
+    if (keep && place.address && place.address.street) remember(Object.assign({}, place, { displayName: line }), true);
   } catch (error) {
     if (seq === state.seq) showMessage(error.message);
   } finally {

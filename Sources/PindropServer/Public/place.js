@@ -5,15 +5,13 @@
 export const placeName = (place) => place.displayName || place.name;
 
 /**
- * The street address as people write it (PRODUCT.md §3): street and number, then postcode and town, as in
- * "Mannerheimintie 5, 00100 Helsinki"; null when the place has no street, house number or postcode.
+ * The street address as people write it (PRODUCT.md §3), formatted once by the server: street and number, then
+ * postcode and town, as in "Mannerheimintie 5, 00100 Helsinki"; null when the place has no street, house number or
+ * postcode.
  */
 export function addressLine(place) {
   const a = place.address;
-  if (!a || !(a.street || a.houseNumber || a.postcode)) return null;
-  const street = [a.street, a.houseNumber].filter(Boolean).join(" ");
-  const town = [a.postcode, a.town].filter(Boolean).join(" ");
-  return [street, town].filter(Boolean).join(", ");
+  return a && (a.street || a.houseNumber || a.postcode) ? a.formatted : null;
 }
 
 export function formatCoordinates(place) {

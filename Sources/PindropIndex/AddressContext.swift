@@ -1,0 +1,94 @@
+import PindropCore
+
+/// The postcode and town a street-level address is shown with. The town is always a GeoNames place's own
+/// name, the one people use ("Helsinki", not the tag's "Helsingin kaupunki"); a spot whose tags lack a part
+/// takes it from the nearest address that has it, and the town failing that from the containing place.
+struct AddressContext {
+    /// How far from a spot another address may lend it its postcode or town, metres.
+    static let lendingReach = 300.0
+    /// How far a tagged town name is looked for among GeoNames places, metres.
+    static let townNameReach = 30_000.0
+
+    /// How far a populated place reaches, metres: 15 m × √population (Helsinki ≈ 12 km, Kamppi ≈ 1.6 km,
+    /// Vaduz ≈ 1.1 km). A heuristic: GeoNames gives points, not boundaries.
+    static func reach(population: Int32) -> Double { 15 * Double(max(population, 0)).squareRoot() }
+
+    /// The town a point lies in: of the GeoNames places whose reach covers it, the most populous (so a
+    /// district such as Kamppi gives way to Helsinki); else the nearest place within 30 km; else nil. Its slot.
+    static func containingTown(at c: Coordinate, places: PlaceTable, spatial: SpatialIndex) -> Int? {
+        var hits: [(place: Int32, chord2: Double)] = []
+        spatial.within(c, meters: townNameReach, into: &hits)
+        var best: (slot: Int, population: Int32)?, nearest: (slot: Int, chord2: Double)?
+        for hit in hits {
+            let i = Int(hit.place), meters = Geo.meters(forUnitChord: hit.chord2.squareRoot())
+            if meters <= reach(population: places.population[i]), places.population[i] > best?.population ?? -1 {
+                best = (i, places.population[i])
+            }
+            if hit.chord2 < nearest?.chord2 ?? .infinity { nearest = (i, hit.chord2) }
+        }
+        return best?.slot ?? nearest?.slot
+    }
+
+    /// The GeoNames places near the street data, the only ones a tagged town name can mean.
+    static func nearbyTowns(of features: OSMFeatures, spatial: SpatialIndex) -> Set<Int> {
+        let points = features.addressPoints.map(\.coordinate) + features.venues.map(\.coordinate) + features.streets.flatMap(\.points)
+        guard let box = BoundingBox(covering: points) else { return [] }
+        let centre = Coordinate(latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
+        let corner = Coordinate(latitude: box.north, longitude: box.east)
+        var hits: [(place: Int32, chord2: Double)] = []
+        spatial.within(centre, meters: centre.distance(to: corner) + townNameReach, into: &hits)
+        return Set(hits.map { Int($0.place) })
+    }
+
+    let places: PlaceTable
+    let spatial: SpatialIndex
+    /// Folded name or alternate name → GeoNames slots (of `nearbyTowns`).
+    let townsByName: [String: [Int]]
+    /// Address points whose town was recognised, and that town.
+    let townPoints: SpatialIndex, townOfPoint: [String]
+    /// Address points with a postcode, and that postcode.
+    let postcodePoints: SpatialIndex, postcodeOfPoint: [String]
+
+    /// `places` and `spatial` are the GeoNames rows and their tree; `townsByName` the folded names of `nearbyTowns`.
+    init(features: OSMFeatures, places: PlaceTable, spatial: SpatialIndex, townsByName: [String: [Int]]) {
+        self.places = places; self.spatial = spatial; self.townsByName = townsByName
+        var towns: [(Coordinate, String)] = [], postcodes: [(Coordinate, String)] = []
+        for a in features.addressPoints {
+            if let town = Self.recognisedTown(a.address.town, at: a.coordinate, places: places, townsByName: townsByName) {
+                towns.append((a.coordinate, town))
+            }
+            if let postcode = a.address.postcode { postcodes.append((a.coordinate, postcode)) }
+        }
+        townPoints = SpatialIndex(latitudes: towns.map(\.0.latitude), longitudes: towns.map(\.0.longitude))
+        townOfPoint = towns.map(\.1)
+        postcodePoints = SpatialIndex(latitudes: postcodes.map(\.0.latitude), longitudes: postcodes.map(\.0.longitude))
+        postcodeOfPoint = postcodes.map(\.1)
+    }
+
+    /// A tagged town as the GeoNames name of the nearest place near `c` called so ("Helsingfors" → "Helsinki");
+    /// nil when no place near `c` has that name ("Helsingin kaupunki", a stray "7").
+    static func recognisedTown(_ tag: String?, at c: Coordinate, places: PlaceTable, townsByName: [String: [Int]]) -> String? {
+        guard let tag, let slots = townsByName[TextFolding.fold(tag)] else { return nil }
+        let distance = { (i: Int) in Geo.haversineMeters(c.latitude, c.longitude, places.latitude[i], places.longitude[i]) }
+        return slots.filter { distance($0) <= townNameReach }.min { distance($0) < distance($1) }.map(places.name)
+    }
+
+    /// The address with its town in its common name and, when `postcode` is set, its missing postcode filled.
+    /// Far from any GeoNames place (a partial dump) a tagged town that reads as a name is kept as tagged.
+    func complete(_ address: Address, at c: Coordinate, postcode: Bool) -> Address {
+        var a = address
+        a.town = Self.recognisedTown(a.town, at: c, places: places, townsByName: townsByName)
+            ?? Self.lend(townPoints, townOfPoint, to: c)
+            ?? Self.containingTown(at: c, places: places, spatial: spatial).map(places.name)
+            ?? a.town.flatMap { $0.contains(where: \.isLetter) ? $0 : nil }
+        if postcode, a.postcode == nil { a.postcode = Self.lend(postcodePoints, postcodeOfPoint, to: c) }
+        return a
+    }
+
+    /// The value of the nearest point within `lendingReach`.
+    private static func lend(_ points: SpatialIndex, _ values: [String], to c: Coordinate) -> String? {
+        guard let hit = points.nearest(latitude: c.latitude, longitude: c.longitude),
+              Geo.meters(forUnitChord: hit.chord2.squareRoot()) <= lendingReach else { return nil }
+        return values[Int(hit.place)]
+    }
+}
