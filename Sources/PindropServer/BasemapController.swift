@@ -51,20 +51,24 @@ struct BasemapController<Context: RequestContext>: Sendable {
         return answer
     }
 
-    /// (longitude, latitude) rounded to `1/scale`, leaving out points that round onto the one before (the last
-    /// point always stays, so a ring stays closed and a line keeps its reach).
-    static func rounded(_ points: [Coordinate], scale: Double) -> [(Double, Double)] {
+    /// (longitude, latitude) rounded to `1/scale`, leaving out points within `tolerance` degrees (both ways) of the
+    /// one kept before; the last point always stays, so a ring stays closed and a line keeps its reach.
+    static func rounded(_ points: [Coordinate], scale: Double, tolerance: Double) -> [(Double, Double)] {
         var result: [(Double, Double)] = []
         result.reserveCapacity(points.count)
         for (i, point) in points.enumerated() {
             let p = ((point.longitude * scale).rounded() / scale, (point.latitude * scale).rounded() / scale)
-            if let last = result.last, last == p, i != points.count - 1 { continue }
+            if let last = result.last, i != points.count - 1, abs(p.0 - last.0) < tolerance, abs(p.1 - last.1) < tolerance {
+                continue
+            }
             result.append(p)
         }
         return result
     }
 
     /// Decimals of a degree that resolve a quarter of a pixel at the zoom (256-pixel tiles at the equator), 2 to 5.
+    /// (Away from the equator a pixel spans fewer degrees of latitude; a quarter of one at the equator is still
+    /// under a pixel up to 75° north and south.)
     static func decimals(forZoom zoom: Int) -> Int {
         let quarterPixel = 360 / (256 * pow(2, Double(zoom))) / 4
         return min(5, max(2, Int((-log10(quarterPixel)).rounded(.up))))
@@ -72,10 +76,11 @@ struct BasemapController<Context: RequestContext>: Sendable {
 
     /// The RFC 7946 collection: rings as Polygon features (kind land or water, with GSHHG's level), borders as
     /// LineString features, in drawing order. `[longitude, latitude]` are rounded to about a quarter of a pixel at
-    /// the zoom (0.01° at zoom 3, at most 1e-5°) and points that round onto the one before are dropped.
+    /// the zoom (0.01° at zoom 3, at most 1e-5°), and points within half a pixel of the one before are dropped.
     static func featureCollection(_ shapes: [Coastline.Shape], box: BoundingBox, zoom: Int, resolution: Coastline.Resolution?,
                                   attribution: [String]) -> JSONWriter {
         let scale = pow(10, Double(decimals(forZoom: zoom)))
+        let halfPixel = 360 / (256 * pow(2, Double(zoom))) / 2
         var w = JSONWriter(capacity: 256 + shapes.reduce(0) { $0 + 80 + $1.points.count * 22 })
         w.beginObject()
         w.key("type"); w.string("FeatureCollection")
@@ -92,7 +97,7 @@ struct BasemapController<Context: RequestContext>: Sendable {
         w.key("features")
         w.beginArray()
         for shape in shapes {
-            let points = rounded(shape.points, scale: scale)
+            let points = rounded(shape.points, scale: scale, tolerance: halfPixel)
             guard points.count >= (shape.isRing ? 4 : 2) else { continue }
             w.beginObject()
             w.key("type"); w.string("Feature")

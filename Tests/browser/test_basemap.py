@@ -3,19 +3,14 @@ under everything, in a real headless Chromium against a second `pindrop serve` w
 so only the offline map shows; and the Natural Earth countries when the server has no coastline data
 (--coastline ""). Screenshots of Helsinki at zoom 3, 8 and 12, desktop and phone, go to build/screenshots/."""
 import json
-import os
-import shutil
-import signal
-import subprocess
-import tempfile
-import time
 import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
 
-from app import free_port, index_path, js, js_errors
+from app import js, js_errors
 from conftest import make_driver, screenshot, wait
+from test_hardening import start_server, stop_server   # a `pindrop serve` of the test's own with some flags
 
 HELSINKI = [60.17, 24.94]
 LAND_RGB, SEA_RGB = (242, 239, 233), (170, 211, 223)
@@ -28,37 +23,10 @@ VIEWS = {
 }
 
 
-def start_server(*args):
-    """`pindrop serve` on a free port with the main server's index and `args`; returns (process, url, work)."""
-    work = tempfile.mkdtemp(prefix="pindrop-basemap.")
-    port = free_port()
-    log = open(os.path.join(work, "server.log"), "wb")
-    process = subprocess.Popen([os.environ["PINDROP_BIN"], "serve", "--host", "127.0.0.1", "--port", str(port),
-                                "--index", index_path(), *args],
-                               env=dict(os.environ, PINDROP_HOME=os.path.join(work, "home")),
-                               stdout=log, stderr=log, start_new_session=True)
-    url = "http://127.0.0.1:%d" % port
-    for _ in range(600):
-        try:
-            with urllib.request.urlopen(url + "/v1/status", timeout=2):
-                return process, url, work
-        except OSError:
-            assert process.poll() is None, "pindrop serve stopped: " + open(os.path.join(work, "server.log")).read()
-            time.sleep(0.1)
-    raise RuntimeError("pindrop serve did not start")
-
-
-def stop_server(process, work):
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=10)
-    shutil.rmtree(work, ignore_errors=True)
-
-
 @pytest.fixture(scope="module")
 def offline_url():
-    process, url, work = start_server("--tile-url", "")
-    yield url
+    process, port, work = start_server("--tile-url", "")
+    yield "http://127.0.0.1:%d" % port
     stop_server(process, work)
 
 
@@ -99,6 +67,9 @@ def looks(rgba):
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
 def test_land_and_water_at_zoom_3_8_and_12_over_helsinki(offline_url, size):
     driver = make_driver(*size, mobile=size[0] < 600)
+    if size[0] >= 600:   # the page itself 1280 × 900, not the window
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False})
     try:
         open_at(driver, offline_url, HELSINKI, 3)
         for zoom, (resolution, land, sea) in VIEWS.items():
@@ -151,7 +122,8 @@ def test_moving_the_map_redraws_and_stale_answers_never_win(offline_url):
 
 
 def test_without_coastline_data_the_natural_earth_countries_are_drawn(browser):
-    process, url, work = start_server("--tile-url", "", "--coastline", "")
+    process, port, work = start_server("--tile-url", "", "--coastline", "")
+    url = "http://127.0.0.1:%d" % port
     try:
         assert get_json(url + "/v1/config")["coastline"] is False
         browser.get(url + "/")
