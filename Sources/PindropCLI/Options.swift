@@ -49,6 +49,9 @@ struct ServiceOptions: ParsableArguments {
         }
         for failure in answer.failures { Terminal.note("\(failure.provider) failed: \(failure.error.message)") }
         Terminal.printTable(answer.results)
+        if let total = answer.page?.total, total > answer.results.count {
+            Swift.print("the nearest \(answer.results.count) of \(total) within the radius; --limit N (up to \(RequestLimits.maxNearbyCollected)) or --all for more")
+        }
         guard try service.chain(for: capability, preferring: providerName) != [PlaceService.storeProviderName] else { return }
         let description = service.descriptions.first { $0.name == answer.provider }
         var line = "answered by \(description?.displayName ?? answer.provider)"

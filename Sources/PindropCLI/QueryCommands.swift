@@ -66,7 +66,8 @@ struct ReverseCommand: AsyncParsableCommand {
     }
 }
 
-/// `pindrop nearby`: venues and places within a radius, nearest first.
+/// `pindrop nearby`: venues and places within a radius, nearest first; up to 10,000 of them, or `--all`, collected
+/// page by page.
 struct NearbyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "nearby", abstract: "Places within a radius of a point, nearest first.")
 
@@ -75,15 +76,35 @@ struct NearbyCommand: AsyncParsableCommand {
     var radius: Double = 1000
     @Option(help: "Only venues of this category (e.g. cafe).")
     var category: String?
-    @Option(help: "How many results (1-100).")
-    var limit = RequestLimits.defaultLimit
+    @Option(help: "How many results (1-10000), nearest first.")
+    var limit: Int?
+    @Flag(help: "Every place within the radius.")
+    var all = false
     @OptionGroup var service: ServiceOptions
 
     func run() async throws {
         try await reportingErrors {
+            let wanted = try collected()
             let request = try NearbyRequest(coordinate: try point.coordinate(), radiusMeters: radius,
-                                            limit: limit, category: category)
-            try await service.ask(.nearby, echo: request.echo) { try await $0.nearby(request, provider: $1) }
+                                            limit: min(wanted ?? RequestLimits.maxNearbyPage, RequestLimits.maxNearbyPage), category: category)
+            // The echo names what was asked: the limit given, or none for --all.
+            let echo = request.echo.compactMap { field -> (String, QueryValue)? in
+                field.0 != "limit" ? field : wanted.map { ("limit", .integer($0)) }
+            }
+            try await service.ask(.nearby, echo: echo) { try await $0.nearby(request, collecting: wanted, provider: $1) }
         }
+    }
+
+    /// How many places to collect: `--limit` (1 ... 10,000, default 10), or nil for `--all`.
+    func collected() throws(PindropError) -> Int? {
+        if all {
+            guard limit == nil else { throw .invalidInput("choose one of --limit and --all") }
+            return nil
+        }
+        let wanted = limit ?? RequestLimits.defaultLimit
+        guard (1...RequestLimits.maxNearbyCollected).contains(wanted) else {
+            throw .invalidInput("limit must be between 1 and \(RequestLimits.maxNearbyCollected), got \(wanted); --all gives every place within the radius")
+        }
+        return wanted
     }
 }

@@ -13,7 +13,8 @@ public protocol ReverseGeocoding: Sendable {
     func reverse(_ request: ReverseRequest) async throws -> [PlaceResult]
 }
 
-/// Places or venues within a radius.
+/// Places or venues within a radius, nearest first. A remote provider answers one page (and ignores
+/// `request.after`); a store pages (`PlaceStore.nearbyPage`).
 public protocol NearbySearching: Sendable {
     func nearby(_ request: NearbyRequest) async throws -> [PlaceResult]
 }
@@ -85,15 +86,23 @@ public protocol StatusReporting: Sendable {
 /// its `PlaceStoreWriter`). The embedded index (PindropIndex) is one; a PostgreSQL/PostGIS store is another.
 /// A store answers only from its own data (falling back to remote providers is the facade's job), and every
 /// store passes the conformance suite `StoreConformance` in PindropTesting.
-public protocol PlaceStore: Geocoder, StatusReporting, StreetMapping {
+public protocol PlaceStore: Geocoder, StatusReporting, StreetMapping, MapLabeling {
     /// Credits the data requires, shown wherever its answers are ("Place data © GeoNames ...").
     var attribution: [String] { get }
     /// A fast path for batches of single-answer reverse questions, keeping `workers` separate caches;
     /// nil (the default) answers each point through `reverse`.
     func batchReverser(workers: Int) -> (any BatchReversing)?
+    /// Every place within the radius (of the category, when given) in the stable nearby order (`NearbyPosition`:
+    /// distance, then id), `request.limit` of those after `request.after`, and how many the radius holds in all.
+    func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage
 }
 
 extension PlaceStore {
+    /// The places of `nearbyPage`.
+    public func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] {
+        try await nearbyPage(request).results
+    }
+
     /// No fast path: batches go through `reverse` point by point.
     public func batchReverser(workers: Int) -> (any BatchReversing)? { nil }
 }

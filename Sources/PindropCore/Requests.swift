@@ -10,6 +10,11 @@ public enum RequestLimits {
     public static let radiusMeters: ClosedRange<Double> = 1...50_000
     /// Default number of results.
     public static let defaultLimit = 10
+    /// Most places one page of a nearby answer holds; its `next` cursor leads on. Larger than `maxResults`
+    /// because "every venue within 1 km" of a city centre is thousands: a page of 1000 is ~300 KB of JSON.
+    public static let maxNearbyPage = 1000
+    /// Most places `pindrop nearby --limit` collects (page by page); `--all` has no cap.
+    public static let maxNearbyCollected = 10_000
 }
 
 /// Forward geocoding: text to a ranked list of places.
@@ -118,30 +123,39 @@ public struct ReverseRequest: Sendable, Hashable {
     public var echo: [(String, QueryValue)] { coordinate.echo }
 }
 
-/// Places within a radius of a point, nearest first.
+/// Places within a radius of a point in the stable nearby order: nearest first, ties by id. A page of them:
+/// `limit` places after `after` (the last place of the previous page, which its `next` cursor names).
 public struct NearbyRequest: Sendable, Hashable {
     public var coordinate: Coordinate
     public var radiusMeters: Double
     public var limit: Int
     /// Keep only venues of this category ("cafe"); nil keeps all.
     public var category: String?
+    /// Where this page starts: after this place of the order; nil for the first page.
+    public var after: NearbyPosition?
 
-    /// Validates the radius (1 m ... 50 km) and the limit.
+    /// Validates the radius (1 m ... 50 km), the limit (1 ... `RequestLimits.maxNearbyPage`) and the cursor
+    /// (the `next` of an earlier page).
     public init(coordinate: Coordinate, radiusMeters: Double, limit: Int = RequestLimits.defaultLimit,
-                category: String? = nil) throws(PindropError) {
+                category: String? = nil, cursor: String? = nil) throws(PindropError) {
         guard radiusMeters.isFinite, RequestLimits.radiusMeters.contains(radiusMeters) else {
             throw .invalidInput("radius must be between 1 and 50000 metres, got \(radiusMeters)")
         }
+        guard (1...RequestLimits.maxNearbyPage).contains(limit) else {
+            throw .invalidInput("limit must be between 1 and \(RequestLimits.maxNearbyPage), got \(limit)")
+        }
         self.coordinate = coordinate
         self.radiusMeters = radiusMeters
-        self.limit = try SearchRequest.validated(limit: limit)
+        self.limit = limit
         self.category = category.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        self.after = try cursor.map { c throws(PindropError) in try NearbyCursor.position(c) }
     }
 
-    /// The request as echoed back in every answer's `query` object.
+    /// The request as echoed back in every answer's `query` object (with `cursor` after the first page).
     public var echo: [(String, QueryValue)] {
         var echo = coordinate.echo + [("radius", .number(radiusMeters)), ("limit", .integer(limit))]
         if let category { echo.append(("category", .text(category))) }
+        if let after { echo.append(("cursor", .text(NearbyCursor.cursor(after: after)))) }
         return echo
     }
 }

@@ -19,20 +19,23 @@ public enum WireEncoding {
     /// A page of a longer list adds `total` (how many in all, when known) and `next` (the cursor of the next page, null on
     /// the last).
     public static func document(query: [(String, QueryValue)], results: [PlaceResult], format: ResultFormat,
-                                page: (total: Int?, next: String?)? = nil) -> JSONWriter {
+                                page: ResultPage? = nil) -> JSONWriter {
         var w = JSONWriter(capacity: 256 + results.count * 320)
         w.beginObject()
         if format == .geojson { w.key("type"); w.string("FeatureCollection") }
         w.key("query")
         writeQuery(query, into: &w)
         writeResults(results, format: format, into: &w)
-        if let page {
-            w.field("total", page.total)
-            w.key("next")
-            if let next = page.next { w.string(next) } else { w.null() }
-        }
+        if let page { writePage(page, into: &w) }
         w.endObject()
         return w
+    }
+
+    /// Writes a page's `total` (null when unknown) and `next` (null on the last page).
+    static func writePage(_ page: ResultPage, into w: inout JSONWriter) {
+        w.field("total", page.total)
+        w.key("next")
+        if let next = page.next { w.string(next) } else { w.null() }
     }
 
     /// Writes the `results` member (`features` in GeoJSON) of a response document.

@@ -1,5 +1,6 @@
 import Foundation
 import PindropCore
+import Synchronization
 
 /// The embedded engine: GeoNames places searched, suggested, reverse-geocoded and found nearby, all in memory
 /// after one read of the index file. Immutable once open, so any number of threads may query it at once.
@@ -8,6 +9,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let names: NameIndex
     let spatial: SpatialIndex
     let street: StreetLevel
+    /// GeoNames places by population, biggest first, for the map's labels: sorted on first use, so opening
+    /// stays fast for the command-line tool.
+    let labelOrder = Mutex<[Int32]?>(nil)
     /// Where the index was read from.
     public let path: String
 
@@ -188,9 +192,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// The place in a slot (0 ..< `placeCount` for GeoNames places), as `nearestPlace` returns them.
     public func place(atSlot slot: Int) -> Place { places.place(slot) }
 
-    /// Venues and places within a radius, nearest first; with a category, only venues of that category
-    /// ("cafe", or a key such as "shop").
-    public func nearby(_ request: NearbyRequest) throws(PindropError) -> [PlaceResult] {
+    /// Venues and places within a radius, nearest first (ties by id); with a category, only venues of that
+    /// category ("cafe", or a key such as "shop"). `request.limit` of them after `request.after`, and the total.
+    public func nearbyPage(_ request: NearbyRequest) throws(PindropError) -> NearbyPage {
         let c = request.coordinate
         var rows = street.venues(near: c, radius: request.radiusMeters)
         if let category = request.category {
@@ -201,14 +205,72 @@ public final class PlaceIndex: PlaceStore, Sendable {
             spatial.within(c, meters: request.radiusMeters, into: &hits)
             rows += hits.map { Int($0.place) }
         }
-        var withDistance = rows.map { ($0, distance($0, c)) }.filter { $0.1 <= request.radiusMeters }
-        withDistance.sort { $0.1 != $1.1 ? $0.1 < $1.1 : places.population[$0.0] > places.population[$1.0] }
-        return withDistance.prefix(request.limit).map { PlaceResult(place: places.place($0.0), distanceMeters: $0.1) }
+        let inside = rows.map { ($0, distance($0, c)) }.filter { $0.1 <= request.radiusMeters }
+        // A row's id is built only for ties of distance, which are rare.
+        func position(_ row: (Int, Double)) -> NearbyPosition { NearbyPosition(distanceMeters: row.1, id: places.id(row.0)) }
+        var rest = inside
+        if let after = request.after {
+            rest = inside.filter { $0.1 != after.distanceMeters ? $0.1 > after.distanceMeters : after < position($0) }
+        }
+        rest.sort { a, b in a.1 != b.1 ? a.1 < b.1 : position(a) < position(b) }
+        let page = rest.prefix(request.limit).map { PlaceResult(place: places.place($0.0), distanceMeters: $0.1) }
+        return NearbyPage(results: page, total: inside.count)
+    }
+
+    /// The places of `nearbyPage`.
+    public func nearby(_ request: NearbyRequest) throws(PindropError) -> [PlaceResult] {
+        try nearbyPage(request).results
     }
 
     /// Streets and buildings inside a box, for drawing the street-level basemap.
     public func streetMap(in box: BoundingBox, limit: Int) -> [MapFeature] {
         street.map.features(in: box, limit: limit)
+    }
+
+    /// The names of the GeoNames places in a view, biggest first, de-cluttered for `zoom`. A small view (a
+    /// city) gathers its places through the spatial index; a large one walks all places by population, which
+    /// stops at the zoom's smallest population.
+    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) -> [MapLabel] {
+        var placement = MapLabelPlacement(zoom: zoom, limit: limit)
+        let minimum = MapLabelPlacement.minimumPopulation(zoom: zoom)
+        func offer(_ placement: inout MapLabelPlacement, _ i: Int) {
+            placement.offer(MapLabel(id: "geonames:\(places.geonameID[i])", name: places.name(i),
+                                     coordinate: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i]),
+                                     population: Int(places.population[i])))
+        }
+        let centre = Coordinate(latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
+        let halfDiagonal = centre.distance(to: Coordinate(latitude: box.north, longitude: box.east))
+        if box.west <= box.east, halfDiagonal < 100_000 {
+            var hits: [(place: Int32, chord2: Double)] = []
+            spatial.within(centre, meters: halfDiagonal + 1, into: &hits)
+            let inside = hits.map { Int($0.place) }.filter {
+                $0 < places.geonamesCount && box.contains(Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]))
+            }
+            for i in inside.sorted(by: { (a: Int, b: Int) -> Bool in
+                let pa = places.population[a], pb = places.population[b]
+                return pa != pb ? pa > pb : a < b
+            }) where !placement.isFull {
+                offer(&placement, i)
+            }
+            return placement.placed
+        }
+        let order = labelOrder.withLock { cached in
+            if let cached { return cached }
+            let population = places.population
+            let sorted = (0..<Int32(places.geonamesCount)).sorted { (a: Int32, b: Int32) -> Bool in
+                let pa = population[Int(a)], pb = population[Int(b)]
+                return pa != pb ? pa > pb : a < b
+            }
+            cached = sorted
+            return sorted
+        }
+        for slot in order {
+            let i = Int(slot)
+            if Int(places.population[i]) < minimum || placement.isFull { break }
+            guard box.contains(Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])) else { continue }
+            offer(&placement, i)
+        }
+        return placement.placed
     }
 
     /// A place by id ("geonames:2988507"); nil for an unknown or foreign id.

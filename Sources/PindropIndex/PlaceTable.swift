@@ -98,6 +98,11 @@ struct PlaceTable: Sendable {
         Float(log2(Double(population[i]) + 100)) + rowKind(i).bonus
     }
 
+    /// A row's place id: "geonames:<id>" or the OpenStreetMap row's own.
+    func id(_ i: Int) -> String {
+        extras(i)?.id ?? "geonames:\(geonameID[i])"
+    }
+
     /// The place as the rest of Pindrop sees it.
     func place(_ i: Int) -> Place {
         let name = name(i)

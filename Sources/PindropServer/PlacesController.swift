@@ -45,10 +45,13 @@ struct PlacesController<Context: RequestContext>: Sendable {
         }
     }
 
+    /// A page of the places within the radius, nearest first: `limit` (up to `RequestLimits.maxNearbyPage`) from
+    /// `cursor` (the previous page's `next`), with `total` and `next`.
     @Sendable func nearby(_ request: Request, context: Context) async throws -> Response {
         let query = try QueryParameters(request)
         let nearby = try NearbyRequest(coordinate: try query.requiredCoordinate(), radiusMeters: try query.number("radius") ?? 1000,
-                                       limit: try query.limit(), category: query.string("category"))
+                                       limit: try query.limit(most: RequestLimits.maxNearbyPage),
+                                       category: query.string("category"), cursor: query.string("cursor"))
         return try await Responses.answer(nearby.echo, format: try query.format()) {
             try await places.nearby(nearby, provider: query.provider())
         }

@@ -59,9 +59,9 @@ struct QueryParameters {
         return value
     }
 
-    /// `limit`: how many results, 1 ... `RequestLimits.maxResults`.
-    func limit(default defaultValue: Int = RequestLimits.defaultLimit) throws -> Int {
-        try integer("limit", default: defaultValue, in: 1...RequestLimits.maxResults)
+    /// `limit`: how many results, 1 ... `most` (`RequestLimits.maxResults` unless told).
+    func limit(default defaultValue: Int = RequestLimits.defaultLimit, most: Int = RequestLimits.maxResults) throws -> Int {
+        try integer("limit", default: defaultValue, in: 1...most)
     }
 
     /// A finite number, nil when absent.

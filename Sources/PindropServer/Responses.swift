@@ -18,7 +18,7 @@ enum Responses {
 
     /// A list of places (saved, recent, a lookup) as results without distances.
     static func places(query: [(String, QueryValue)], places: [Place], format: ResultFormat,
-                       status: HTTPResponse.Status = .ok, page: (total: Int?, next: String?)? = nil) -> Response {
+                       status: HTTPResponse.Status = .ok, page: ResultPage? = nil) -> Response {
         json(WireEncoding.document(query: query, results: places.map { PlaceResult(place: $0) }, format: format, page: page),
              format: format, status: status)
     }

@@ -2,8 +2,11 @@ import Foundation
 import Hummingbird
 import PindropCore
 
-/// `/v1/streetmap?bbox=west,south,east,north[&limit=N]`: the streets and buildings inside a small box as a GeoJSON
-/// FeatureCollection, for the web map's offline street basemap. Without a street map it answers an empty collection.
+/// What the web map draws offline from the store itself:
+/// - `/v1/streetmap?bbox=west,south,east,north[&limit=N]`: the streets and buildings inside a small box as a GeoJSON
+///   FeatureCollection, for the street basemap. Without a street map it answers an empty collection.
+/// - `/v1/labels?bbox=west,south,east,north&zoom=Z[&limit=N]`: the names of the places in a view, biggest first and
+///   not overlapping at that zoom, for the map's place labels.
 struct StreetMapController<Context: RequestContext>: Sendable {
     let places: PlaceService
 
@@ -13,9 +16,45 @@ struct StreetMapController<Context: RequestContext>: Sendable {
     static var defaultLimit: Int { 5000 }
     /// Most features one answer may hold.
     static var maxLimit: Int { 20000 }
+    /// Labels sent when the client does not say, and the most one answer may hold (a full-screen view holds ~150).
+    static var defaultLabelLimit: Int { 200 }
+    static var maxLabelLimit: Int { 1000 }
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("streetmap", use: streetMapFeatures)
+        group.get("labels", use: labels)
+    }
+
+    @Sendable func labels(_ request: Request, context: Context) async throws -> Response {
+        let query = try QueryParameters(request)
+        let box = try Self.boundingBox(try query.requiredString("bbox"))
+        _ = try query.requiredString("zoom")
+        let zoom = try query.integer("zoom", default: 0, in: 0...22)
+        let limit = try query.integer("limit", default: Self.defaultLabelLimit, in: 1...Self.maxLabelLimit)
+        let labels = try await places.mapLabels(in: box, zoom: zoom, limit: limit)
+        var w = JSONWriter(capacity: 256 + labels.count * 120)
+        w.beginObject()
+        w.key("query")
+        w.beginObject()
+        w.key("bbox"); w.beginArray(); for value in [box.west, box.south, box.east, box.north] { w.number(value) }; w.endArray()
+        w.key("zoom"); w.number(zoom)
+        w.key("limit"); w.number(limit)
+        w.endObject()
+        w.key("attribution"); w.beginArray(); for credit in places.store?.attribution ?? [] { w.string(credit) }; w.endArray()
+        w.key("labels")
+        w.beginArray()
+        for label in labels {
+            w.beginObject()
+            w.key("id"); w.string(label.id)
+            w.key("name"); w.string(label.name)
+            w.key("latitude"); w.number(label.coordinate.latitude)
+            w.key("longitude"); w.number(label.coordinate.longitude)
+            w.key("population"); w.number(label.population)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return Responses.json(w)
     }
 
     @Sendable func streetMapFeatures(_ request: Request, context: Context) async throws -> Response {

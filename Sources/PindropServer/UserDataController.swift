@@ -33,7 +33,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
         let places = try await saved.page(offset: offset, limit: limit)
         let total = try await saved.count()
         let next = offset + places.count < total ? String(offset + places.count) : nil
-        return Responses.places(query: Self.pageEcho(limit: limit, offset: offset), places: places, format: format, page: (total, next))
+        return Responses.places(query: Self.pageEcho(limit: limit, offset: offset), places: places, format: format, page: ResultPage(total: total, next: next))
     }
 
     /// The position a `cursor` names (a page's `next`), 0 without one.
@@ -88,7 +88,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
         let places = try await recent.recent(offset: offset, limit: limit + 1)
         let next = places.count > limit ? String(offset + limit) : nil
         return Responses.places(query: Self.pageEcho(limit: limit, offset: offset), places: Array(places.prefix(limit)),
-                                format: format, page: (nil, next))
+                                format: format, page: ResultPage(total: nil, next: next))
     }
 
     /// POST `{"id": "..."}` remembers the engine's place; a whole place (with name, latitude, longitude)

@@ -31,6 +31,15 @@ public final class FakeStore: PlaceStore {
         return Array(ordered.prefix(max(0, limit)))
     }
 
+    /// The places inside `box` by population, de-cluttered as the embedded index does it.
+    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
+        var placement = MapLabelPlacement(zoom: zoom, limit: limit)
+        for place in places.filter({ box.contains($0.coordinate) }).sorted(by: { $0.population > $1.population }) {
+            placement.offer(MapLabel(id: place.id, name: place.name, coordinate: place.coordinate, population: place.population))
+        }
+        return placement.placed
+    }
+
     /// Places whose display name holds every query word as a word prefix, in list order.
     public func search(_ request: SearchRequest) async throws -> [PlaceResult] {
         matches(request.text, countryCode: request.countryCode, limit: request.limit)
@@ -46,13 +55,15 @@ public final class FakeStore: PlaceStore {
         Array(byDistance(from: request.coordinate).prefix(request.limit))
     }
 
-    /// Places within the radius (and of the category, when given), nearest first.
-    public func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] {
+    /// Places within the radius (and of the category, when given) in the nearby order, the page after
+    /// `request.after`, and how many there are.
+    public func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage {
         let inside = byDistance(from: request.coordinate).filter { result in
             (result.distanceMeters ?? .infinity) <= request.radiusMeters
                 && (request.category == nil || result.place.category == request.category)
-        }
-        return Array(inside.prefix(request.limit))
+        }.sorted { NearbyPosition($0) < NearbyPosition($1) }
+        let rest = inside.filter { result in request.after.map { $0 < NearbyPosition(result) } ?? true }
+        return NearbyPage(results: Array(rest.prefix(request.limit)), total: inside.count)
     }
 
     /// The place with this id, or nil.

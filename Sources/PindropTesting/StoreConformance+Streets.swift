@@ -137,10 +137,42 @@ extension StoreConformance {
             let distances = cafes.compactMap(\.distanceMeters)
             try require(distances == distances.sorted(), "cafés not nearest first")
             try require(cafes.filter { $0.place.address?.street != nil }.count >= cafes.count * 9 / 10, "cafés without addresses")
-            let everything = try await s.store.nearby(NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 100))
-            try require(everything.count == 100, "only \(everything.count) venues within 1 km")
+            let everything = try await s.store.nearby(NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 1000))
+            try require(everything.count > 300, "only \(everything.count) venues within 1 km")
             let none = try await s.store.nearby(NearbyRequest(coordinate: centre, radiusMeters: 1000, category: "no-such-category"))
             try require(none.isEmpty, "an unknown category answered \(none.count)")
+        },
+        Check(description: "nearby pages: every place within the radius once, by distance then id, with the total on every page") { s in
+            let centre = Coordinate(latitude: 60.1699, longitude: 24.9384)
+            // Truth by brute force over the imported rows: the venues and GeoNames places within 1 km.
+            let truth = s.data.streets.venues.filter { $0.coordinate.distance(to: centre) <= 1000 }.count
+                + s.data.places.filter { Coordinate(latitude: $0.latitude, longitude: $0.longitude).distance(to: centre) <= 1000 }.count
+            let whole = try await s.store.nearbyPage(NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 1000))
+            try require(whole.total == truth && whole.results.count == min(truth, 1000) && truth > 300,
+                        "\(whole.total) within 1 km, \(whole.results.count) answered, the data has \(truth)")
+            let positions = whole.results.map(NearbyPosition.init)
+            try require(zip(positions, positions.dropFirst()).allSatisfy { $0 < $1 }, "not in distance-then-id order")
+            try require(whole.results.allSatisfy { ($0.distanceMeters ?? .infinity) <= 1000 }, "a place outside the radius")
+            var paged: [PlaceResult] = []
+            var request = try NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 37)
+            while true {
+                let page = try await s.store.nearbyPage(request)
+                try require(page.total == whole.total, "page \(paged.count / 37) says \(page.total) in all, not \(whole.total)")
+                paged += page.results
+                guard page.results.count == request.limit, let last = page.results.last else { break }
+                request.after = NearbyPosition(last)
+            }
+            try require(paged.map(\.place.id) == whole.results.map(\.place.id), "pages of 37 differ from one page: \(paged.count) vs \(whole.results.count)")
+            // A page starts strictly after its position, also inside a run of places at one distance (when the data has one).
+            let tie = positions.indices.dropLast().first { positions[$0].distanceMeters == positions[$0 + 1].distanceMeters } ?? positions.count / 2
+            request.after = positions[tie]
+            request.limit = 2
+            let afterTie = try await s.store.nearbyPage(request)
+            try require(afterTie.results.map(\.place.id) == whole.results[(tie + 1)...].prefix(2).map(\.place.id),
+                        "the page after \(positions[tie].id) starts at \(afterTie.results.first?.place.id ?? "nothing")")
+            let cafes = try await s.store.nearbyPage(NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 1, category: "cafe"))
+            try require(cafes.total == s.data.streets.venues.filter { $0.category == "cafe" && $0.coordinate.distance(to: centre) <= 1000 }.count,
+                        "\(cafes.total) cafés counted")
         },
         Check(description: "ids, lookup, attribution and the street map for a box") { s in
             let stockmann = try await s.store.place(id: "osm:way/122595241")

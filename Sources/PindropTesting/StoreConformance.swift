@@ -30,7 +30,7 @@ public struct StoreConformance: Sendable {
     }
 
     /// Every check, in a stable order.
-    public static let checks: [Check] = placeChecks + accuracyChecks + streetChecks
+    public static let checks: [Check] = placeChecks + accuracyChecks + streetChecks + labelChecks
 }
 
 /// The rows a conformance store was built from, and the kept query set (`Tests/Fixtures/queries.tsv`).

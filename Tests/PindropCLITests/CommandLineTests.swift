@@ -183,6 +183,35 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: home["PINDROP_HOME"]! + "/geonames.sqlite"))
     }
 
+    @Test("nearby --limit up to 10000 and --all collect every place within the radius, page by page, in every output")
+    func nearbyAll() throws {
+        let home = try Self.emptyHome("nearby-all")
+        let centre = ["nearby", "60.1699", "24.9384", "--radius", "1500"]
+        let all = try Self.pindrop(centre + ["--all", "--json"], environment: home)
+        #expect(all.status == 0, "\(all.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [String: Any])
+        let results = try #require(json["results"] as? [[String: Any]])
+        let ids = results.compactMap { $0["id"] as? String }
+        let distances = results.compactMap { $0["distanceMeters"] as? Double }
+        #expect(results.count > 1000, "more than one page of 1000 within 1.5 km of central Helsinki")
+        #expect(json["total"] as? Int == results.count && json["next"] is NSNull)
+        #expect(Set(ids).count == ids.count && distances == distances.sorted() && distances.allSatisfy { $0 <= 1500 })
+        let limited = try Self.pindrop(centre + ["--limit", "10000", "--geojson"], environment: home)
+        let features = try #require(try JSONSerialization.jsonObject(with: Data(limited.stdout.utf8)) as? [String: Any])["features"] as? [[String: Any]]
+        #expect(features?.compactMap { $0["id"] as? String } == ids)
+        let some = try Self.pindrop(centre + ["--limit", "1200", "--json"], environment: home)
+        let someJSON = try #require(try JSONSerialization.jsonObject(with: Data(some.stdout.utf8)) as? [String: Any])
+        #expect((someJSON["results"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == Array(ids.prefix(1200)))
+        #expect(someJSON["next"] is String && (someJSON["query"] as? [String: Any])?["limit"] as? Int == 1200)
+        let table = try Self.pindrop(centre, environment: home)
+        #expect(table.stdout.contains("the nearest 10 of \(ids.count) within the radius"), "\(table.stdout.suffix(300))")
+        for (arguments, message) in [(["--limit", "10001"], "limit must be between 1 and 10000, got 10001"),
+                                     (["--all", "--limit", "5"], "choose one of --limit and --all")] {
+            let refused = try Self.pindrop(centre + arguments, environment: home)
+            #expect(refused.status == 64 && refused.stderr.contains(message) && refused.stdout.isEmpty, "\(refused.stderr)")
+        }
+    }
+
     @Test("serve and music as the first command in an empty home start (or fail cleanly), never crash on their options")
     func firstServeAndMusic() async throws {
         let home = try Self.emptyHome("serve")

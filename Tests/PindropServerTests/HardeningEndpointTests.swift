@@ -20,17 +20,8 @@ struct HardeningEndpointTests {
     func savedPaging() async throws {
         try await TestServer().test { client async throws in
             for n in 1...7 { #expect(try await client.send(.put, "/v1/saved/p\(n)", json: Self.place(n)).status == .created) }
-            var ids: [String] = []
-            var uri = "/v1/saved?limit=3"
-            var pages = 0
-            while true {
-                let page = try await client.getJSON(uri)
-                #expect(page["total"] as? Int == 7)
-                ids += (page["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-                pages += 1
-                guard let next = page["next"] as? String else { break }
-                uri = "/v1/saved?limit=3&cursor=\(next)"
-            }
+            let (ids, pages, totals) = try await client.followPages("/v1/saved?limit=3")
+            #expect(totals == [7, 7, 7])
             #expect(pages == 3)
             #expect(ids == (1...7).reversed().map { "p\($0)" })
             try await client.expectInvalidInput("/v1/saved?cursor=abc")

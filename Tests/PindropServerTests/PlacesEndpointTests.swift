@@ -147,6 +147,36 @@ struct PlacesEndpointTests {
         }
     }
 
+    @Test("nearby pages: next leads through every place within the radius, with the total on each page")
+    func nearbyPages() async throws {
+        var server = TestServer()
+        server.store = FakeStore(places: (0..<30).map { n in
+            Place(id: "test:\(n)", name: "Venue \(n)", displayName: "Venue \(n)",
+                  coordinate: Coordinate(latitude: 60.17 + Double(n % 6) * 0.0005, longitude: 24.94), category: "cafe")
+        })
+        try await server.test { client in
+            let whole = try await client.getJSON("/v1/nearby?lat=60.17&lon=24.94&radius=1000&limit=1000")
+            #expect(whole["total"] as? Int == 30 && whole["next"] is NSNull && (whole["results"] as? [Any])?.count == 30)
+            let (ids, pages, totals) = try await client.followPages("/v1/nearby?lat=60.17&lon=24.94&radius=1000&limit=4")
+            #expect(pages == 8 && totals == Array(repeating: 30, count: 8))
+            #expect(ids == (whole["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+            let second = try await client.getJSON("/v1/nearby?lat=60.17&lon=24.94&radius=1000&limit=4&cursor=0000000000000000~test:0")
+            #expect((second["query"] as? [String: Any])?["cursor"] as? String == "0000000000000000~test:0")
+            let geojson = try await client.getJSON("/v1/nearby?lat=60.17&lon=24.94&radius=1000&limit=2&format=geojson")
+            #expect(geojson["total"] as? Int == 30 && geojson["next"] is String)
+        }
+    }
+
+    @Test("a nearby cursor that is not a page's next, or a page over 1000, is a 400", arguments: [
+        "&cursor=", "&cursor=garbage", "&cursor=7ff0000000000000~test:1", "&cursor=-4059000000000000~test:1", "&limit=1001", "&limit=0",
+    ])
+    func badNearbyPage(_ parameters: String) async throws {
+        try await TestServer().test { client in
+            let message = try await client.expectInvalidInput("/v1/nearby?lat=60.17&lon=24.94" + parameters)
+            #expect(message.contains(parameters.hasPrefix("&cursor") ? "\"cursor\" must be the \"next\" of an earlier page" : "between 1 and 1000"))
+        }
+    }
+
     @Test("a place by id, encoded or with bare slashes; unknown ids are 404")
     func placeByID() async throws {
         try await TestServer().test { client in
@@ -244,7 +274,8 @@ private struct StoreAtPath: PlaceStore {
     func search(_ request: SearchRequest) async throws -> [PlaceResult] { try await places.search(request) }
     func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { try await places.suggest(request) }
     func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await places.reverse(request) }
-    func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { try await places.nearby(request) }
+    func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try await places.nearbyPage(request) }
     func place(id: String) async throws -> Place? { try await places.place(id: id) }
     func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
+    func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
 }

@@ -85,6 +85,20 @@ extension TestClientProtocol {
         return try #require(try (response.json["error"] as? [String: Any])?["message"] as? String)
     }
 
+    /// Follows `next` from `first` (a URI whose cursor goes last) to the last page: the ids in order, the pages,
+    /// and the `total` each page told.
+    func followPages(_ first: String) async throws -> (ids: [String], pages: Int, totals: [Int?]) {
+        var ids: [String] = [], pages = 0, totals: [Int?] = [], uri = first
+        while true {
+            let page = try await getJSON(uri)
+            totals.append(page["total"] as? Int)
+            ids += (page["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            pages += 1
+            guard let next = page["next"] as? String else { return (ids, pages, totals) }
+            uri = first + "&cursor=" + next.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        }
+    }
+
     /// A request with a JSON body given as text.
     func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil) async throws -> TestResponse {
         try await executeRequest(uri: uri, method: method, headers: json == nil ? [:] : [.contentType: "application/json"],
@@ -105,8 +119,9 @@ struct FailingStore: PlaceStore {
     func search(_ request: SearchRequest) async throws -> [PlaceResult] { throw Self.gone }
     func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { throw Self.gone }
     func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { throw Self.gone }
-    func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { throw Self.gone }
+    func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { throw Self.gone }
     func place(id: String) async throws -> Place? { throw Self.gone }
     func status() async throws -> StoreStatus { throw Self.gone }
     func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { throw Self.gone }
+    func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { throw Self.gone }
 }

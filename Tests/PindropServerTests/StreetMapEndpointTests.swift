@@ -161,3 +161,26 @@ struct StreetMapEndpointTests {
         }
     }
 }
+
+@Suite("labels: the offline map's place names")
+struct MapLabelsEndpointTests {
+    @Test("a view's names come biggest first with the store's credit; bbox and zoom are required and checked")
+    func labels() async throws {
+        try await StreetMapEndpointTests.server().test { client in
+            let response = try await client.get("/v1/labels?bbox=-180,-85,180,85&zoom=3")
+            #expect(response.status == .ok)
+            let json = try response.json
+            let labels = try #require(json["labels"] as? [[String: Any]])
+            let populations = labels.compactMap { $0["population"] as? Int }
+            #expect(!labels.isEmpty && populations == populations.sorted(by: >))
+            #expect(populations.allSatisfy { $0 >= 2_000_000 }, "a world view names great cities only")
+            #expect(json["attribution"] as? [String] == ["Test data"])
+            for bad in ["/v1/labels?bbox=-180,-85,180,85", "/v1/labels?bbox=1,2,3&zoom=3", "/v1/labels?bbox=0,0,1,1&zoom=23",
+                        "/v1/labels?bbox=0,0,1,1&zoom=x", "/v1/labels?bbox=0,0,1,1&zoom=5&limit=1001"] {
+                let answer = try await client.get(bad)
+                #expect(answer.status == .badRequest, "\(bad)")
+                #expect(try answer.json["error"] != nil)
+            }
+        }
+    }
+}

@@ -1,8 +1,14 @@
 """Helpers for driving the web map app in the browser tests: open it, type, search, read the list and the map."""
 import json
 import os
+import shutil
+import signal
 import socket
+import subprocess
+import tempfile
+import time
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
@@ -75,9 +81,11 @@ def api_search(server, text):
 
 
 def js_errors(driver):
-    """Console errors other than failed loads of online tiles (there is no network on the test machine)."""
+    """Console errors other than failed loads of online tiles and the browser's own network location lookup (the
+    app asks for the position on open; there is no network on the test machine)."""
     return [e for e in driver.get_log("browser")
-            if e["level"] == "SEVERE" and "tile.openstreetmap.org" not in e["message"]]
+            if e["level"] == "SEVERE" and "tile.openstreetmap.org" not in e["message"]
+            and "Network location provider" not in e["message"]]
 
 
 def save_button(driver):
@@ -122,3 +130,31 @@ def index_path():
     if "--index" in args:
         return args[args.index("--index") + 1]
     return str(Path(os.environ["PINDROP_HOME"]) / "geonames.sqlite")
+
+
+def start_server(*flags, without=()):
+    """A `pindrop serve` of its own with `flags` (and without the environment variables named in `without`);
+    returns (process, port, work folder)."""
+    work = tempfile.mkdtemp(prefix="pindrop-own-server.")
+    port = free_port()
+    log = open(os.path.join(work, "server.log"), "wb")
+    process = subprocess.Popen([os.environ["PINDROP_BIN"], "serve", "--host", "127.0.0.1", "--port", str(port),
+                                "--index", index_path(), *flags],
+                               env={k: v for k, v in dict(os.environ, PINDROP_HOME=os.path.join(work, "home")).items() if k not in without},
+                               stdout=log, stderr=log, start_new_session=True)
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d/v1/status" % port, timeout=2):
+                return process, port, work
+        except OSError:
+            assert process.poll() is None, open(os.path.join(work, "server.log")).read()
+            time.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+def stop_server(process, work):
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=10)
+    log = open(os.path.join(work, "server.log"), errors="replace").read()
+    shutil.rmtree(work, ignore_errors=True)
+    return log

@@ -4,45 +4,14 @@ oversized, malformed or truncated requests get the JSON error instead of an empt
 import json
 import os
 import resource
-import shutil
-import signal
 import socket
 import statistics
-import subprocess
-import tempfile
 import time
 import urllib.request
 
 import pytest
 
-from app import free_port, index_path
-
-
-def start_server(*flags):
-    """A `pindrop serve` of its own with `flags`; returns (process, port, work folder)."""
-    work = tempfile.mkdtemp(prefix="pindrop-hardening.")
-    port = free_port()
-    log = open(os.path.join(work, "server.log"), "wb")
-    process = subprocess.Popen([os.environ["PINDROP_BIN"], "serve", "--host", "127.0.0.1", "--port", str(port),
-                                "--index", index_path(), *flags],
-                               env=dict(os.environ, PINDROP_HOME=os.path.join(work, "home")),
-                               stdout=log, stderr=log, start_new_session=True)
-    for _ in range(300):
-        try:
-            with urllib.request.urlopen("http://127.0.0.1:%d/v1/status" % port, timeout=2):
-                return process, port, work
-        except OSError:
-            assert process.poll() is None, open(os.path.join(work, "server.log")).read()
-            time.sleep(0.1)
-    raise RuntimeError("the server did not start")
-
-
-def stop_server(process, work):
-    process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
-    log = open(os.path.join(work, "server.log"), errors="replace").read()
-    shutil.rmtree(work, ignore_errors=True)
-    return log
+from app import start_server, stop_server
 
 
 @pytest.fixture(scope="module")

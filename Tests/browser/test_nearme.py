@@ -34,23 +34,65 @@ def enter_near_me(driver, *parts):
     wait_answered(driver, "/v1/nearby", *parts)
 
 
-def api_nearby(server, lat, lon, radius=1000, category=None):
-    path = "/v1/nearby?lat=%.6f&lon=%.6f&radius=%d&limit=100" % (lat, lon, radius)
+def api_nearby_pages(server, lat, lon, radius=1000, category=None):
+    """Every venue within the radius, following the API's `next` page by page; and the `total` of each page."""
+    path = "/v1/nearby?lat=%.6f&lon=%.6f&radius=%d&limit=1000" % (lat, lon, radius)
     if category:
         path += "&category=" + urllib.parse.quote(category)
-    status, body = server.api("GET", path)
-    assert status == 200
-    return body["results"]
+    results, totals, cursor = [], set(), None
+    while True:
+        status, body = server.api("GET", path + ("&cursor=" + urllib.parse.quote(cursor, safe="") if cursor else ""))
+        assert status == 200
+        results += body["results"]
+        totals.add(body["total"])
+        cursor = body["next"]
+        if cursor is None:
+            return results, totals
+
+
+def api_nearby(server, lat, lon, radius=1000, category=None):
+    results, totals = api_nearby_pages(server, lat, lon, radius, category)
+    assert totals == {len(results)}, "every page tells the number of venues in the circle"
+    return results
 
 
 def rows(driver):
-    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#nearme-list .venue-row-name")]
+    """The names in the list, all of them (thousands: read in one go rather than one WebDriver call per row)."""
+    return js(driver, "return [...document.querySelectorAll('#nearme-list .venue-row-name')].map(e => e.textContent)")
+
+
+def count_text(n, noun="venues", within="1.0 km"):
+    return "%s %s within %s." % ("{:,}".format(n), noun, within)
+
+
+def circle_on_screen(driver):
+    """Whether the whole circle lies in the part of the map a person sees: inside the map, clear of the panel."""
+    return js(driver, """const c = pindrop.nearme.state.circle, map = pindrop.map; if (!c) return false;
+        const b = c.getBounds(), m = map.getContainer().getBoundingClientRect();
+        const nw = map.latLngToContainerPoint(b.getNorthWest()), se = map.latLngToContainerPoint(b.getSouthEast());
+        const box = {left: m.left + nw.x, top: m.top + nw.y, right: m.left + se.x, bottom: m.top + se.y};
+        const p = document.getElementById('panel').getBoundingClientRect();
+        const inside = box.left >= m.left && box.top >= m.top && box.right <= m.right && box.bottom <= m.bottom;
+        const clear = box.right <= p.left || box.left >= p.right || box.top >= p.bottom || box.bottom <= p.top;
+        return inside && clear;""")
 
 
 def circle(driver):
     return js(driver, """const c = pindrop.nearme.state.circle; if (!c) return null;
         const p = c.getLatLng(); return {lat: p.lat, lon: p.lng, radius: c.getRadius(),
         visible: pindrop.map.getBounds().contains(c.getBounds())};""")
+
+
+def names_at_street_zoom(driver, centre, names, at_least):
+    """Zooms to 18 at `centre`: at least `at_least` pins show names, each a venue found, none printed over another."""
+    js(driver, "pindrop.map.setView(arguments[0], 18, {animate: false})", list(centre))
+    wait(driver, lambda d: len(js(d, "return pindrop.nearme.venueLabels()")) >= at_least, message="too few names at zoom 18")
+    js(driver, "return new Promise(r => setTimeout(r, 400))")
+    assert set(js(driver, "return pindrop.nearme.venueLabels()")) <= names
+    overlaps = js(driver, """const r = [...document.querySelectorAll('.venue-label:not(.label-hidden)')].map(e => e.getBoundingClientRect());
+        let n = 0; r.forEach((a, i) => r.slice(i + 1).forEach(b => {
+            if (a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top) n++; })); return n;""")
+    assert overlaps == 0, "no name is printed over another"
 
 
 def set_radius(driver, meters):
@@ -74,14 +116,11 @@ def test_with_permission_venues_around_the_user_with_names_under_pins_and_the_ci
     assert "your location" in browser.find_element(By.ID, "nearme-where").text
 
     expected = api_nearby(server, *HELSINKI)
-    assert len(expected) > 20, "central Helsinki has venues (the OpenStreetMap extract is in the default index)"
+    assert len(expected) > 100, "central Helsinki has more venues within 1 km than one page of the old API held"
     assert all(p["distanceMeters"] <= 1000 for p in expected)
-    assert rows(browser) == [p["name"] for p in expected], "the list is the server's answer, nearest first"
-    assert len(expected) == 100, "central Helsinki has more venues within 1 km than one answer holds"
-    assert browser.find_element(By.ID, "nearme-count").text.startswith(
-        "The nearest 100 venues (up to %d m away) in the 1.0 km circle." % round(expected[-1]["distanceMeters"]))
-    assert js(browser, "return pindrop.map.getBounds().contains(arguments[0])", [[p["latitude"], p["longitude"]] for p in expected]), \
-        "the view shows every venue found"
+    assert rows(browser) == [p["name"] for p in expected], "the list is every venue in the circle, nearest first"
+    assert browser.find_element(By.ID, "nearme-count").text == count_text(len(expected))
+    assert circle_on_screen(browser), "the whole 1 km circle is on screen, clear of the panel"
 
     names = {p["name"] for p in expected}
     labels = js(browser, "return pindrop.nearme.venueLabels()")
@@ -91,14 +130,7 @@ def test_with_permission_venues_around_the_user_with_names_under_pins_and_the_ci
     screenshot(browser, "30-nearme-allowed")
 
     # Zoomed in, clusters open into pins with names; a name that would cover a nearer venue's name waits.
-    js(browser, "pindrop.map.setView(arguments[0], 18, {animate: false})", list(HELSINKI))
-    wait(browser, lambda d: len(js(d, "return pindrop.nearme.venueLabels()")) >= 15)
-    js(browser, "return new Promise(r => setTimeout(r, 400))")
-    assert set(js(browser, "return pindrop.nearme.venueLabels()")) <= names
-    overlaps = js(browser, """const r = [...document.querySelectorAll('.venue-label:not(.label-hidden)')].map(e => e.getBoundingClientRect());
-        let n = 0; r.forEach((a, i) => r.slice(i + 1).forEach(b => {
-            if (a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top) n++; })); return n;""")
-    assert overlaps == 0, "no name is printed over another"
+    names_at_street_zoom(browser, HELSINKI, names, at_least=15)
     screenshot(browser, "31-nearme-labels-zoomed-in")
     assert js_errors(browser) == []
 
@@ -115,20 +147,23 @@ def test_the_radius_slider_reloads_venues_and_redraws_the_circle(browser, server
     wait_answered(browser, "radius=100")
     assert js(browser, "return window.__nearbyURLs.length") == 1, "one release of the slider is one request"
     expected = api_nearby(server, *HELSINKI, radius=100)
-    assert 0 < len(expected) < 100 and all(p["distanceMeters"] <= 100 for p in expected)
+    assert 0 < len(expected) < 1000 and all(p["distanceMeters"] <= 100 for p in expected)
     assert rows(browser) == [p["name"] for p in expected]
     assert rows(browser) != wide
     assert browser.find_element(By.ID, "nearme-radius-value").text == "100 m"
-    assert browser.find_element(By.ID, "nearme-count").text == "%d venues within 100 m." % len(expected)
+    assert browser.find_element(By.ID, "nearme-count").text == count_text(len(expected), within="100 m")
     c = circle(browser)
-    assert c["radius"] == 100 and c["visible"], "every venue fits: the whole circle is on screen"
+    assert c["radius"] == 100 and c["visible"] and circle_on_screen(browser), "the whole circle is on screen"
     screenshot(browser, "32-nearme-radius-100m")
 
     set_radius(browser, 5000)
     wait_answered(browser, "radius=5000")
     assert browser.find_element(By.ID, "nearme-radius-value").text == "5.0 km"
-    assert circle(browser)["radius"] == 5000
-    assert rows(browser) == [p["name"] for p in api_nearby(server, *HELSINKI, radius=5000)]
+    assert circle(browser)["radius"] == 5000 and circle_on_screen(browser), "the 5 km circle is fitted on screen"
+    everything = api_nearby(server, *HELSINKI, radius=5000)
+    assert len(everything) > 1000, "several pages of venues within 5 km"
+    assert rows(browser) == [p["name"] for p in everything]
+    assert browser.find_element(By.ID, "nearme-count").text == count_text(len(everything), within="5.0 km")
     slider = browser.find_element(By.ID, "nearme-radius")
     assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("100", "5000")
 
@@ -144,8 +179,7 @@ def test_the_category_filter_keeps_only_that_kind(browser, server):
     assert rows(browser) == [p["name"] for p in cafes]
     details = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#nearme-list .venue-row-details")]
     assert details and all(d.startswith("Cafe · ") for d in details)
-    assert len(cafes) < 100, "all the cafés within 1 km fit in one answer"
-    assert browser.find_element(By.ID, "nearme-count").text == "%d cafés within 1.0 km." % len(cafes)
+    assert browser.find_element(By.ID, "nearme-count").text == count_text(len(cafes), "cafés")
     assert circle(browser)["visible"]
     screenshot(browser, "33-nearme-cafes")
 
@@ -311,3 +345,79 @@ def test_near_me_over_the_street_basemap_on_a_phone(phone, server):
         r = phone.find_element(By.ID, control).rect
         assert 0 <= r["x"] and r["x"] + r["width"] <= 375, control
     screenshot(phone, "39-nearme-phone")
+
+
+# ---------------------------------------------------------------- every venue inside the circle
+
+
+def test_every_venue_in_the_circle_is_counted_listed_and_named_as_the_zoom_allows(browser, server):
+    browser.set_window_size(1280, 900)
+    allow_location(browser, server)
+    open_app(browser, server)
+    enter_near_me(browser, "radius=1000")
+    set_radius(browser, 2000)
+    wait_answered(browser, "radius=2000")
+    results, totals = api_nearby_pages(server, *HELSINKI, radius=2000)
+    assert totals == {len(results)} and len(results) > 1000
+    heading = browser.find_element(By.ID, "nearme-count").text
+    assert heading == count_text(len(results), within="2.0 km"), "the heading counts every venue the API counts"
+    listed = browser.find_elements(By.CSS_SELECTOR, "#nearme-list li")
+    assert int(heading.split(" ")[0].replace(",", "")) == len(listed), "the heading's number is the number of list entries"
+    assert len(set(rows(browser))) > 0.8 * len(listed)
+    assert circle_on_screen(browser)
+    screenshot(browser, "40-nearme-2km-all-venues")
+
+    # The list scrolls to its end and the last venue is the farthest inside the circle.
+    last = listed[-1]
+    js(browser, "arguments[0].scrollIntoView()", last)
+    assert last.is_displayed() and last.text.startswith(results[-1]["name"])
+    assert last.text.endswith("%.1f km" % (results[-1]["distanceMeters"] / 1000)), last.text
+
+    # Zoomed in where venues crowd, pins stand alone with their names; none is printed over another.
+    names_at_street_zoom(browser, (60.1686, 24.9412), {p["name"] for p in results}, at_least=10)
+    assert not browser.find_elements(By.CSS_SELECTOR, ".marker-cluster"), "no cluster bubbles at street zoom"
+    screenshot(browser, "41-nearme-2km-zoom18-names")
+    assert js_errors(browser) == []
+
+
+def test_a_few_venues_are_named_without_clusters_and_none_says_so(browser, server):
+    allow_location(browser, server)
+    open_app(browser, server)
+    enter_near_me(browser, "radius=1000")
+    set_radius(browser, 100)
+    wait_answered(browser, "radius=100")
+    expected = api_nearby(server, *HELSINKI, radius=100)
+    assert 0 < len(expected) <= 60
+    assert not browser.find_elements(By.CSS_SELECTOR, ".marker-cluster"), "a few venues are never clustered"
+    assert len(js(browser, "return pindrop.nearme.venueLabels()")) >= min(5, len(expected))
+
+    # Out at sea near Helsinki nothing is within 100 m.
+    allow_location(browser, server, (60.05, 24.90))
+    browser.find_element(By.ID, "near-me-toggle").click()
+    js(browser, "pindrop.nearme.state.answered = null")
+    enter_near_me(browser, "radius=100")
+    assert browser.find_element(By.ID, "nearme-count").text == "No venues within 100 m."
+    assert rows(browser) == []
+
+
+def test_the_circle_is_fitted_on_a_phone(server):
+    from conftest import make_driver
+    phone = make_driver(390, 844, mobile=True)
+    try:
+        allow_location(phone, server)
+        open_app(phone, server)
+        enter_near_me(phone, "radius=1000")
+        assert circle_on_screen(phone), "the circle is fitted below the panel"
+        set_radius(phone, 3000)
+        wait_answered(phone, "radius=3000")
+        total = len(api_nearby(server, *HELSINKI, radius=3000))
+        assert phone.find_element(By.ID, "nearme-count").text == count_text(total, within="3.0 km")
+        screenshot(phone, "42-nearme-phone-3km")
+        phone.find_element(By.ID, "panel-toggle").click()
+        wait(phone, lambda d: js(d, "return document.getElementById('panel').classList.contains('collapsed')"))
+        set_radius(phone, 2000)
+        wait_answered(phone, "radius=2000")
+        assert circle_on_screen(phone), "with the list folded away the whole circle is on the phone's screen"
+        screenshot(phone, "43-nearme-phone-2km-folded")
+    finally:
+        phone.quit()

@@ -5,7 +5,7 @@ import urllib.parse
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from app import HOSTILE, api_search, js, js_errors, map_center, open_app, result_rows, save_button, search, search_and_pick, type_slowly, wait_suggestions_for
+from app import HOSTILE, api_search, js, js_errors, map_center, open_app, result_rows, save_button, search, search_and_pick, type_slowly, wait_idle_map, wait_suggestions_for
 from conftest import screenshot, wait
 
 
@@ -197,26 +197,101 @@ def test_zoom_buttons(browser, server):
     wait(browser, lambda d: js(d, "return pindrop.map.getZoom()") == zoom + 1)
 
 
-def test_my_location_refused_gives_a_clear_message_and_falls_back(browser, server):
+HELSINKI = (60.1699, 24.9384)
+
+
+def set_location(driver, server, lat_lon=HELSINKI, permission="granted"):
+    """The browser's location permission for the app, and (when given) its position; None: position unavailable."""
+    driver.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": permission,
+                                                     "origin": server.url})
+    if lat_lon is None:
+        driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {})   # no position: "unavailable"
+    else:
+        driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
+                               {"latitude": lat_lon[0], "longitude": lat_lon[1], "accuracy": 20})
+
+
+def near(center, lat_lon, tolerance=0.001):
+    return abs(center[0] - lat_lon[0]) < tolerance and abs(center[1] - lat_lon[1]) < tolerance
+
+
+def test_map_opens_on_the_user_with_a_pin(browser, server):
+    browser.get(server.url + "/favicon.svg")          # the origin must exist before its permission is set
+    set_location(browser, server)
     open_app(browser, server)
-    browser.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied",
-                                                      "origin": server.url})
+    wait(browser, lambda d: near(map_center(d), HELSINKI), message="the map did not open on the user")
+    assert js(browser, "return pindrop.map.getZoom()") >= 14, "opens close enough to see the streets around you"
+    pin = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".leaflet-marker-icon[title='You are here']"))
+    assert pin[0].is_displayed()
+    assert not browser.find_element(By.ID, "message").is_displayed(), "a granted location needs no message"
+    assert browser.find_element(By.ID, "my-location").get_attribute("aria-pressed") == "false", \
+        "opening takes the position once; it does not track (PRODUCT.md §4)"
+    screenshot(browser, "02-opened-on-the-user")
+
+
+def test_map_opens_on_the_default_view_when_location_is_refused(browser, server):
+    browser.get(server.url + "/favicon.svg")
+    set_location(browser, server, permission="denied")
+    open_app(browser, server)
+    default = server.api("GET", "/v1/config")[1]["defaultCenter"]
+    wait_idle_map(browser)
+    assert near(map_center(browser), (default["latitude"], default["longitude"]), 0.01)
+    assert not browser.find_elements(By.CSS_SELECTOR, ".leaflet-marker-icon[title='You are here']")
+    search(browser, "Helsinki")                        # search works as usual
+    assert result_rows(browser)[0].startswith("Helsinki")
+
+
+def test_a_late_location_never_undoes_a_search(browser, server):
+    """A slow fix (seconds indoors) arrives after the user has searched: the pin appears, the map stays."""
+    browser.get(server.url + "/favicon.svg")
+    set_location(browser, server)
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        const real = navigator.geolocation.getCurrentPosition.bind(navigator.geolocation);
+        navigator.geolocation.getCurrentPosition = (ok, fail, options) =>
+            real((p) => setTimeout(() => { window.__fixDelivered = true; ok(p); }, 1500), fail, options);"""})
+    open_app(browser, server)
+    search(browser, "Tokyo")
+    searched = map_center(browser)
+    assert js(browser, "return window.__fixDelivered !== true"), "the search came first"
+    wait(browser, lambda d: js(d, "return window.__fixDelivered === true"), message="the position never arrived")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".leaflet-marker-icon[title='You are here']"))
+    assert near(map_center(browser), searched), "the map stays on the search the user made"
+
+
+def test_my_location_refused_says_so_and_leaves_the_map_where_it_was(browser, server):
+    open_app(browser, server)
+    search(browser, "Tokyo")
+    before = map_center(browser)
+    set_location(browser, server, permission="denied")
     browser.find_element(By.ID, "my-location").click()
     message = wait(browser, lambda d: d.find_element(By.ID, "message").is_displayed() and d.find_element(By.ID, "message"))
-    assert "refused" in message.text and "default location" in message.text
-    default = server.api("GET", "/v1/config")[1]["defaultCenter"]
-    wait(browser, lambda d: abs(map_center(d)[0] - default["latitude"]) < 0.01)
+    assert "refused" in message.text and "search works as usual" in message.text
     assert browser.find_element(By.ID, "my-location").get_attribute("aria-pressed") == "false"
+    assert near(map_center(browser), before), "no jump to a default location the user never asked for"
     screenshot(browser, "17-my-location-refused")
+
+
+def test_my_location_keeps_following_when_the_position_is_briefly_unavailable(browser, server):
+    open_app(browser, server)
+    search(browser, "Tokyo")
+    before = map_center(browser)
+    set_location(browser, server, None)
+    browser.find_element(By.ID, "my-location").click()
+    message = wait(browser, lambda d: d.find_element(By.ID, "message").is_displayed() and d.find_element(By.ID, "message"),
+                   timeout=20)
+    assert "not available right now" in message.text and "still trying" in message.text
+    assert browser.find_element(By.ID, "my-location").get_attribute("aria-pressed") == "true", "still following"
+    assert near(map_center(browser), before), "the map stays where the user was looking"
+    set_location(browser, server)                      # the fix comes back: the map finds the user
+    wait(browser, lambda d: near(map_center(d), HELSINKI), timeout=20, message="following did not resume")
+    assert browser.find_elements(By.CSS_SELECTOR, ".you-are-here")
 
 
 def test_my_location_allowed_centres_on_the_user(browser, server):
     open_app(browser, server)
-    browser.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted",
-                                                      "origin": server.url})
-    browser.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 60.1699, "longitude": 24.9384, "accuracy": 20})
+    set_location(browser, server)
     browser.find_element(By.ID, "my-location").click()
-    wait(browser, lambda d: abs(map_center(d)[0] - 60.1699) < 0.001 and abs(map_center(d)[1] - 24.9384) < 0.001)
+    wait(browser, lambda d: near(map_center(d), HELSINKI))
     assert browser.find_elements(By.CSS_SELECTOR, ".you-are-here")
     assert browser.find_element(By.ID, "my-location").get_attribute("aria-pressed") == "true"
 

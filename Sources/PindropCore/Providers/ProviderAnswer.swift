@@ -8,10 +8,14 @@ public struct ProviderAnswer: Sendable, Equatable {
     public var failures: [ProviderFailure]
     /// Whether the answer came from the response cache rather than the network.
     public var fromCache: Bool
+    /// For a paged answer (nearby), how many there are in all and the cursor of the next page; nil otherwise.
+    public var page: ResultPage?
 
     /// Makes an answer.
-    public init(results: [PlaceResult], provider: String, failures: [ProviderFailure] = [], fromCache: Bool = false) {
+    public init(results: [PlaceResult], provider: String, failures: [ProviderFailure] = [], fromCache: Bool = false,
+                page: ResultPage? = nil) {
         self.results = results; self.provider = provider; self.failures = failures; self.fromCache = fromCache
+        self.page = page
     }
 
     /// Whether a fallback answered because an earlier provider failed.

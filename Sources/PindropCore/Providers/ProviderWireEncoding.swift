@@ -23,6 +23,7 @@ extension WireEncoding {
         }
         w.endArray()
         writeResults(answer.results, format: format, into: &w)
+        if let page = answer.page { writePage(page, into: &w) }
         w.endObject()
         return w
     }

@@ -97,9 +97,10 @@ extension ResponseCache.Key {
         Self(provider: provider, request: "reverse|\(rounded(r.coordinate, 5))|\(r.limit)")
     }
 
-    /// The key of a nearby request: the point rounded to ~1 m, radius, limit, category.
+    /// The key of a nearby request: the point rounded to ~1 m, radius, limit, category, the page's start.
     public static func nearby(_ r: NearbyRequest, provider: String) -> Self {
-        Self(provider: provider, request: "nearby|\(rounded(r.coordinate, 5))|\(r.radiusMeters)|\(r.limit)|\(r.category ?? "")")
+        let after = r.after.map { "\($0.distanceMeters)|\($0.id)" } ?? ""
+        return Self(provider: provider, request: "nearby|\(rounded(r.coordinate, 5))|\(r.radiusMeters)|\(r.limit)|\(r.category ?? "")|\(after)")
     }
 
     private static func rounded(_ c: Coordinate?, _ decimals: Int) -> String {

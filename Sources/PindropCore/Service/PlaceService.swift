@@ -80,11 +80,48 @@ public final class PlaceService: Sendable {
         }
     }
 
-    /// Venues and places within a radius of a point, nearest first.
+    /// Venues and places within a radius of a point, nearest first: one page. The store pages: its answer has
+    /// `page` with the total within the radius and the `next` cursor when more remain. A remote provider answers
+    /// one page only (no `total`, no `next`), so a request with a cursor goes to the store alone.
     public func nearby(_ request: NearbyRequest, provider: String? = nil) async throws -> ProviderAnswer {
-        try await answer(.nearby, preferring: provider, key: { .nearby(request, provider: $0) }) { p in
-            try await (p as? any NearbySearching)?.nearby(request)
+        var chain = try resolvedChain(.nearby, preferring: provider)
+        if request.after != nil {
+            // A cursor names a place in the store's order: whoever was preferred, only the store pages on.
+            guard let store = providers[EmbeddedProvider.providerName] else { throw Self.noStore }
+            chain = [store]
         }
+        var page = ResultPage(total: nil, next: nil)
+        var answer = try await answer(chain, key: { .nearby(request, provider: $0) }) { p in
+            guard let store = (p as? EmbeddedProvider)?.store else { return try await (p as? any NearbySearching)?.nearby(request) }
+            // One more than asked says whether a next page exists.
+            var ask = request
+            ask.limit += 1
+            let found = try await store.nearbyPage(ask)
+            let results = Array(found.results.prefix(request.limit))
+            let last = found.results.count > request.limit ? results.last : nil
+            page = ResultPage(total: found.total, next: last.map { NearbyCursor.cursor(after: NearbyPosition($0)) })
+            return results
+        }
+        answer.page = page
+        return answer
+    }
+
+    /// Up to `count` places within the radius (nil: all of them), nearest first, asked `pageSize` at a time; the
+    /// answer's `page` is the last page's. A provider that cannot page gives its one page.
+    public func nearby(_ request: NearbyRequest, collecting count: Int?, provider: String? = nil,
+                       pageSize: Int = RequestLimits.maxNearbyPage) async throws -> ProviderAnswer {
+        let wanted = count ?? .max
+        var ask = request
+        ask.limit = min(wanted, pageSize)
+        var answer = try await nearby(ask, provider: provider)
+        while answer.results.count < wanted, answer.page?.next != nil, let last = answer.results.last {
+            ask.after = NearbyPosition(last)
+            ask.limit = min(wanted - answer.results.count, pageSize)
+            let more = try await nearby(ask, provider: answer.provider)
+            answer.results += more.results
+            answer.page = more.page
+        }
+        return answer
     }
 
     /// The place with this id, from the provider its prefix names ("google:…" asks Google, which also ends its
@@ -110,6 +147,12 @@ public final class PlaceService: Sendable {
     public func streetMap(in box: BoundingBox, limit: Int) async throws -> (features: [MapFeature], attribution: [String]) {
         guard let store else { return ([], []) }
         return (try await store.streetMap(in: box, limit: limit), store.streetAttribution)
+    }
+
+    /// The place names to draw in a view of the offline map; empty without a store.
+    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
+        guard let store else { return [] }
+        return try await store.mapLabels(in: box, zoom: zoom, limit: limit)
     }
 
     /// The provider names asked for `capability`, in order; `preferred` goes first when given.

@@ -137,17 +137,29 @@ struct ProviderHTTP: Sendable {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
                 return upstream("did not answer within \(Self.seconds(configuration.timeout))")
-            case .remoteConnectionClosed:
-                return upstream("closed the connection without answering")
             default:
-                return upstream("could not be asked (\(error.shortDescription))")
+                break
             }
         }
-        let text = String(describing: error)
-        if text.contains("refused") || text.contains("ECONNREFUSED") {
-            return upstream("could not connect (connection refused)")
+        return upstream(Self.plainReason(error))
+    }
+
+    /// Why a connection failed, in words a person can act on, from the kind of failure alone: never an error's
+    /// type name or description (which may hold the service's text). Shared by every provider and MusicBrainz.
+    static func plainReason(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed {
+            return "closed the connection without answering"
         }
-        return upstream("could not be reached (\(type(of: error)))")
+        let text = String(describing: error).lowercased()
+        let says = { (words: [String]) in words.contains { text.contains($0) } }
+        if says(["refused"]) { return "could not connect (connection refused)" }
+        if says(["dns", "resolve", "nxdomain", "getaddrinfo", "eai_", "name or service not known"]) {
+            return "could not be found (its host name did not resolve: no network, or a wrong URL)"
+        }
+        if says(["tls", "ssl", "certificate", "handshake"]) { return "could not be reached securely (the TLS connection failed)" }
+        if says(["unreachable", "no route"]) { return "could not be reached (no network route to it)" }
+        if says(["reset", "closed", "eof"]) { return "closed the connection without answering" }
+        return "could not be reached"
     }
 
     /// "5 s", "0.2 s".

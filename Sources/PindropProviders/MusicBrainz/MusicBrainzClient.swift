@@ -105,13 +105,13 @@ public struct MusicBrainzClient: MusicPlaceSearching {
             case .invalidURL, .emptyHost, .emptyScheme:
                 return .invalidInput("the MusicBrainz URL \(base) is not a valid URL")
             default:
-                return .upstream(provider: Self.providerName, message: "the request to \(base) failed (\(error.shortDescription))")
+                break
             }
         }
-        let text = String(describing: error)
-        if text.contains("refused") || text.contains("ECONNREFUSED") || text.contains("connect") {
-            return .upstream(provider: Self.providerName, message: "could not connect to \(base) (connection refused)")
-        }
-        return .upstream(provider: Self.providerName, message: "could not reach \(base) (\(type(of: error)))")
+        let reason = ProviderHTTP.plainReason(error)
+        // "could not connect (connection refused)" → "could not connect to http://… (connection refused)".
+        let placed = reason.hasPrefix("could not connect") ? reason.replacingOccurrences(of: "could not connect", with: "could not connect to \(base)")
+            : "\(base) \(reason)"
+        return .upstream(provider: Self.providerName, message: placed)
     }
 }

@@ -1,21 +1,28 @@
 // Pindrop web app: the one way to call the Pindrop server. Every call adds the chosen provider (providers.js),
-// turns a failure into an Error that carries the server's own message (or a plain one when the server cannot be
-// reached), and lets the page credit whoever answered.
+// turns a failure into an Error whose message a person can read (userMessage), and lets the page credit whoever
+// answered.
 import { withProvider, answered } from "./providers.js";
+import { userMessage } from "./messages.js";
 
-/** Fetches `path` and returns the Response when it is 2xx; otherwise throws an Error with the server's message
- *  and the HTTP `status`. For answers read in their own way (an event stream); everything else uses `api`. */
+/** Fetches `path` and returns the Response when it is 2xx; otherwise throws an Error whose message is for the
+ *  person (`userMessage`), with the HTTP `status`, the error `code` and the server's own text as `detail`.
+ *  For answers read in their own way (an event stream); everything else uses `api`. */
 export async function request(path, options) {
   let response;
   try {
     response = await fetch(path, options);
   } catch (error) {
-    throw new Error("Cannot reach the Pindrop server. Is it still running?");
+    if (error && error.name === "AbortError") throw error;
+    throw Object.assign(new Error(userMessage("network")), { code: "network" });
   }
   if (!response.ok) {
     const body = await response.json().catch(() => null);
-    const error = new Error(body && body.error && body.error.message ? body.error.message : "The server answered " + response.status + ".");
+    const e = body && body.error ? body.error : {};
+    const retryAfter = parseInt(response.headers.get("Retry-After") || "", 10);
+    const error = new Error(userMessage(e.code, e.message, retryAfter));
     error.status = response.status;
+    error.code = e.code || null;
+    error.detail = e.message || null;
     throw error;
   }
   return response;

@@ -5,8 +5,8 @@
 // messages), providers.js (provider picker and credits), api.js (every server call), basemap.js (the offline
 // coastlines, lakes and borders), map.js (the Leaflet map and its pins), card.js (the chosen place and Save /
 // Delete), suggest.js (suggestions and recent addresses), search.js (search and results), saved.js (saved places
-// list), centerpin.js (address under the pin), streetmap.js (offline streets), nearme.js ("Near me") and music.js
-// ("Music").
+// list), centerpin.js (address under the pin), streetmap.js (offline streets), labels.js (offline place names),
+// nearme.js ("Near me") and music.js ("Music").
 import { api } from "./api.js";
 import { initProviders, showProviders } from "./providers.js";
 import { initPanel, showMessage } from "./panel.js";
@@ -18,6 +18,7 @@ import { initSearch } from "./search.js";
 import { initSaved } from "./saved.js";
 import { initCenterPin } from "./centerpin.js";
 import { initStreetMap, streetFeatureCount } from "./streetmap.js";
+import { initLabels, labelCount, labelsDrawnZoom } from "./labels.js";
 import { initNearMe, nearMeForTests } from "./nearme.js";
 import { initMusic, musicForTests } from "./music.js";
 
@@ -50,6 +51,7 @@ async function start() {
   initMusic();
   initNearMe(config);
   initStreetMap();
+  initLabels(config);
   document.body.dataset.ready = "true";
 }
 
@@ -59,6 +61,8 @@ window.pindrop = {
   api,
   resultMarkerCount: placeMarkerCount,
   basemap: basemapForTests,
+  labelCount,
+  labelsDrawnZoom,
   music: musicForTests,
   nearme: { ...nearMeForTests, streetFeatureCount },
 };

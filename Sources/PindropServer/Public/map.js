@@ -16,6 +16,8 @@ let resultLayer = null;     // the last search's results, clustered
 let singleLayer = null;     // the selected result or the chosen place, kept out of the clusters
 const credits = new Map();  // who needs a credit → its texts; the union is shown on the map
 const follow = { watchID: null, marker: null };   // "my location"
+const OPEN_ZOOM = 15;
+const TILE_FAILURES_TO_GIVE_UP = 4;   // the first view asks for ~12 tiles; four failures and no success is no network       // the zoom the map opens on the user and first follows at: streets are readable there
 
 /** Sets up the map and its buttons with the server's settings. */
 export function initMap(settings) {
@@ -32,15 +34,44 @@ export function initMap(settings) {
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
   // Offline basemap (basemap.js): GSHHG coastlines and borders, or the Natural Earth countries, under the tiles.
   initBasemap(map, config);
-  // Online tiles when reachable; a failed tile stays invisible and never breaks the page.
-  if (config.tileURL) {
-    L.tileLayer(config.tileURL, { maxZoom: 19, attribution: config.tileAttribution, crossOrigin: true }).addTo(map);
-  }
+  watchTiles();
   resultLayer = typeof L.markerClusterGroup === "function"
     ? L.markerClusterGroup({ showCoverageOnHover: false, maxClusterRadius: 40 }) : L.featureGroup();
   resultLayer.addTo(map);
   singleLayer = L.featureGroup().addTo(map);
   watchBottomStack();
+  openOnUser();
+}
+
+/**
+ * Online tiles when configured and reachable. When the first tiles all fail (no network, a blocked server), the
+ * layer is removed so the page stops asking, and the map says "Offline map" once, in its corner; the offline
+ * layers (land, streets, place names) are the map then. The browser's "online" event tries the tiles again.
+ * map.tilesOffline and the "tilesstate" event tell the other layers which case holds.
+ */
+function watchTiles() {
+  const badge = L.control({ position: "bottomright" });
+  badge.onAdd = () => element("div", "offline-badge", "Offline map");
+  const setOffline = (offline) => {
+    if (map.tilesOffline === offline) return;
+    map.tilesOffline = offline;
+    if (offline) badge.addTo(map); else badge.remove();
+    map.fire("tilesstate", { offline });
+  };
+  if (!config.tileURL) { setOffline(true); return; }
+  let tiles = null;
+  const start = () => {
+    let loaded = 0, failed = 0;
+    tiles = L.tileLayer(config.tileURL, { maxZoom: 19, attribution: config.tileAttribution, crossOrigin: true });
+    tiles.on("tileload", () => { loaded += 1; setOffline(false); });
+    tiles.on("tileerror", () => {
+      failed += 1;
+      if (loaded === 0 && failed >= TILE_FAILURES_TO_GIVE_UP && tiles) { map.removeLayer(tiles); tiles = null; setOffline(true); }
+    });
+    tiles.addTo(map);
+  };
+  start();
+  window.addEventListener("online", () => { if (!tiles) start(); });
 }
 
 /**
@@ -154,6 +185,24 @@ export function placeMarkerCount() {
 
 // ---------- my location ----------
 
+/**
+ * The map opens on the user (PRODUCT.md §3): the position is asked for once on load (the browser asks for
+ * permission then) and shown with the "You are here" pin. It recentres the map only while nobody has moved it
+ * yet, so a late answer never undoes a search, a chosen place or a drag. Without permission, or without a fix,
+ * the map stays on the configured default view and nothing else changes.
+ */
+function openOnUser() {
+  if (!("geolocation" in navigator)) return;
+  let untouched = true;
+  map.once("movestart", () => { untouched = false; });
+  navigator.geolocation.getCurrentPosition((position) => {
+    const { latitude, longitude } = position.coords;
+    showYou(latitude, longitude);
+    if (untouched) map.setView([latitude, longitude], OPEN_ZOOM, { animate: false });
+  }, () => { /* refused or unavailable: the default view stays, as with any map that cannot locate you */ },
+  { enableHighAccuracy: false, timeout: 15000, maximumAge: 60000 });
+}
+
 function showYou(lat, lon) {
   if (!map) return;
   if (!follow.marker) {
@@ -172,29 +221,33 @@ function stopFollowing() {
   $("my-location").setAttribute("aria-pressed", "false");
 }
 
-function locationFailed(reason) {
-  stopFollowing();
-  const c = config.defaultCenter;
-  showMessage(reason + " Showing the default location instead; search works as usual.");
-  if (map) map.setView([c.latitude, c.longitude], Math.max(map.getZoom(), 10));
-}
-
-/** Follows the user's position until pressed again. */
+/**
+ * Follows the user's position until pressed again. Only a refusal stops it: "unavailable" and "took too long"
+ * are passing states (indoors, a tunnel), so it says so once and keeps waiting for the next fix. The map never
+ * jumps elsewhere on an error; it stays where the user was looking.
+ */
 function toggleFollow() {
   if (follow.watchID !== null) { stopFollowing(); return; }
-  if (!("geolocation" in navigator)) { locationFailed("This browser cannot tell your location."); return; }
+  if (!("geolocation" in navigator)) { showMessage("This browser cannot tell your location. Search works as usual."); return; }
   $("my-location").setAttribute("aria-pressed", "true");
-  let first = true;
+  let first = true, saidWaiting = false;
   follow.watchID = navigator.geolocation.watchPosition((position) => {
     const { latitude, longitude } = position.coords;
     showYou(latitude, longitude);
     if (map) {
-      if (first) map.setView([latitude, longitude], Math.max(map.getZoom(), 15)); else map.panTo([latitude, longitude]);
+      if (first) map.setView([latitude, longitude], Math.max(map.getZoom(), OPEN_ZOOM)); else map.panTo([latitude, longitude]);
     }
     first = false;
+    saidWaiting = false;
   }, (error) => {
-    if (error.code === 1) locationFailed("Location permission was refused.");
-    else if (error.code === 3) locationFailed("Your location took too long to find.");
-    else locationFailed("Your location is unavailable.");
+    if (error.code === 1) {
+      stopFollowing();
+      showMessage("Location permission was refused, so the map cannot show where you are. "
+        + "Allow location for this site in the browser to use My location; search works as usual.");
+    } else if (!saidWaiting) {
+      saidWaiting = true;
+      showMessage(error.code === 3 ? "Finding your location is taking a while; still trying."
+        : "Your location is not available right now; still trying.");
+    }
   }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 10000 });
 }

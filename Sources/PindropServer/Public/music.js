@@ -5,6 +5,7 @@
 // fetching. Place names only ever reach the page as text (textContent, DOM nodes), never as HTML.
 import { $, element } from "./dom.js";
 import { request } from "./api.js";
+import { userMessage } from "./messages.js";
 import { setPanelCollapsed, uncoveredPadding } from "./panel.js";
 import { map } from "./map.js";
 import { leaveNearMe } from "./nearme.js";
@@ -189,7 +190,8 @@ function startSearch(text) {
     finish(search, "failed");
     if (event.data) {
       const body = JSON.parse(event.data);
-      showError("The search stopped: " + ((body.error && body.error.message) || "MusicBrainz failed.")
+      const e = body.error || {};
+      showError("The search stopped: " + userMessage(e.code, e.message)
         + (search.kept ? " The " + search.kept + " places found so far stay on the map." : ""));
     } else if (search.events === 0) {
       explainRefusal(url);
@@ -229,7 +231,7 @@ async function explainRefusal(url) {
     abort.abort();   // the stream opened this time: do not read it
     showError("The music search could not start. Try again.");
   } catch (error) {
-    showError(error.message);
+    showError(error.code === "not_configured" ? "Music search is not set up on this server. Ask whoever runs it to turn it on." : error.message);
   }
 }
 

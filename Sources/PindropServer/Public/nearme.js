@@ -1,6 +1,7 @@
 // Pindrop web app: "Near me" mode (PRODUCT.md §4). Takes the browser's location once (or the configured default
-// location, and says so), lists and pins the venues within a radius (slider, 1000 m at first) with the searched
-// circle drawn, filters by category, and shows each venue's name under its pin and its address when tapped.
+// location, and says so), lists and pins every venue within a radius (slider, 1000 m at first; fetched page by page
+// following the API's `next`, up to VENUE_CAP) with the searched circle drawn and fitted in view, filters by
+// category, and shows each venue's name under its pin (clusters where they crowd) and its address when tapped.
 // Venue names only ever reach the page as text (textContent, DOM nodes), never as HTML.
 import { $, element } from "./dom.js";
 import { api } from "./api.js";
@@ -9,16 +10,21 @@ import { map, setCredit } from "./map.js";
 import { addressLine } from "./place.js";
 
 const RADIUS = { initial: 1000, min: 100, max: 5000, step: 100 };
-const VENUE_LIMIT = 100;             // the API's largest page
+const VENUE_PAGE = 1000;            // the API's largest nearby page
+const VENUE_CAP = 10000;            // most venues one circle lists and pins (5 km of a city centre is under this)
+const FEW_VENUES = 60;              // up to this many, pins are never clustered
 const OSM_CREDIT = "© OpenStreetMap contributors";
 // OSM tag values the engine uses as categories (amenity=cafe → "cafe", shop=bakery → "bakery").
+// Each with its label and the noun of one and of many for the count ("1 café", "12 cafés").
 const CATEGORIES = [
-  ["", "All categories"], ["cafe", "Cafés"], ["restaurant", "Restaurants"], ["fast_food", "Fast food"], ["pub", "Pubs"],
-  ["bar", "Bars"], ["nightclub", "Nightclubs"], ["hotel", "Hotels"], ["hostel", "Hostels"], ["museum", "Museums"],
-  ["gallery", "Galleries"], ["attraction", "Attractions"], ["theatre", "Theatres"], ["cinema", "Cinemas"],
-  ["library", "Libraries"], ["place_of_worship", "Places of worship"], ["supermarket", "Supermarkets"],
-  ["convenience", "Convenience shops"], ["bakery", "Bakeries"], ["clothes", "Clothes shops"], ["books", "Bookshops"],
-  ["pharmacy", "Pharmacies"], ["bank", "Banks"], ["hairdresser", "Hairdressers"], ["artwork", "Public art"],
+  ["", "All categories", "venue", "venues"], ["cafe", "Cafés", "café"], ["restaurant", "Restaurants"],
+  ["fast_food", "Fast food", "fast food place", "fast food places"], ["pub", "Pubs"], ["bar", "Bars"],
+  ["nightclub", "Nightclubs"], ["hotel", "Hotels"], ["hostel", "Hostels"], ["museum", "Museums"],
+  ["gallery", "Galleries", "gallery"], ["attraction", "Attractions"], ["theatre", "Theatres"], ["cinema", "Cinemas"],
+  ["library", "Libraries", "library"], ["place_of_worship", "Places of worship", "place of worship"],
+  ["supermarket", "Supermarkets"], ["convenience", "Convenience shops"], ["bakery", "Bakeries", "bakery"],
+  ["clothes", "Clothes shops"], ["books", "Bookshops"], ["pharmacy", "Pharmacies", "pharmacy"], ["bank", "Banks"],
+  ["hairdresser", "Hairdressers"], ["artwork", "Public art", "work of public art", "works of public art"],
 ];
 
 const near = {
@@ -29,10 +35,12 @@ const near = {
   category: "",
   seq: 0,                // every venue request gets a number; only the newest may draw
   locateSeq: 0,
-  venues: [],            // the last answer, nearest first
-  answered: null,        // the URL of the last request answered (or failed), for the tests
+  venues: [],            // every venue loaded for the circle, nearest first
+  total: null,           // how many the circle holds, as the server counted them (null when it cannot say)
+  complete: false,       // every page is loaded (or the load failed)
+  answered: null,        // the URL of the last request's first page, once all its pages are in (or failed), for the tests
   markers: [],
-  layer: null, circle: null, centerMarker: null,
+  layer: null, clusters: null, plain: null, circle: null, centerMarker: null,
 };
 const ui = {};
 let config = null;       // the server's settings: defaultCenter
@@ -46,6 +54,14 @@ export const nearMeForTests = {
 
 function formatDistance(meters) {
   return meters < 1000 ? Math.round(meters) + " m" : (meters / 1000).toFixed(meters < 10000 ? 1 : 0) + " km";
+}
+
+/** "1 café" / "312 cafés" / "No cafés", for the chosen category. */
+function countOf(n) {
+  const chosen = CATEGORIES.find(([value]) => value === near.category) || CATEGORIES[0];
+  const many = chosen[3] || (chosen[0] ? chosen[1].toLowerCase() : "venues");
+  const one = chosen[2] || many.replace(/s$/, "");
+  return n === 0 ? "No " + many : n.toLocaleString("en-US") + " " + (n === 1 ? one : many);
 }
 
 function categoryLabel(category) {
@@ -128,14 +144,17 @@ function enter() {
   ui.toggle.setAttribute("aria-pressed", "true");
   ui.section.hidden = false;
   setPanelCollapsed(false);
-  if (!near.layer && map) {
-    near.layer = typeof L.markerClusterGroup === "function"
-      ? L.markerClusterGroup({ showCoverageOnHover: false, maxClusterRadius: 36, disableClusteringAtZoom: 18 })
-      : L.featureGroup();
-    near.layer.on("animationend", scheduleDeclutter);
+  if (!near.plain && map) {
+    // Crowded pins gather into clusters, tighter as the map zooms in; from zoom 17 every pin stands alone with its
+    // name (the names that would overlap a nearer venue's wait: declutter). A few venues are never clustered.
+    near.plain = L.featureGroup();
+    near.clusters = typeof L.markerClusterGroup === "function"
+      ? L.markerClusterGroup({ showCoverageOnHover: false, chunkedLoading: true, disableClusteringAtZoom: 17,
+        maxClusterRadius: (zoom) => (zoom >= 16 ? 24 : zoom >= 14 ? 36 : 48) })
+      : near.plain;
+    near.clusters.on("animationend", scheduleDeclutter);
     map.on("zoomend moveend", scheduleDeclutter);
   }
-  if (near.layer && map) near.layer.addTo(map);
   locate();
 }
 
@@ -145,11 +164,12 @@ function leave() {
   near.locateSeq++;
   ui.toggle.setAttribute("aria-pressed", "false");
   ui.section.hidden = true;
-  if (near.layer) { near.layer.clearLayers(); near.layer.remove(); }
+  if (near.layer) { near.layer.clearLayers(); near.layer.remove(); near.layer = null; }
   if (near.circle) { near.circle.remove(); near.circle = null; }
   if (near.centerMarker) { near.centerMarker.remove(); near.centerMarker = null; }
   near.venues = [];
   near.markers = [];
+  near.total = null;
   near.center = null;
   ui.list.replaceChildren();
   ui.count.textContent = "";
@@ -204,41 +224,57 @@ function drawCenter() {
   }).addTo(map);
 }
 
-/** Shows `bounds` (default: the whole circle) clear of the search panel. */
-function fitView(bounds) {
-  bounds = bounds || L.latLng(near.center.lat, near.center.lon).toBounds(near.radius * 2);
-  map.fitBounds(bounds, Object.assign(uncoveredPadding(20, 20), { maxZoom: 17, animate: false }));
+/** Shows the whole circle clear of the search panel. */
+function fitView() {
+  const bounds = L.latLng(near.center.lat, near.center.lon).toBounds(near.radius * 2);
+  map.fitBounds(bounds, Object.assign(uncoveredPadding(20, 20), { maxZoom: 18, animate: false }));
 }
 
+/** Loads every venue in the circle, page by page (the API's `next`), listing and pinning each page as it comes. */
 async function loadVenues(fit) {
   const seq = ++near.seq;
   drawCenter();
   if (fit && map) fitView();
   ui.section.classList.add("busy");
   ui.count.textContent = "Looking for venues…";
-  let url = "/v1/nearby?lat=" + near.center.lat.toFixed(6) + "&lon=" + near.center.lon.toFixed(6)
-    + "&radius=" + near.radius + "&limit=" + VENUE_LIMIT;
-  if (near.category) url += "&category=" + encodeURIComponent(near.category);
+  const first = "/v1/nearby?lat=" + near.center.lat.toFixed(6) + "&lon=" + near.center.lon.toFixed(6)
+    + "&radius=" + near.radius + (near.category ? "&category=" + encodeURIComponent(near.category) : "");
+  startVenues();
   try {
-    const body = await api(url);
-    if (seq !== near.seq || !near.active) return;
-    if (!body || !Array.isArray(body.results)) throw new Error("The server sent an answer the page cannot read.");
-    showVenues(body.results.filter((p) => Number.isFinite(p.latitude) && Number.isFinite(p.longitude)));
-    // Cut at the limit, the venues fill only the middle of the circle: show them rather than the empty rim.
-    if (fit && map && near.venues.length >= VENUE_LIMIT) {
-      fitView(L.latLngBounds(near.venues.map((p) => [p.latitude, p.longitude]).concat([[near.center.lat, near.center.lon]])));
-    }
+    let cursor = null;
+    do {
+      const limit = Math.min(VENUE_PAGE, VENUE_CAP - near.venues.length);
+      const body = await api(first + "&limit=" + limit + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""));
+      if (seq !== near.seq || !near.active) return;
+      if (!body || !Array.isArray(body.results)) throw new Error("The server sent an answer the page cannot read.");
+      if (cursor === null) near.total = Number.isInteger(body.total) ? body.total : null;
+      addVenues(body.results.filter((p) => Number.isFinite(p.latitude) && Number.isFinite(p.longitude)));
+      cursor = typeof body.next === "string" && body.results.length > 0 ? body.next : null;
+    } while (cursor !== null && near.venues.length < VENUE_CAP);
+    near.complete = true;
+    showCount();
   } catch (error) {
     if (seq !== near.seq) return;
-    showVenues([]);
+    startVenues();
     ui.count.textContent = "Venues could not be loaded.";
     showMessage("Could not load venues near you: " + error.message);
   } finally {
     if (seq === near.seq) {
       ui.section.classList.remove("busy");
-      near.answered = url;
+      near.answered = first;
     }
   }
+}
+
+/** The heading over the list: "312 venues within 1.0 km", and what is still loading or left out. */
+function showCount() {
+  const within = " within " + formatDistance(near.radius);
+  const loaded = near.venues.length;
+  const total = near.total === null ? loaded : near.total;
+  let text = countOf(total) + within + ".";
+  if (!near.complete) text += " Loading " + loaded.toLocaleString("en-US") + "…";
+  else if (total > loaded) text += " Showing the nearest " + loaded.toLocaleString("en-US") + ".";
+  ui.count.textContent = text;
 }
 
 function popupContent(place) {
@@ -264,28 +300,35 @@ function venueMarker(place) {
   return marker;
 }
 
-function showVenues(places) {
-  near.venues = places;
-  if (near.layer) near.layer.clearLayers();
-  near.markers = map ? places.map(venueMarker) : [];
-  if (near.layer) {
-    if (typeof near.layer.addLayers === "function") near.layer.addLayers(near.markers);
-    else near.markers.forEach((m) => near.layer.addLayer(m));
-  }
-  setCredit("venues", places.some((p) => String(p.id).startsWith("osm:")) ? [OSM_CREDIT] : null);
-  scheduleDeclutter();
-
-  const within = formatDistance(near.radius);
-  const chosen = CATEGORIES.find(([value]) => value === near.category);
-  const kind = near.category && chosen ? chosen[1].toLowerCase() : "venues";   // "cafés"
-  ui.count.textContent = places.length === 0 ? "No " + kind + " within " + within + "."
-    : places.length >= VENUE_LIMIT ? "The nearest " + places.length + " " + kind + " (up to "
-      + formatDistance(places[places.length - 1].distanceMeters || 0) + " away) in the " + within + " circle."
-      + (near.category ? "" : " Choose a category to see further.")
-    : places.length === 1 ? "1 venue within " + within + "."
-    : places.length + " " + kind + " within " + within + ".";
+/** Clears the venues of the last circle. */
+function startVenues() {
+  near.venues = [];
+  near.markers = [];
+  near.total = null;
+  near.complete = false;
+  if (near.layer) { near.layer.clearLayers(); near.layer.remove(); near.layer = null; }
   ui.list.replaceChildren();
-  places.forEach((place, index) => {
+  setCredit("venues", null);
+}
+
+/** Lists and pins one more page of venues (nearest first, after those already shown). */
+function addVenues(places) {
+  const offset = near.venues.length;
+  near.venues = near.venues.concat(places);
+  const markers = map ? places.map(venueMarker) : [];
+  near.markers = near.markers.concat(markers);
+  if (map) {
+    // A circle with few venues never clusters; the layer is chosen once the first page says how many there are.
+    if (!near.layer) near.layer = ((near.total === null ? places.length : near.total) <= FEW_VENUES ? near.plain : near.clusters).addTo(map);
+    if (typeof near.layer.addLayers === "function") near.layer.addLayers(markers);
+    else markers.forEach((m) => near.layer.addLayer(m));
+  }
+  if (places.some((p) => String(p.id).startsWith("osm:"))) setCredit("venues", [OSM_CREDIT]);
+  scheduleDeclutter();
+  showCount();
+
+  const rows = document.createDocumentFragment();
+  places.forEach((place, i) => {
     const li = element("li");
     const button = element("button", "row venue-row");
     button.type = "button";
@@ -293,10 +336,11 @@ function showVenues(places) {
     const details = [categoryLabel(place.category), Number.isFinite(place.distanceMeters) ? formatDistance(place.distanceMeters) : ""]
       .filter(Boolean).join(" · ");
     if (details) button.append(element("span", "venue-row-details", details));
-    button.addEventListener("click", () => openVenue(index));
+    button.addEventListener("click", () => openVenue(offset + i));
     li.append(button);
-    ui.list.append(li);
+    rows.append(li);
   });
+  ui.list.append(rows);
 }
 
 /** Hides the names that would cover a nearer venue's name; the pin stays, and tapping it shows the name. */
@@ -324,7 +368,7 @@ function scheduleDeclutter() {
 function openVenue(index) {
   const marker = near.markers[index];
   if (!marker) return;
-  if (typeof near.layer.zoomToShowLayer === "function") near.layer.zoomToShowLayer(marker, () => marker.openPopup());
+  if (near.layer && typeof near.layer.zoomToShowLayer === "function") near.layer.zoomToShowLayer(marker, () => marker.openPopup());
   else marker.openPopup();
   collapseOnSmallScreens();
 }

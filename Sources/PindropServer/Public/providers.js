@@ -6,6 +6,7 @@
 // api.js hands every call through here: `withProvider(path)` adds the chosen `provider=` to /v1/search,
 // /v1/suggest, /v1/reverse and /v1/nearby, and `answered(path, body)` reads who answered.
 import { $, element } from "./dom.js";
+import { providerTrouble } from "./messages.js";
 
 const QUESTIONS = [
   { capability: "search", label: "Search" },
@@ -133,8 +134,8 @@ export function answered(path, body) {
   credit.classList.toggle("fallback", Boolean(body.fallback));
   credit.hidden = false;
   if (body.fallback && Array.isArray(body.failures) && body.failures.length) {
-    const failed = body.failures.map((f) => f.message || displayName(f.provider) + " failed").join("; ");
-    notice.textContent = "Fallback answer: " + failed + (/[.!]$/.test(failed) ? " " : ". ") + "Showing results from " + name + " instead.";
+    const failed = body.failures.map((f) => providerTrouble(displayName(f.provider), f.code)).join("; ");
+    notice.textContent = failed + ". Showing results from " + name + " instead.";
     notice.dataset.capability = capability;
     notice.hidden = false;
   } else if (notice.dataset.capability === capability) {
