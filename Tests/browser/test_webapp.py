@@ -19,8 +19,8 @@ def test_opens_offline_with_the_coastline_basemap(browser, server):
          message="the offline coastline layer was not drawn")
     # Online tiles fail here (no network): they stay invisible and the page keeps working.
     assert browser.find_element(By.ID, "q").is_displayed()
+    # (The online tiles' credit goes when map.js gives the failed tiles up, which may come first.)
     assert "GSHHG coastlines" in browser.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text
-    assert "OpenStreetMap" in browser.find_element(By.CSS_SELECTOR, ".leaflet-control-attribution").text
     screenshot(browser, "01-opened-offline")
     assert js_errors(browser) == []
 
