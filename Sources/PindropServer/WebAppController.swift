@@ -8,9 +8,12 @@ struct WebAppController<Context: RequestContext>: Sendable {
     let configuration: ServerConfiguration
     /// The basemap's bytes, read once at start; nil when no file is configured or it cannot be read.
     let basemap: ByteBuffer?
+    /// Whether `/v1/basemap` has coastline data to answer from.
+    let coastline: Bool
 
-    init(configuration: ServerConfiguration) {
+    init(configuration: ServerConfiguration, coastline: Bool = false) {
         self.configuration = configuration
+        self.coastline = coastline
         self.basemap = configuration.basemapFile
             .flatMap { FileManager.default.contents(atPath: $0) }
             .map { ByteBuffer(bytes: $0) }
@@ -42,6 +45,7 @@ struct WebAppController<Context: RequestContext>: Sendable {
         w.endObject()
         w.key("defaultZoom"); w.number(configuration.defaultZoom)
         w.key("basemap"); w.bool(basemap != nil)
+        w.key("coastline"); w.bool(coastline)
         w.endObject()
         return Responses.json(w)
     }

@@ -13,13 +13,15 @@ struct TestServer {
     var configuration = ServerConfiguration()
     /// The store the facade answers from: the sample places, no streets unless a test sets them.
     var store: any PlaceStore = FakeStore(places: SamplePlaces.all)
+    /// The coastlines behind `/v1/basemap`: none unless a test sets them.
+    var coastline: Coastline?
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) {
         configure(&configuration)
     }
 
     var services: ServerServices {
-        get throws { ServerServices(places: try PlaceService(store: store), saved: saved, recent: recent) }
+        get throws { ServerServices(places: try PlaceService(store: store), saved: saved, recent: recent, coastline: coastline) }
     }
 
     /// Runs `body` with a client of a fresh application.

@@ -27,7 +27,7 @@ struct WebAppAndOpenAPITests {
             return "\(route.method) \(path.hasPrefix("/") ? path : "/" + path)"
         }.filter { $0.contains("/v1/") })
         #expect(routed == documented)
-        #expect(routed.count == 15)
+        #expect(routed.count == 17)
     }
 
     @Test("the page, its script and styles are served at /")

@@ -2,14 +2,16 @@
 // and the modes that need it, and then marks the page ready (body[data-ready], which the browser tests wait for).
 //
 // Modules, from the bottom up: dom.js (DOM helpers), place.js (how a place reads), panel.js (panel, status,
-// messages), providers.js (provider picker and credits), api.js (every server call), map.js (the Leaflet map and
-// its pins), card.js (the chosen place and Save / Delete), suggest.js (suggestions and recent addresses),
-// search.js (search and results), saved.js (saved places list), centerpin.js (address under the pin),
-// streetmap.js (offline streets), labels.js (offline place names), nearme.js ("Near me") and music.js ("Music").
+// messages), providers.js (provider picker and credits), api.js (every server call), basemap.js (the offline
+// coastlines, lakes and borders), map.js (the Leaflet map and its pins), card.js (the chosen place and Save /
+// Delete), suggest.js (suggestions and recent addresses), search.js (search and results), saved.js (saved places
+// list), centerpin.js (address under the pin), streetmap.js (offline streets), labels.js (offline place names),
+// nearme.js ("Near me") and music.js ("Music").
 import { api } from "./api.js";
 import { initProviders, showProviders } from "./providers.js";
 import { initPanel, showMessage } from "./panel.js";
 import { map, initMap, placeMarkerCount } from "./map.js";
+import { basemapForTests } from "./basemap.js";
 import { initCard, loadSaved, reopenLinkedPlace } from "./card.js";
 import { initSuggest, loadRecent } from "./suggest.js";
 import { initSearch } from "./search.js";
@@ -58,6 +60,7 @@ window.pindrop = {
   get map() { return map; },
   api,
   resultMarkerCount: placeMarkerCount,
+  basemap: basemapForTests,
   labelCount,
   labelsDrawnZoom,
   music: musicForTests,

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { credit as providerCredit } from "./providers.js";
 import { showMessage, uncoveredPadding } from "./panel.js";
 import { placeName, formatCoordinates } from "./place.js";
+import { initBasemap } from "./basemap.js";
 
 /** The Leaflet map: null until set up, and for good when Leaflet is missing (search works without it). */
 export let map = null;
@@ -31,18 +32,8 @@ export function initMap(settings) {
   map = L.map("map", { zoomControl: false, worldCopyJump: true, minZoom: 2, maxZoom: 19 })
     .setView([config.defaultCenter.latitude, config.defaultCenter.longitude], config.defaultZoom);
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
-  // Offline basemap: Natural Earth countries as vectors, in a pane under the online tiles.
-  map.createPane("basemap").style.zIndex = 150;
-  if (config.basemap) {
-    api("/basemap/countries.geojson").then((data) => {
-      if (!data) return;
-      L.geoJSON(data, {
-        pane: "basemap", interactive: false,
-        style: { color: "#b7ab95", weight: 0.8, fillColor: "#f2efe9", fillOpacity: 1 },
-        attribution: "Made with Natural Earth",
-      }).addTo(map);
-    }).catch(() => { /* the page works without the basemap too */ });
-  }
+  // Offline basemap (basemap.js): GSHHG coastlines and borders, or the Natural Earth countries, under the tiles.
+  initBasemap(map, config);
   watchTiles();
   resultLayer = typeof L.markerClusterGroup === "function"
     ? L.markerClusterGroup({ showCoverageOnHover: false, maxClusterRadius: 40 }) : L.featureGroup();
