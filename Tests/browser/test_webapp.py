@@ -248,12 +248,12 @@ def test_a_late_location_never_undoes_a_search(browser, server):
     browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
         const real = navigator.geolocation.getCurrentPosition.bind(navigator.geolocation);
         navigator.geolocation.getCurrentPosition = (ok, fail, options) =>
-            real((p) => setTimeout(() => { window.__fixDelivered = true; ok(p); }, 1500), fail, options);"""})
+            real((p) => setTimeout(() => { window.__fixDelivered = true; ok(p); }, 5000), fail, options);"""})
     open_app(browser, server)
     search(browser, "Tokyo")
     searched = map_center(browser)
     assert js(browser, "return window.__fixDelivered !== true"), "the search came first"
-    wait(browser, lambda d: js(d, "return window.__fixDelivered === true"), message="the position never arrived")
+    wait(browser, lambda d: js(d, "return window.__fixDelivered === true"), timeout=20, message="the position never arrived")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".leaflet-marker-icon[title='You are here']"))
     assert near(map_center(browser), searched), "the map stays on the search the user made"
 
