@@ -7,7 +7,7 @@ import PindropCore
 /// Migrations are named and append-only.
 final class IndexDatabase {
     /// Bumped whenever the blob layout changes; an index of another version is rebuilt, not misread.
-    static let structureVersion = "12"
+    static let structureVersion = "13"
     /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.
     static let shippedOrigin = "shipped"
     /// Meta `origin` of an index holding a user's import: never rebuilt unasked. An index from before
