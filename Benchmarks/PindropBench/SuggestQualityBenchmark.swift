@@ -10,17 +10,8 @@ import PindropIndex
 /// sections of one listed city (named after it, within 30 km, smaller), also over prefixes of every such city;
 /// (c) results matched through an alternate name whose label does not show the typed text.
 func runSuggestQualityBenchmark(arguments: [String]) async throws {
-    func option(_ name: String) -> String? {
-        arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-    }
-    let sampleSize = Int(option("--sample") ?? "") ?? 1500
-    let candidates = [option("--data"), "../shared/data/geonames", "data/geonames"].compactMap { $0 }
-    guard let folder = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-        say("no GeoNames data found (tried \(candidates))"); exit(1)
-    }
-    let files = try GeoNamesReader.locate(folder)
-    let work = NSTemporaryDirectory() + "pindrop-bench-\(getpid())"
-    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    let sampleSize = Int(option("--sample", in: arguments) ?? "") ?? 1500
+    let (files, work) = try benchmarkData(arguments)
     defer { try? FileManager.default.removeItem(atPath: work) }
     _ = try await IndexBuilder(path: work + "/geonames.sqlite").importGeoNames(files, streets: nil, progress: nil)
     let index = try PlaceIndex.open(at: work + "/geonames.sqlite")
@@ -102,7 +93,7 @@ struct SuggestionJudge {
     }
 
     /// How a result reads in a list.
-    static func label(_ r: PlaceResult) -> String { r.place.name }
+    static func label(_ r: PlaceResult) -> String { r.matchedName.map { "\($0) → \(r.place.name)" } ?? r.place.name }
 
     /// Whether a folded name, or one of its later words, starts with `p`.
     static func shows(_ name: String, _ p: String) -> Bool {
