@@ -108,18 +108,27 @@ final class FTS5Baseline {
     }
 }
 
-func runGeoNamesBenchmark(arguments: [String]) async throws {
-    func option(_ name: String) -> String? {
-        arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-    }
-    let queryCount = Int(option("--queries") ?? "") ?? 20_000
-    let candidates = [option("--data"), "../shared/data/geonames", "data/geonames"].compactMap { $0 }
+/// The value after `--name` in a benchmark's arguments.
+func option(_ name: String, in arguments: [String]) -> String? {
+    arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
+
+/// The GeoNames data to measure (`--data DIR`, else the shipped folder) and a new folder for its index, which
+/// the caller removes.
+func benchmarkData(_ arguments: [String]) throws -> (files: GeoNamesReader.Files, work: String) {
+    let candidates = [option("--data", in: arguments), "../shared/data/geonames", "data/geonames"].compactMap { $0 }
     guard let folder = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
         say("no GeoNames data found (tried \(candidates))"); exit(1)
     }
-    let files = try GeoNamesReader.locate(folder)
     let work = NSTemporaryDirectory() + "pindrop-bench-\(getpid())"
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    return (try GeoNamesReader.locate(folder), work)
+}
+
+func runGeoNamesBenchmark(arguments: [String]) async throws {
+    func option(_ name: String) -> String? { PindropBench.option(name, in: arguments) }
+    let queryCount = Int(option("--queries") ?? "") ?? 20_000
+    let (files, work) = try benchmarkData(arguments)
     defer { try? FileManager.default.removeItem(atPath: work) }
     let indexPath = work + "/geonames.sqlite"
     say("Pindrop benchmark — \(files.places), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(queryCount) queries per mix")

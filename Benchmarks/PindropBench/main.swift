@@ -9,9 +9,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "music": try await runMusicBenchmark(arguments: Array(arguments.dropFirst()))
 case "cache": try await runProviderCacheBenchmark(arguments: Array(arguments.dropFirst()))
+case "suggest-quality": try await runSuggestQualityBenchmark(arguments: Array(arguments.dropFirst()))
 case "serving-memory": try runServingMemory(indexPath: arguments[1])
 case "geonames", nil: try await runGeoNamesBenchmark(arguments: Array(arguments.dropFirst()))
 default:
-    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | music | cache\n".utf8))
+    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | music | cache\n".utf8))
     exit(64)
 }

@@ -50,7 +50,7 @@ enum Terminal {
         var rows = [["#", "name", "latitude", "longitude", "population"] + (showDistance ? ["distance"] : []) + ["id"]]
         for (i, r) in results.enumerated() {
             let p = r.place
-            var row = [String(i + 1), p.displayName, String(format: "%.5f", p.coordinate.latitude),
+            var row = [String(i + 1), r.label, String(format: "%.5f", p.coordinate.latitude),
                        String(format: "%.5f", p.coordinate.longitude), String(p.population)]
             if showDistance { row.append(r.distanceMeters.map(formatDistance) ?? "") }
             row.append(p.id)

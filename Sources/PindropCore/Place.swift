@@ -64,9 +64,15 @@ public struct PlaceResult: Sendable, Hashable, Codable {
     public var place: Place
     /// Great-circle metres from the request's point (reverse, nearby, or a `near` bias).
     public var distanceMeters: Double?
+    /// The alternate name the text matched, as written ("Helsingfors" for Helsinki), when it was not the
+    /// place's own name; nil otherwise (and from stores that do not say).
+    public var matchedName: String?
 
     /// Makes a result.
-    public init(place: Place, distanceMeters: Double? = nil) {
-        self.place = place; self.distanceMeters = distanceMeters
+    public init(place: Place, distanceMeters: Double? = nil, matchedName: String? = nil) {
+        self.place = place; self.distanceMeters = distanceMeters; self.matchedName = matchedName
     }
+
+    /// How the result reads in a list: "Helsingfors → Helsinki, Uusimaa, Finland" when an alternate name matched.
+    public var label: String { matchedName.map { "\($0) → \(place.displayName)" } ?? place.displayName }
 }

@@ -190,6 +190,7 @@ public enum WireEncoding {
             w.endObject()
         }
         if let d = result.distanceMeters { w.key("distanceMeters"); w.number((d * 10).rounded() / 10) }
+        w.field("matchedName", result.matchedName)
         w.field("source", p.source)
     }
 }

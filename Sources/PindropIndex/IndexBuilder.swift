@@ -215,6 +215,7 @@ public struct IndexBuilder: PlaceStoreWriter {
             table.nameStart.append(UInt32(table.nameBytes.count))
             table.kind.append(PlaceTable.RowKind.geonames.rawValue)
             table.extraStart.append(UInt32(table.extraBytes.count))
+            table.appendAlternates(r.alternateNames.filter(isName))
         }
         return table
     }
@@ -289,6 +290,9 @@ public struct IndexBuilder: PlaceStoreWriter {
         return entries.index()
     }
 
+    /// Whether an alternate name in the dumps is a name (some are links to articles).
+    static func isName(_ text: String) -> Bool { !text.contains("http") }
+
     /// Folds and adds the names of rows firstRow, firstRow + 1, ... (one tuple each) as name entries.
     static func addNames(_ rowNames: [(primary: [String], alternate: [String])], firstRow: Int, places: PlaceTable,
                          to entries: inout NameEntries) {
@@ -300,7 +304,7 @@ public struct IndexBuilder: PlaceStoreWriter {
             let importance = places.importance(i)
             for (k, name) in (row.primary + row.alternate).enumerated() {
                 let kind: NameIndex.Kind = k < row.primary.count ? .primary : .alternate
-                if kind == .alternate, name.contains("http") { continue }
+                if kind == .alternate, !isName(name) { continue }
                 folded.removeAll(keepingCapacity: true)
                 TextFolding.fold(name, into: &folded)
                 entries.add(folded[...], place: i, kind: kind, importance: importance, seen: &seen)

@@ -16,6 +16,8 @@ enum IndexStructures {
             "place.kind": ArrayBlob.data(places.kind),
             "place.extra_start": ArrayBlob.data(places.extraStart),
             "place.extra_bytes": ArrayBlob.data(places.extraBytes),
+            "place.alternate_start": ArrayBlob.data(places.alternateStart),
+            "place.alternate_bytes": ArrayBlob.data(places.alternateBytes),
             "name.key_bytes": ArrayBlob.data(names.keyBytes),
             "name.key_start": ArrayBlob.data(names.keyStart),
             "name.key_length": ArrayBlob.data(names.keyLength),
@@ -48,7 +50,9 @@ enum IndexStructures {
             kind: try ArrayBlob.array(in: blobs, name: "place.kind"),
             extraStart: try ArrayBlob.array(in: blobs, name: "place.extra_start"),
             extraBytes: try ArrayBlob.array(in: blobs, name: "place.extra_bytes"),
-            countries: countryInfos, admin1s: admin1Infos)
+            countries: countryInfos, admin1s: admin1Infos,
+            alternateStart: try ArrayBlob.array(in: blobs, name: "place.alternate_start"),
+            alternateBytes: try ArrayBlob.array(in: blobs, name: "place.alternate_bytes"))
         let names = NameIndex(
             keyBytes: try ArrayBlob.array(in: blobs, name: "name.key_bytes"),
             keyStart: try ArrayBlob.array(in: blobs, name: "name.key_start"),
@@ -72,6 +76,7 @@ enum IndexStructures {
             && [spatial.slotPlace.count, spatial.axis.count, spatial.xyz.count / 3, spatial.box.count / 6].allSatisfy { $0 == places.geonamesCount }
             && spatial.cellsAreConsistent
             && Int(places.extraStart.last ?? 0) == places.extraBytes.count
+            && places.alternateStart.count == places.geonamesCount + 1 && Int(places.alternateStart.last ?? 0) == places.alternateBytes.count
             && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
             && names.tree.count == max(2 * names.entryPlace.count, 2)
             && Int(places.nameStart.last ?? 0) == places.nameBytes.count

@@ -22,6 +22,8 @@ struct NameIndex: Sendable {
     var entryScore: [Float]
     /// Iterative segment tree over entryScore: tree[n + i] = i, tree[j] = index of the best of its children.
     var tree: [Int32]
+    /// The same over `ownNameScore` (alternate names lowered), made when the index is opened.
+    let ownNameTree: [Int32]
     /// First entry whose key starts with each two-byte prefix (b0 << 8 | b1; a one-byte key counts as b1 = 0):
     /// the top two levels of the trie walk without searching, where the ranges are largest.
     let buckets: [UInt32]
@@ -64,6 +66,7 @@ struct NameIndex: Sendable {
         entryKind = order.map { kinds[$0] }
         entryScore = order.map { scores[$0] }
         tree = NameIndex.buildTree(entryScore)
+        ownNameTree = NameIndex.buildTree(NameIndex.ownNameScores(entryScore, entryKind))
         buckets = NameIndex.buildBuckets(keyBytes, keyStart, keyLength)
     }
 
@@ -72,6 +75,7 @@ struct NameIndex: Sendable {
          entryScore: [Float], tree: [Int32]) {
         self.keyBytes = keyBytes; self.keyStart = keyStart; self.keyLength = keyLength
         self.entryPlace = entryPlace; self.entryKind = entryKind; self.entryScore = entryScore; self.tree = tree
+        ownNameTree = NameIndex.buildTree(NameIndex.ownNameScores(entryScore, entryKind))
         buckets = NameIndex.buildBuckets(keyBytes, keyStart, keyLength)
     }
 
@@ -87,6 +91,21 @@ struct NameIndex: Sendable {
         for b in 0..<65_536 { buckets[b] = total; total += counts[b] }
         buckets[65_536] = total
         return buckets
+    }
+
+    /// Subtracted from an alternate name's score when own names come first: more than the widest gap in
+    /// importance between two places, so every own-name entry ranks above every alternate-name entry.
+    static let alternateDemotion: Float = 32
+
+    /// Entry scores with alternate names lowered by `alternateDemotion`.
+    static func ownNameScores(_ scores: [Float], _ kinds: [UInt8]) -> [Float] {
+        zip(scores, kinds).map { $1 == Kind.alternate.rawValue ? $0 - alternateDemotion : $0 }
+    }
+
+    /// Entry e's score, with an alternate name lowered when own names come first.
+    @inline(__always)
+    func score(_ e: Int, ownNamesFirst: Bool) -> Float {
+        ownNamesFirst && entryKind[e] == Kind.alternate.rawValue ? entryScore[e] - Self.alternateDemotion : entryScore[e]
     }
 
     static func buildTree(_ scores: [Float]) -> [Int32] {
@@ -150,36 +169,44 @@ struct NameIndex: Sendable {
         }
     }
 
-    /// The index of the best-scoring entry in a non-empty range.
+    /// The index of the best-scoring entry in a non-empty range (with alternate names lowered when own names
+    /// come first).
     @inline(__always)
-    func best(in range: Range<Int>) -> Int {
-        let n = count
+    func best(in range: Range<Int>, ownNamesFirst: Bool = false) -> Int {
+        let n = count, tree = ownNamesFirst ? ownNameTree : self.tree
         var l = range.lowerBound + n, r = range.upperBound + n
-        var best = Int32(range.lowerBound)
+        var best = range.lowerBound, bestScore = score(best, ownNamesFirst: ownNamesFirst)
+        func consider(_ c: Int) {
+            let s = score(c, ownNamesFirst: ownNamesFirst)
+            if s > bestScore { best = c; bestScore = s }
+        }
         while l < r {
-            if l & 1 == 1 { let c = tree[l]; if entryScore[Int(c)] > entryScore[Int(best)] { best = c }; l += 1 }
-            if r & 1 == 1 { r -= 1; let c = tree[r]; if entryScore[Int(c)] > entryScore[Int(best)] { best = c } }
+            if l & 1 == 1 { consider(Int(tree[l])); l += 1 }
+            if r & 1 == 1 { r -= 1; consider(Int(tree[r])) }
             l >>= 1; r >>= 1
         }
-        return Int(best)
+        return best
     }
 
-    /// A range to draw from, ranked above all ranges of a lower tier.
-    struct TieredRange { var range: Range<Int>; var tier: Int }
+    /// A range to draw from, ranked above all ranges of a lower tier; with `ownNamesFirst`, its alternate names
+    /// rank below all its own names ("hel" → Helsingborg before Heleb, an old name of Aleppo).
+    struct TieredRange { var range: Range<Int>; var tier: Int; var ownNamesFirst = false }
 
-    /// Calls `visit` with entries from the ranges in order of (tier, score), best first, until it returns false.
-    func forEachBest(_ ranges: [TieredRange], _ visit: (_ entry: Int, _ tier: Int) -> Bool) {
+    /// Calls `visit` with entries from the ranges in order of (tier, score), best first, until it returns false;
+    /// `score` is the entry's score as ranked (lowered for an alternate name in an `ownNamesFirst` range).
+    func forEachBest(_ ranges: [TieredRange], _ visit: (_ entry: Int, _ tier: Int, _ score: Float) -> Bool) {
         var heap = BestFirstHeap()
-        for r in ranges where !r.range.isEmpty {
-            let b = best(in: r.range)
-            heap.push(.init(key: Float(r.tier) * 1000 + entryScore[b], entry: b, range: r.range, tier: r.tier))
+        func push(_ range: Range<Int>, _ tier: Int, _ ownNamesFirst: Bool) {
+            guard !range.isEmpty else { return }
+            let b = best(in: range, ownNamesFirst: ownNamesFirst)
+            heap.push(.init(key: Float(tier) * 1000 + score(b, ownNamesFirst: ownNamesFirst), entry: b, range: range, tier: tier,
+                            ownNamesFirst: ownNamesFirst))
         }
+        for r in ranges { push(r.range, r.tier, r.ownNamesFirst) }
         while let top = heap.pop() {
-            guard visit(top.entry, top.tier) else { return }
-            for part in [top.range.lowerBound..<top.entry, (top.entry + 1)..<top.range.upperBound] where !part.isEmpty {
-                let b = best(in: part)
-                heap.push(.init(key: Float(top.tier) * 1000 + entryScore[b], entry: b, range: part, tier: top.tier))
-            }
+            guard visit(top.entry, top.tier, score(top.entry, ownNamesFirst: top.ownNamesFirst)) else { return }
+            push(top.range.lowerBound..<top.entry, top.tier, top.ownNamesFirst)
+            push((top.entry + 1)..<top.range.upperBound, top.tier, top.ownNamesFirst)
         }
     }
 
@@ -274,7 +301,7 @@ struct NameIndex: Sendable {
 
 /// A binary max-heap of ranges keyed by their best entry.
 struct BestFirstHeap {
-    struct Item { var key: Float; var entry: Int; var range: Range<Int>; var tier: Int }
+    struct Item { var key: Float; var entry: Int; var range: Range<Int>; var tier: Int; var ownNamesFirst: Bool }
     private var items: [Item] = []
 
     mutating func push(_ item: Item) {

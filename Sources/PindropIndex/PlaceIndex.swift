@@ -123,10 +123,11 @@ public final class PlaceIndex: PlaceStore, Sendable {
         if found.isEmpty {
             found = rank(key: Array(name.utf8), mode: .search, request.limit, request.near, typos: true, accept: accept)
         }
-        return results(found, near: request.near)
+        return results(found, near: request.near, typed: request.text)
     }
 
     /// Search as you type: the text so far, the last word a prefix; "Portland, Or" narrows by a qualifier prefix.
+    /// A city's sections ("Zürich (Kreis 3)") fold under it: they come only when the text goes past its name.
     public func suggest(_ request: SuggestRequest) throws(PindropError) -> [PlaceResult] {
         let country = try countryFilter(request.countryCode)
         let parts = request.text.split(separator: ",", omittingEmptySubsequences: false).map { TextFolding.fold($0) }
@@ -137,14 +138,14 @@ public final class PlaceIndex: PlaceStore, Sendable {
             // A trailing space means the last word is complete: "new " should not suggest "Newark".
             if request.text.last == " " { key.append(0x20) }
             let accept = acceptance(country: country, qualifiers: [], lastIsPrefix: false)
-            let typed = rank(key: key, mode: .suggest, request.limit, request.near, typos: false, accept: accept)
-            found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, accept: accept) : typed
+            let typed = rank(key: key, mode: .suggest, request.limit, request.near, typos: false, sections: true, accept: accept)
+            found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, sections: true, accept: accept) : typed
         } else {
             let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
-            found = rank(key: key, mode: .search, request.limit, request.near, typos: false,
+            found = rank(key: key, mode: .search, request.limit, request.near, typos: false, sections: true,
                          accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true))
         }
-        return results(found, near: request.near)
+        return results(found, near: request.near, typed: request.text)
     }
 
     /// The nearest places to a point, nearest first, by true great-circle distance. Where street data exists,
@@ -312,33 +313,41 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Which matches count: exact and prefix (search), prefix (suggest), exact only (a head before a qualifier).
     enum Mode { case search, suggest, exact }
 
-    struct Candidate { var slot: Int; var tier: Int; var score: Float }
+    /// A place found, through name entry `entry` (the best of its names that matched).
+    struct Candidate { var slot: Int; var tier: Int; var score: Float; var entry: Int }
+
+    /// Typed text of at most this many letters starts many names by chance: a prefix match through an
+    /// alternate name ("hel" → Heleb, an old name of Aleppo) then ranks below every match of a place's own name;
+    /// the whole alternate name ("Wien") does not.
+    static let shortTextLetters = 5
 
     /// Collects the best candidates for a folded key. Search: exact (tier 3) > prefix (2); suggest: prefix (2).
     /// With `typos`, only typo-tolerant matches instead: one edit (tier 1) > two (0), for 5+ and 9+ letters.
-    /// With `near`, more candidates are drawn and re-ranked by distance.
-    func rank(key: [UInt8], mode: Mode, _ limit: Int, _ near: Coordinate?, typos: Bool,
+    /// With `near`, more candidates are drawn and re-ranked by distance. With `sections`, a section of a city
+    /// found before it is left out ("zur": Zürich, not also its twelve Kreise).
+    func rank(key: [UInt8], mode: Mode, _ limit: Int, _ near: Coordinate?, typos: Bool, sections: Bool = false,
               accept: (Int32) -> Bool) -> [Candidate] {
         let wanted = near == nil ? limit : max(limit, 200)
-        var ranges: [NameIndex.TieredRange]
+        let letters = String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
+        var found: [Candidate]
         if typos {
-            let letters = String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
             var fuzzy = letters >= 5 ? names.fuzzyRanges(key, maxEdits: 1, asPrefix: mode == .suggest) : []
             // Two edits only when one finds nothing, and then keeping the first letter: the two-edit
             // neighbourhood of every first letter is most of the dictionary.
             if fuzzy.isEmpty, letters >= 9 {
                 fuzzy = names.fuzzyRanges(key, maxEdits: 2, asPrefix: mode == .suggest, exactFirstByte: true)
             }
-            ranges = fuzzy.map { .init(range: $0.range, tier: 1 - $0.edits) }
+            found = collect(fuzzy.map { .init(range: $0.range, tier: 1 - $0.edits) }, wanted: wanted, accept: accept, sections: sections)
         } else {
             let (all, exact) = names.ranges(prefix: key)
+            let prefixes = NameIndex.TieredRange(range: exact.upperBound..<all.upperBound, tier: 2,
+                                                 ownNamesFirst: letters <= Self.shortTextLetters)
             switch mode {
-            case .search: ranges = [.init(range: exact, tier: 3), .init(range: exact.upperBound..<all.upperBound, tier: 2)]
-            case .suggest: ranges = [.init(range: all, tier: 2)]
-            case .exact: ranges = [.init(range: exact, tier: 3)]
+            case .search: found = collect([.init(range: exact, tier: 3), prefixes], wanted: wanted, accept: accept, sections: sections)
+            case .suggest: found = collect([.init(range: exact, tier: 2), prefixes], wanted: wanted, accept: accept, sections: sections)
+            case .exact: found = collect([.init(range: exact, tier: 3)], wanted: wanted, accept: accept, sections: sections)
             }
         }
-        var found = collect(ranges, wanted: wanted, accept: accept)
         guard let near else { return Array(found.prefix(limit)) }
         // Location bias: within a tier, every doubling of the distance (past 10 km) weighs like 1.5 doublings
         // of population, so a nearby town beats a distant city of the same name.
@@ -347,18 +356,25 @@ public final class PlaceIndex: PlaceStore, Sendable {
             found[i].score -= 1.5 * Float(log2(1 + km / 10))
         }
         found.sort { $0.tier != $1.tier ? $0.tier > $1.tier : $0.score > $1.score }
-        return Array(found.prefix(limit))
+        guard sections else { return Array(found.prefix(limit)) }
+        var kept: [Candidate] = []
+        for c in found where kept.count < limit && !found.contains(where: { places.isSection(c.slot, of: $0.slot) }) {
+            kept.append(c)
+        }
+        return kept
     }
 
-    private func collect(_ ranges: [NameIndex.TieredRange], wanted: Int, accept: (Int32) -> Bool) -> [Candidate] {
+    /// The best places of the ranges, best first. With `sections`, a section of a city already found is left out.
+    private func collect(_ ranges: [NameIndex.TieredRange], wanted: Int, accept: (Int32) -> Bool, sections: Bool) -> [Candidate] {
         var found: [Candidate] = []
         var seen = Set<Int32>()
         var visited = 0
-        names.forEachBest(ranges) { entry, tier in
+        names.forEachBest(ranges) { entry, tier, score in
             visited += 1
             let slot = names.entryPlace[entry]
-            if seen.insert(slot).inserted, accept(slot) {
-                found.append(Candidate(slot: Int(slot), tier: tier, score: places.importance(Int(slot))))
+            if seen.insert(slot).inserted, accept(slot), !sections || !found.contains(where: { places.isSection(Int(slot), of: $0.slot) }) {
+                let lowered = score < names.entryScore[entry] ? NameIndex.alternateDemotion : 0
+                found.append(Candidate(slot: Int(slot), tier: tier, score: places.importance(Int(slot)) - lowered, entry: entry))
             }
             // Bounded: a filter that rejects nearly everything must not scan a whole prefix range.
             return found.count < wanted && visited < 5_000
@@ -366,8 +382,17 @@ public final class PlaceIndex: PlaceStore, Sendable {
         return found
     }
 
-    private func results(_ found: [Candidate], near: Coordinate?) -> [PlaceResult] {
-        found.map { c in PlaceResult(place: places.place(c.slot), distanceMeters: near.map { distance(c.slot, $0) }) }
+    /// The places found, each with the alternate name it matched as written (`typed` is the text asked).
+    private func results(_ found: [Candidate], near: Coordinate?, typed: String) -> [PlaceResult] {
+        let typed = String(typed.prefix { $0 != "," }).trimmingCharacters(in: .whitespaces)
+        return found.map { c in
+            var result = PlaceResult(place: places.place(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
+            if names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue {
+                let start = Int(names.keyStart[c.entry])
+                result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: typed)
+            }
+            return result
+        }
     }
 
     private func distance(_ slot: Int, _ c: Coordinate) -> Double {

@@ -40,6 +40,11 @@ struct PlaceTable: Sendable {
     var extraBytes: [UInt8]
     var countries: [CountryInfo]
     var admin1s: [Admin1Info]
+    /// GeoNames rows' alternate names as imported, separated by U+001F: row i's are
+    /// alternateBytes[alternateStart[i] ..< alternateStart[i + 1]] (none for street-level rows), so a match
+    /// through an alternate name can show that name as written ("Helsingfors", not "helsingfors").
+    var alternateStart: [UInt32] = [0]
+    var alternateBytes: [UInt8] = []
 
     static let noCountry = UInt16.max
 
@@ -61,7 +66,33 @@ struct PlaceTable: Sendable {
                    population: Array(population[..<n]), country: Array(country[..<n]), admin1: Array(admin1[..<n]),
                    nameStart: Array(nameStart[...n]), nameBytes: Array(nameBytes[..<Int(nameStart[n])]),
                    kind: Array(kind[..<n]), extraStart: Array(extraStart[...n]),
-                   extraBytes: Array(extraBytes[..<Int(extraStart[n])]), countries: countries, admin1s: admin1s)
+                   extraBytes: Array(extraBytes[..<Int(extraStart[n])]), countries: countries, admin1s: admin1s,
+                   alternateStart: Array(alternateStart[...min(n, alternateStart.count - 1)]),
+                   alternateBytes: Array(alternateBytes[..<Int(alternateStart[min(n, alternateStart.count - 1)])]))
+    }
+
+    /// Appends a GeoNames row's alternate names (rows must come in order).
+    mutating func appendAlternates(_ names: [String]) {
+        alternateBytes.append(contentsOf: names.joined(separator: "\u{1F}").utf8)
+        alternateStart.append(UInt32(alternateBytes.count))
+    }
+
+    /// The alternate name of row i, as imported, whose folded form is `key`; of several ("Munchen", "München"),
+    /// the one written as `typed` starts; nil when none is.
+    func alternate(_ i: Int, foldedAs key: ArraySlice<UInt8>, typed: String) -> String? {
+        guard i + 1 < alternateStart.count else { return nil }
+        var folded: [UInt8] = []
+        var first: String?
+        let typed = typed.lowercased()
+        for name in alternateBytes[Int(alternateStart[i])..<Int(alternateStart[i + 1])].split(separator: 0x1F) {
+            let text = String(decoding: name, as: UTF8.self)
+            folded.removeAll(keepingCapacity: true)
+            TextFolding.fold(text, into: &folded)
+            guard folded.elementsEqual(key) else { continue }
+            if text.lowercased().hasPrefix(typed) { return text }
+            first = first ?? text
+        }
+        return first
     }
 
     /// An OpenStreetMap row's id, category and address.
@@ -102,6 +133,29 @@ struct PlaceTable: Sendable {
     func id(_ i: Int) -> String {
         extras(i)?.id ?? "geonames:\(geonameID[i])"
     }
+
+    /// Whether GeoNames row r is a section of row `city`: named after it as sections are ("Zürich (Kreis 3)",
+    /// "Dübendorf / Birchlen", "Paris 15 Vaugirard", "Budapest XII. kerület"; not "Miami Beach" or
+    /// "Montréal-Est", towns of their own), smaller, and within 30 km.
+    func isSection(_ r: Int, of city: Int) -> Bool {
+        // Most pairs fail on the population or the first byte; cheap checks first (suggest with `near` asks often).
+        let a = Int(nameStart[r]), b = Int(nameStart[city])
+        guard population[r] < population[city], nameBytes[a] == nameBytes[b], max(r, city) < alternateStart.count - 1 else { return false }
+        let name = nameBytes[a..<Int(nameStart[r + 1])], stem = nameBytes[b..<Int(nameStart[city + 1])]
+        guard name.count > stem.count + 1, name.starts(with: stem), name[a + stem.count] == 0x20 else { return false }
+        let rest = name.dropFirst(stem.count).drop { $0 == 0x20 }
+        let numeral = rest.prefix { "IVXLC".utf8.contains($0) }
+        let word = String(decoding: rest.prefix { $0 != 0x20 && $0 != 0x2D }, as: UTF8.self).lowercased()
+        let named = rest.first.map { "(/0123456789".utf8.contains($0) } == true           // "(Kreis 3)", "/ Birchlen", "15"
+            || ((rest.starts(with: "- ".utf8) || rest.starts(with: "– ".utf8)))           // "Podstrana - Miljevac"
+            || (!numeral.isEmpty && rest.dropFirst(numeral.count).first == 0x2E)          // "XII. kerület"
+            || Self.quarterWords.contains(word)                                            // "Ballarat North"
+        return named && Geo.haversineMeters(latitude[r], longitude[r], latitude[city], longitude[city]) < 30_000
+    }
+
+    /// Words that name a quarter of a town after its name ("Bundaberg North", "Stuttgart Mitte").
+    static let quarterWords: Set<String> = ["north", "south", "east", "west", "central", "centre", "center", "mitte",
+                                            "nord", "süd", "ost", "zentrum", "sud", "centro", "norte"]
 
     /// The place as the rest of Pindrop sees it.
     func place(_ i: Int) -> Place {

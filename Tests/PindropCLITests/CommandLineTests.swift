@@ -89,6 +89,20 @@ struct CommandLineTests {
         #expect(none.status == 0 && none.stdout.contains("No Results"))
     }
 
+    @Test("a suggestion found through another of the place's names says which, in the table and in JSON")
+    func matchedName() throws {
+        _ = try Self.imported.get()
+        let table = try Self.pindrop(["suggest", "Lutetia", "--index", Self.index])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("Lutetia → Paris, "), "\(table.stdout)")
+        let own = try Self.pindrop(["suggest", "Pari", "--index", Self.index])
+        #expect(own.stdout.contains("Paris, ") && !own.stdout.contains("→"), "\(own.stdout)")
+        let json = try Self.pindrop(["suggest", "Lutetia", "--json", "--index", Self.index])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let first = try #require((object["results"] as? [[String: Any]])?.first)
+        #expect(first["matchedName"] as? String == "Lutetia" && first["name"] as? String == "Paris")
+    }
+
     @Test("bad input gets one clear line on stderr and a non-zero exit", arguments: [
         (["search", ""], "the search text is empty"),
         (["reverse", "91", "0"], "latitude 91.0 is outside -90...90"),

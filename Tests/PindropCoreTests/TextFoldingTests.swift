@@ -89,6 +89,18 @@ struct WireEncodingTests {
         #expect(first["distanceMeters"] as? Double == 1234.6)
         #expect((first["address"] as? [String: Any])?["street"] as? String == "Rue\tX")
         #expect(first["admin1"] == nil)
+        #expect(first["matchedName"] == nil)
+    }
+
+    @Test("a match through another name carries it, in JSON and GeoJSON, and in the result's label")
+    func matchedName() throws {
+        var matched = result
+        matched.matchedName = "Helsingfors"
+        #expect(matched.label == "Helsingfors → Quote \" <b>, Somewhere" && result.label == "Quote \" <b>, Somewhere")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(WireEncoding.document(query: [], results: [matched], format: .json).bytes)) as? [String: Any])
+        #expect((json["results"] as? [[String: Any]])?.first?["matchedName"] as? String == "Helsingfors")
+        let geojson = try #require(try JSONSerialization.jsonObject(with: Data(WireEncoding.document(query: [], results: [matched], format: .geojson).bytes)) as? [String: Any])
+        #expect(((geojson["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])?["matchedName"] as? String == "Helsingfors")
     }
 
     @Test("GeoJSON: a FeatureCollection of Points with [longitude, latitude]")

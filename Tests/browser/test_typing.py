@@ -4,8 +4,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from app import api_suggest, choose_first_suggestion, js, map_center, open_app, suggestions, type_slowly, wait_suggestions_for
-from conftest import screenshot, wait
+from app import (api_suggest, choose_first_suggestion, js, map_center, open_app, suggestion_items, suggestions, type_slowly,
+                 wait_suggestions_for)
+from conftest import make_driver, screenshot, wait
 
 
 # ---------------------------------------------------------------- suggestions and recent addresses
@@ -74,6 +75,42 @@ def test_a_stale_suggestion_answer_never_replaces_a_newer_one(browser, server):
     js(browser, "return new Promise(r => setTimeout(r, 2000))")     # the late "Hels" answer lands
     assert js(browser, "return document.getElementById('suggestions').dataset.query") == "Helsinki"
     assert [s["text"] for s in suggestions(browser) if not s["recent"]] == shown
+
+
+def shown_texts(driver):
+    """The suggestions (not recent addresses) as a person reads them."""
+    return [" ".join(li.text.split()) for li in suggestion_items(driver) if "recent" not in li.get_attribute("class").split()]
+
+
+def test_suggestions_say_which_name_matched_and_fold_a_citys_sections(server):
+    """Issue 17: "Helsingfors" reads "Helsingfors → Helsinki"; "zur" shows Zürich, not its Kreise; "Hel" no Aleppo."""
+    for width, height, mobile, name in ((1280, 900, False, "16-suggestion-matched-name"), (390, 844, True, "17-suggestion-matched-name-phone")):
+        driver = make_driver(width, height, mobile=mobile)
+        try:
+            open_app(driver, server)
+            field = driver.find_element(By.ID, "q")
+            field.click()
+            type_slowly(driver, "Helsingfors")
+            wait_suggestions_for(driver, "Helsingfors")
+            assert shown_texts(driver)[0].startswith("Helsingfors → Helsinki, "), shown_texts(driver)
+            screenshot(driver, name)
+
+            field.clear()
+            type_slowly(driver, "zur")
+            wait_suggestions_for(driver, "zur")
+            shown = shown_texts(driver)
+            assert shown[0].startswith("Zürich, ") and len(shown) == 8, shown
+            assert not [t for t in shown if "Kreis" in t], shown
+            screenshot(driver, name.replace("matched-name", "sections-folded"))
+
+            field.clear()
+            type_slowly(driver, "Hel")
+            wait_suggestions_for(driver, "Hel")
+            shown = shown_texts(driver)
+            assert shown[0].startswith("Helsinki, "), shown
+            assert not [t for t in shown if "Aleppo" in t or "Phoenix" in t or "→" in t], shown
+        finally:
+            driver.quit()
 
 
 def test_two_recent_addresses_on_top_newest_first_after_a_restart(browser, server):

@@ -18,9 +18,11 @@ export function formatCoordinates(place) {
   return place.latitude.toFixed(5) + ", " + place.longitude.toFixed(5);
 }
 
-/** The place as the API takes it (saved places, recent addresses): the wire fields minus the distance. */
+/** The place as the API takes it (saved places, recent addresses): the wire fields minus the distance and the name
+ * a query matched. */
 export function placeBody(place) {
   const copy = Object.assign({}, place);
   delete copy.distanceMeters;
+  delete copy.matchedName;
   return JSON.stringify(copy);
 }

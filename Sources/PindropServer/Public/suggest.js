@@ -89,6 +89,8 @@ function render(places, query) {
     li.setAttribute("role", "option");
     li.setAttribute("aria-selected", "false");
     if (item.recent) li.append(element("span", "tag", "Recent"));
+    // Found through another of its names: say which ("Helsingfors → Helsinki, Uusimaa, Finland").
+    if (item.place.matchedName) li.append(element("span", "matched", item.place.matchedName + " →"));
     li.append(element("span", "text", placeName(item.place)));
     li.addEventListener("mousedown", (event) => event.preventDefault());   // keep the field focused
     li.addEventListener("click", () => choose(index));
