@@ -195,7 +195,8 @@ def test_tapping_a_pin_shows_name_category_and_address(browser, server):
     venue = next(p for p in api_nearby(server, *HELSINKI, category="restaurant")
                  if p.get("address", {}).get("street") and p["address"].get("houseNumber") and '"' not in p["name"])
     js(browser, "pindrop.map.setView(arguments[0], 19, {animate: false})", [venue["latitude"], venue["longitude"]])
-    pin = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '.venue-pin[title="%s"]' % venue["name"]))[0]
+    # The pins of a large circle arrive in chunks and fade in: wait for this one to be shown.
+    pin = wait(browser, lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, '.venue-pin[title="%s"]' % venue["name"]) if e.is_displayed()])[0]
     pin.click()
     popup = wait(browser, lambda d: [p for p in d.find_elements(By.CSS_SELECTOR, ".venue-popup") if p.is_displayed()])[0]
     a = venue["address"]
