@@ -162,7 +162,10 @@ extension StoreConformance {
                 guard page.results.count == request.limit, let last = page.results.last else { break }
                 request.after = NearbyPosition(last)
             }
-            try require(paged.map(\.place.id) == whole.results.map(\.place.id), "pages of 37 differ from one page: \(paged.count) vs \(whole.results.count)")
+            let pagedPositions = paged.map(NearbyPosition.init)
+            try require(paged.count == truth && zip(pagedPositions, pagedPositions.dropFirst()).allSatisfy { $0 < $1 },
+                        "pages of 37 hold \(paged.count) places of \(truth), or repeat one, or leave the order")
+            try require(paged.prefix(whole.results.count).map(\.place.id) == whole.results.map(\.place.id), "pages of 37 differ from one page of 1000")
             // A page starts strictly after its position, also inside a run of places at one distance (when the data has one).
             let tie = positions.indices.dropLast().first { positions[$0].distanceMeters == positions[$0 + 1].distanceMeters } ?? positions.count / 2
             request.after = positions[tie]

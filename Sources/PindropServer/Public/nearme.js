@@ -360,19 +360,23 @@ function addVenues(places) {
   ui.list.append(rows);
 }
 
-/** Hides the names that would cover a nearer venue's name; the pin stays, and tapping it shows the name. */
+/** Hides the names that would cover a nearer venue's name; the pin stays, and tapping it shows the name. All the
+ *  names are measured in one layout pass (thousands of venues: no layout per name). */
 function declutter() {
   if (!map || !near.active) return;
-  const placed = [];
+  const labels = [];
   near.markers.forEach((marker) => {
     const tooltip = marker.getTooltip();
     const label = tooltip && tooltip.getElement();
-    if (!label || !map.hasLayer(marker)) return;   // inside a cluster
-    label.classList.remove("label-hidden");
-    const r = label.getBoundingClientRect();
+    if (label && map.hasLayer(marker)) labels.push(label);   // not inside a cluster
+  });
+  labels.forEach((label) => label.classList.remove("label-hidden"));
+  const rects = labels.map((label) => label.getBoundingClientRect());
+  const placed = [];
+  labels.forEach((label, i) => {
+    const r = rects[i];
     const covers = placed.some((p) => r.left < p.right && r.right > p.left && r.top < p.bottom && r.bottom > p.top);
-    label.classList.toggle("label-hidden", covers);
-    if (!covers) placed.push(r);
+    if (covers) label.classList.add("label-hidden"); else placed.push(r);
   });
 }
 
