@@ -45,6 +45,8 @@ def show(driver, center, zoom):
     js(driver, "pindrop.map.setView(arguments[0], arguments[1], {animate: false})", center, zoom)
     wait(driver, lambda d: js(d, "return pindrop.basemap.current && pindrop.basemap.featureCount > 0"), timeout=20,
          message="the basemap was not drawn at zoom %d" % zoom)
+    # Leaflet paints its canvas on the next animation frames: read pixels after them.
+    js(driver, "return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))))")
 
 
 def pixel(driver, lat_lon):
