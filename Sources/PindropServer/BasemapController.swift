@@ -86,10 +86,7 @@ struct BasemapController<Context: RequestContext>: Sendable {
         w.key("type"); w.string("FeatureCollection")
         w.key("query")
         w.beginObject()
-        w.key("bbox")
-        w.beginArray()
-        for value in [box.west, box.south, box.east, box.north] { w.number(value) }
-        w.endArray()
+        StreetMapController<Context>.writeBox(box, into: &w)
         w.key("zoom"); w.number(zoom)
         w.endObject()
         w.key("resolution"); if let resolution { w.string(resolution.rawValue) } else { w.null() }

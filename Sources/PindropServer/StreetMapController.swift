@@ -36,13 +36,13 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         w.beginObject()
         w.key("query")
         w.beginObject()
-        w.key("bbox"); w.beginArray(); for value in [box.west, box.south, box.east, box.north] { w.number(value) }; w.endArray()
+        writeBox(box, into: &w)
         w.key("zoom"); w.number(zoom)
         w.key("limit"); w.number(limit)
         w.endObject()
         // The names are GeoNames places: the street data's credit goes with the streets, not with them.
         let credits = (places.store?.attribution ?? []).filter { !(places.store?.streetAttribution ?? []).contains($0) }
-        w.key("attribution"); w.beginArray(); for credit in credits { w.string(credit) }; w.endArray()
+        w.key("attribution"); w.strings(credits)
         w.key("labels")
         w.beginArray()
         for label in labels {
@@ -89,6 +89,14 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         return BoundingBox(south: min(south, north), west: min(west, east), north: max(south, north), east: max(west, east))
     }
 
+    /// Echoes the box as understood: `"bbox": [west, south, east, north]` (every map answer's `query` has it).
+    static func writeBox(_ box: BoundingBox, into w: inout JSONWriter) {
+        w.key("bbox")
+        w.beginArray()
+        for value in [box.west, box.south, box.east, box.north] { w.number(value) }
+        w.endArray()
+    }
+
     /// Whether the box is small enough to draw streets in (wider, and the map should zoom in first).
     static func isDrawable(_ box: BoundingBox) -> Bool {
         box.north - box.south <= maxSpan + 1e-9 && box.east - box.west <= maxSpan + 1e-9
@@ -104,16 +112,10 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         w.key("type"); w.string("FeatureCollection")
         w.key("query")
         w.beginObject()
-        w.key("bbox")
-        w.beginArray()
-        for value in [box.west, box.south, box.east, box.north] { w.number(value) }
-        w.endArray()
+        writeBox(box, into: &w)
         w.key("limit"); w.number(limit)
         w.endObject()
-        w.key("attribution")
-        w.beginArray()
-        for credit in attribution { w.string(credit) }
-        w.endArray()
+        w.key("attribution"); w.strings(attribution)
         w.key("truncated"); w.bool(features.count >= limit)
         w.key("zoomIn"); w.bool(zoomIn)
         w.key("features")
