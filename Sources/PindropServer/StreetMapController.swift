@@ -36,7 +36,7 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         w.beginObject()
         w.key("query")
         w.beginObject()
-        writeBox(box, into: &w)
+        Self.writeBox(box, into: &w)
         w.key("zoom"); w.number(zoom)
         w.key("limit"); w.number(limit)
         w.endObject()
