@@ -2,8 +2,10 @@
 against `pindrop serve` on the default index (GeoNames + the OpenStreetMap extract of central Helsinki).
 The browser's location is set through Chromium's DevTools protocol. Screenshots go to build/screenshots/."""
 import re
+import time
 import urllib.parse
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -196,10 +198,21 @@ def test_tapping_a_pin_shows_name_category_and_address(browser, server):
     venue = next(p for p in api_nearby(server, *HELSINKI, category="restaurant")
                  if p.get("address", {}).get("street") and p["address"].get("houseNumber") and '"' not in p["name"])
     js(browser, "pindrop.map.setView(arguments[0], 19, {animate: false})", [venue["latitude"], venue["longitude"]])
-    # The pins of a large circle arrive in chunks and fade in: wait for this one to be shown.
-    pin = wait(browser, lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, '.venue-pin[title="%s"]' % venue["name"]) if e.is_displayed()])[0]
-    pin.click()
-    popup = wait(browser, lambda d: [p for p in d.find_elements(By.CSS_SELECTOR, ".venue-popup") if p.is_displayed()])[0]
+    # The pins of a large circle arrive in chunks and the clusters redraw them as they come: a tap on a pin that is
+    # being replaced opens nothing, so tap the shown pin again until its card opens, as a person would.
+    def tapped(d):
+        popups = [p for p in d.find_elements(By.CSS_SELECTOR, ".venue-popup") if p.is_displayed()]
+        if popups:
+            return popups
+        pins = [e for e in d.find_elements(By.CSS_SELECTOR, '.venue-pin[title="%s"]' % venue["name"]) if e.is_displayed()]
+        if pins:
+            try:
+                pins[0].click()
+            except WebDriverException:
+                return False                     # replaced between finding and tapping: the next round finds it
+            time.sleep(0.5)
+        return False
+    popup = wait(browser, tapped, timeout=20, message="tapping the pin opened no card")[0]
     a = venue["address"]
     assert popup.find_element(By.CSS_SELECTOR, ".popup-name").text == venue["name"]
     assert popup.find_element(By.CSS_SELECTOR, ".venue-category").text == "Restaurant"
