@@ -266,21 +266,14 @@ public final class PlaceIndex: PlaceStore, Sendable {
             let inside = hits.map { Int($0.place) }.filter {
                 $0 < places.geonamesCount && box.contains(Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]))
             }
-            for i in inside.sorted(by: { (a: Int, b: Int) -> Bool in
-                let pa = places.population[a], pb = places.population[b]
-                return pa != pb ? pa > pb : a < b
-            }) where !placement.isFull {
-                offer(&placement, i)
+            for slot in inside.map(Int32.init).sorted(by: places.biggestFirst) where !placement.isFull {
+                offer(&placement, Int(slot))
             }
             return placement.placed
         }
         let order = labelOrder.withLock { cached in
             if let cached { return cached }
-            let population = places.population
-            let sorted = (0..<Int32(places.geonamesCount)).sorted { (a: Int32, b: Int32) -> Bool in
-                let pa = population[Int(a)], pb = population[Int(b)]
-                return pa != pb ? pa > pb : a < b
-            }
+            let sorted = (0..<Int32(places.geonamesCount)).sorted(by: places.biggestFirst)
             cached = sorted
             return sorted
         }

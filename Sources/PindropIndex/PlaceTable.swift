@@ -157,6 +157,12 @@ struct PlaceTable: Sendable {
     static let quarterWords: Set<String> = ["north", "south", "east", "west", "central", "centre", "center", "mitte",
                                             "nord", "süd", "ost", "zentrum", "sud", "centro", "norte"]
 
+    /// The order of the map's labels: biggest population first, then the lower row (a stable order).
+    func biggestFirst(_ a: Int32, _ b: Int32) -> Bool {
+        let pa = population[Int(a)], pb = population[Int(b)]
+        return pa != pb ? pa > pb : a < b
+    }
+
     /// The place as the rest of Pindrop sees it.
     func place(_ i: Int) -> Place {
         let name = name(i)
