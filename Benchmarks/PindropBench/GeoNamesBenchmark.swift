@@ -229,34 +229,7 @@ func runGeoNamesBenchmark(arguments: [String]) async throws {
                  agree, checks, 100 * Double(degreeWrong) / Double(checks)))
 
     // Accuracy on the kept query set, Pindrop vs the FTS5 baseline.
-    let queryFile = "Tests/Fixtures/queries.tsv"
-    if let text = try? String(contentsOfFile: queryFile, encoding: .utf8) {
-        var stats: [String: (n: Int, top1: Int, top5: Int, base1: Int)] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let cols = line.split(separator: "\t").map(String.init)
-            guard cols.count == 3, let expected = Int(cols[2]) else { continue }
-            let ids: [String] = cols[0] == "prefix"
-                ? try index.suggest(SuggestRequest(text: cols[1], limit: 5, minChars: 1)).map(\.place.id)
-                : try index.search(SearchRequest(text: cols[1], limit: 5)).map(\.place.id)
-            let base = try baseline.suggest(cols[1], limit: 1)
-            var s = stats[cols[0], default: (0, 0, 0, 0)]
-            s.n += 1
-            if ids.first == "geonames:\(expected)" { s.top1 += 1 }
-            if ids.contains("geonames:\(expected)") { s.top5 += 1 }
-            if base.first == expected { s.base1 += 1 }
-            stats[cols[0]] = s
-        }
-        say("\naccuracy on \(queryFile):")
-        var total = (n: 0, top1: 0, top5: 0, base1: 0)
-        for (category, s) in stats.sorted(by: { $0.key < $1.key }) {
-            say(String(format: "  %-15@ top-1 %5.1f%%  top-5 %5.1f%%  (FTS5 baseline top-1 %5.1f%%)  n=%d", category as NSString,
-                         100 * Double(s.top1) / Double(s.n), 100 * Double(s.top5) / Double(s.n), 100 * Double(s.base1) / Double(s.n), s.n))
-            total = (total.n + s.n, total.top1 + s.top1, total.top5 + s.top5, total.base1 + s.base1)
-        }
-        say(String(format: "  %-15@ top-1 %5.1f%%  top-5 %5.1f%%  (FTS5 baseline top-1 %5.1f%%)  n=%d", "all" as NSString,
-                     100 * Double(total.top1) / Double(total.n), 100 * Double(total.top5) / Double(total.n),
-                     100 * Double(total.base1) / Double(total.n), total.n))
-    }
+    try reportQueryAccuracy(index: index, baseline: baseline)
 
     // Street level: the OpenStreetMap extract added to the same index.
     let osmCandidates = [option("--osm"), "../shared/data/osm/helsinki-center.osm.pbf", "data/osm/helsinki-center.osm.pbf"].compactMap { $0 }
@@ -293,6 +266,40 @@ func runGeoNamesBenchmark(arguments: [String]) async throws {
     child.waitUntilExit()
     let rss = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     say("\nmemory while serving (open + 40,000 queries, peak RSS): \(rss) MB")
+}
+
+/// Top-1 and top-5 accuracy on the kept query set (Tests/Fixtures/queries.tsv) per category, and the FTS5
+/// baseline's top-1 when one is given.
+func reportQueryAccuracy(index: PlaceIndex, baseline: FTS5Baseline?) throws {
+    let queryFile = "Tests/Fixtures/queries.tsv"
+    guard let text = try? String(contentsOfFile: queryFile, encoding: .utf8) else { say("no \(queryFile)"); return }
+    var stats: [String: (n: Int, top1: Int, top5: Int, base1: Int)] = [:]
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        let cols = line.split(separator: "\t").map(String.init)
+        guard cols.count == 3, let expected = Int(cols[2]) else { continue }
+        let ids: [String] = cols[0] == "prefix"
+            ? try index.suggest(SuggestRequest(text: cols[1], limit: 5, minChars: 1)).map(\.place.id)
+            : try index.search(SearchRequest(text: cols[1], limit: 5)).map(\.place.id)
+        let base = try baseline?.suggest(cols[1], limit: 1)
+        var s = stats[cols[0], default: (0, 0, 0, 0)]
+        s.n += 1
+        if ids.first == "geonames:\(expected)" { s.top1 += 1 }
+        if ids.contains("geonames:\(expected)") { s.top5 += 1 }
+        if base?.first == expected { s.base1 += 1 }
+        stats[cols[0]] = s
+    }
+    say("\naccuracy on \(queryFile):")
+    func line(_ category: String, _ s: (n: Int, top1: Int, top5: Int, base1: Int)) {
+        let base = baseline == nil ? "" : String(format: "  (FTS5 baseline top-1 %5.1f%%)", 100 * Double(s.base1) / Double(s.n))
+        say(String(format: "  %-15@ top-1 %5.1f%%  top-5 %5.1f%%", category as NSString, 100 * Double(s.top1) / Double(s.n),
+                    100 * Double(s.top5) / Double(s.n)) + base + "  n=\(s.n)")
+    }
+    var total = (n: 0, top1: 0, top5: 0, base1: 0)
+    for (category, s) in stats.sorted(by: { $0.key < $1.key }) {
+        line(category, s)
+        total = (total.n + s.n, total.top1 + s.top1, total.top5 + s.top5, total.base1 + s.base1)
+    }
+    line("all", total)
 }
 
 /// Prints a line at once (unbuffered), so figures survive even if a later stage fails.
