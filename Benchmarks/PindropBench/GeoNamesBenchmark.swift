@@ -291,7 +291,7 @@ func reportQueryAccuracy(index: PlaceIndex, baseline: FTS5Baseline?) throws {
     say("\naccuracy on \(queryFile):")
     func line(_ category: String, _ s: (n: Int, top1: Int, top5: Int, base1: Int)) {
         let base = baseline == nil ? "" : String(format: "  (FTS5 baseline top-1 %5.1f%%)", 100 * Double(s.base1) / Double(s.n))
-        say(String(format: "  %-15@ top-1 %5.1f%%  top-5 %5.1f%%", category as NSString, 100 * Double(s.top1) / Double(s.n),
+        say("  " + category.padding(toLength: 15, withPad: " ", startingAt: 0) + String(format: " top-1 %5.1f%%  top-5 %5.1f%%", 100 * Double(s.top1) / Double(s.n),
                     100 * Double(s.top5) / Double(s.n)) + base + "  n=\(s.n)")
     }
     var total = (n: 0, top1: 0, top5: 0, base1: 0)

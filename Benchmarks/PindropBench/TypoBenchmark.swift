@@ -3,7 +3,7 @@ import PindropCore
 import PindropImport
 import PindropIndex
 
-/// `pindrop-bench typos`: how often a one-edit typo of a real town's name finds that town first, per kind of
+/// `pindrop-bench typos [--data DIR] [--per-kind N] [--seed S] [--misses]`: how often a one-edit typo of a real town's name finds that town first, per kind of
 /// slip, in search and in suggest; then the kept query set (queries.tsv) to show nothing else was lost.
 ///
 /// The typo set (fixed seed, `--seed`, `--per-kind` queries of each kind): towns of ≥ 1,000 people
@@ -18,6 +18,7 @@ import PindropIndex
 func runTypoBenchmark(arguments: [String]) async throws {
     let perKind = Int(option("--per-kind", in: arguments) ?? "") ?? 500
     let seed = UInt64(option("--seed", in: arguments) ?? "") ?? 18
+    let listMisses = arguments.contains("--misses")
     let (files, work) = try benchmarkData(arguments)
     defer { try? FileManager.default.removeItem(atPath: work) }
     _ = try await IndexBuilder(path: work + "/geonames.sqlite").importGeoNames(files, streets: nil, progress: nil)
@@ -27,18 +28,21 @@ func runTypoBenchmark(arguments: [String]) async throws {
     let set = TypoSet(records: records, perKind: perKind, seed: seed)
 
     say("typo set: \(perKind) queries per kind from towns of ≥ \(SuggestionJudge.realTown) people, seed \(seed); dropped \(set.droppedAsName) typos that are another place's name, \(set.droppedAsAmbiguous) that are as likely a slip of a place at least as big")
-    say("kind            search top-1  top-5   suggest top-1  top-5")
+    say("  kind            search top-1  top-5   suggest top-1  top-5")
     var all = (n: 0, search1: 0, search5: 0, suggest1: 0, suggest5: 0)
     var failures: [String] = []
     for kind in TypoSet.kinds {
         var s = (n: 0, search1: 0, search5: 0, suggest1: 0, suggest5: 0)
+        var misses = 0
         for q in set.queries where q.kind == kind {
             let expected = "geonames:\(q.expected)"
             let searched = try index.search(SearchRequest(text: q.text, limit: 5)).map(\.place.id)
             let suggested = try index.suggest(SuggestRequest(text: q.text, limit: 5, minChars: 1)).map(\.place.id)
             s.n += 1
-            if searched.first == expected { s.search1 += 1 } else if failures.count < 12 {
-                failures.append("\(q.text) (\(records[q.row].name)) → \(searched.first.flatMap { index.place(id: $0)?.name } ?? "nothing")")
+            if searched.first == expected { s.search1 += 1 } else if misses < (listMisses ? .max : 3) {
+                misses += 1
+                failures.append("\(q.text) (\(records[q.row].name), \(records[q.row].population)) → "
+                                + (searched.first.flatMap { index.place(id: $0) }.map { "\($0.name), \($0.population)" } ?? "nothing"))
             }
             if searched.contains(expected) { s.search5 += 1 }
             if suggested.first == expected { s.suggest1 += 1 }
@@ -48,13 +52,13 @@ func runTypoBenchmark(arguments: [String]) async throws {
         typoLine("\(kind)", s)
     }
     typoLine("all", all)
-    say("  first search misses: " + failures.joined(separator: "; "))
+    say("  search misses (typed (meant, people) → first answer, people)\(listMisses ? "" : ", the first of each kind"): " + failures.joined(separator: "; "))
     try reportQueryAccuracy(index: index, baseline: nil)
 }
 
 private func typoLine(_ name: String, _ s: (n: Int, search1: Int, search5: Int, suggest1: Int, suggest5: Int)) {
     func p(_ k: Int) -> Double { 100 * Double(k) / Double(max(s.n, 1)) }
-    say(String(format: "  %-14@ %6.1f%%      %6.1f%%  %6.1f%%         %6.1f%%   n=%d", name as NSString,
+    say("  " + name.padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: "%6.1f%%      %6.1f%%  %6.1f%%         %6.1f%%   n=%d",
                p(s.search1), p(s.search5), p(s.suggest1), p(s.suggest5), s.n))
 }
 

@@ -14,6 +14,6 @@ case "typos": try await runTypoBenchmark(arguments: Array(arguments.dropFirst())
 case "serving-memory": try runServingMemory(indexPath: arguments[1])
 case "geonames", nil: try await runGeoNamesBenchmark(arguments: Array(arguments.dropFirst()))
 default:
-    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | typos [--data DIR] [--per-kind N] [--seed S] | music | cache\n".utf8))
+    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | typos [--data DIR] [--per-kind N] [--seed S] [--misses] | music | cache\n".utf8))
     exit(64)
 }

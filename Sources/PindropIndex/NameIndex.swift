@@ -190,34 +190,41 @@ struct NameIndex: Sendable {
 
     /// A range to draw from, ranked above all ranges of a lower tier; with `ownNamesFirst`, its alternate names
     /// rank below all its own names ("hel" → Helsingborg before Heleb, an old name of Aleppo).
-    struct TieredRange { var range: Range<Int>; var tier: Int; var ownNamesFirst = false }
+    /// `penalty` is taken off its entries' scores (log2 units, as importance): a less likely typo ranks as
+    /// a smaller place would.
+    struct TieredRange { var range: Range<Int>; var tier: Int; var ownNamesFirst = false; var penalty: Float = 0 }
 
     /// Calls `visit` with entries from the ranges in order of (tier, score), best first, until it returns false;
-    /// `score` is the entry's score as ranked (lowered for an alternate name in an `ownNamesFirst` range).
+    /// `score` is the entry's score as ranked (lowered for an alternate name in an `ownNamesFirst` range, and
+    /// by the range's penalty).
     func forEachBest(_ ranges: [TieredRange], _ visit: (_ entry: Int, _ tier: Int, _ score: Float) -> Bool) {
         var heap = BestFirstHeap()
-        func push(_ range: Range<Int>, _ tier: Int, _ ownNamesFirst: Bool) {
+        func push(_ range: Range<Int>, _ tier: Int, _ ownNamesFirst: Bool, _ penalty: Float) {
             guard !range.isEmpty else { return }
             let b = best(in: range, ownNamesFirst: ownNamesFirst)
-            heap.push(.init(key: Float(tier) * 1000 + score(b, ownNamesFirst: ownNamesFirst), entry: b, range: range, tier: tier,
-                            ownNamesFirst: ownNamesFirst))
+            heap.push(.init(key: Float(tier) * 1000 + score(b, ownNamesFirst: ownNamesFirst) - penalty, entry: b, range: range, tier: tier,
+                            ownNamesFirst: ownNamesFirst, penalty: penalty))
         }
-        for r in ranges { push(r.range, r.tier, r.ownNamesFirst) }
+        for r in ranges { push(r.range, r.tier, r.ownNamesFirst, r.penalty) }
         while let top = heap.pop() {
-            guard visit(top.entry, top.tier, score(top.entry, ownNamesFirst: top.ownNamesFirst)) else { return }
-            push(top.range.lowerBound..<top.entry, top.tier, top.ownNamesFirst)
-            push((top.entry + 1)..<top.range.upperBound, top.tier, top.ownNamesFirst)
+            guard visit(top.entry, top.tier, score(top.entry, ownNamesFirst: top.ownNamesFirst) - top.penalty) else { return }
+            push(top.range.lowerBound..<top.entry, top.tier, top.ownNamesFirst, top.penalty)
+            push((top.entry + 1)..<top.range.upperBound, top.tier, top.ownNamesFirst, top.penalty)
         }
     }
 
     // MARK: Typo tolerance
 
+    /// Keys close to a typed text: how many edits away, and for one edit which slip it is.
+    struct FuzzyRange { var range: Range<Int>; var edits: Int; var edit: TypoEdit? }
+
     /// Ranges of keys within `maxEdits` edits (insert, delete, substitute, swap of neighbours) of `query`,
     /// at most one of them in the first three letters; with `asPrefix`, of keys that *start* with something
-    /// that close (search as you type).
-    func fuzzyRanges(_ query: [UInt8], maxEdits: Int, asPrefix: Bool, exactFirstByte: Bool = false) -> [(range: Range<Int>, edits: Int)] {
+    /// that close (search as you type). A range one edit away says which (`TypoEdit`): it is read off the
+    /// key's path only for ranges found, so the walk itself costs the same.
+    func fuzzyRanges(_ query: [UInt8], maxEdits: Int, asPrefix: Bool, exactFirstByte: Bool = false) -> [FuzzyRange] {
         guard maxEdits > 0, !query.isEmpty, count > 0 else { return [] }
-        var found: [(Range<Int>, Int)] = []
+        var found: [FuzzyRange] = []
         let m = query.count
         let width = m + 1
         let maxDepth = m + maxEdits
@@ -236,8 +243,9 @@ struct NameIndex: Sendable {
                                     var rest = lo
                                     while rest < hi, Int(lengths[rest]) == depth { rest += 1 }
                                     let distance = rows[row + m]
-                                    if asPrefix, distance <= maxEdits { found.append((lo..<hi, distance)); return }
-                                    if !asPrefix, distance <= maxEdits, rest > lo { found.append((lo..<rest, distance)) }
+                                    func edit() -> TypoEdit? { distance == 1 ? TypoEdit.between(typed: q, name: path[0..<depth]) : nil }
+                                    if asPrefix, distance <= maxEdits { found.append(.init(range: lo..<hi, edits: distance, edit: edit())); return }
+                                    if !asPrefix, distance <= maxEdits, rest > lo { found.append(.init(range: lo..<rest, edits: distance, edit: edit())) }
                                     guard depth < maxDepth else { return }
                                     var smallest = Int.max
                                     for j in 0...m { smallest = min(smallest, rows[row + j]) }
@@ -301,7 +309,7 @@ struct NameIndex: Sendable {
 
 /// A binary max-heap of ranges keyed by their best entry.
 struct BestFirstHeap {
-    struct Item { var key: Float; var entry: Int; var range: Range<Int>; var tier: Int; var ownNamesFirst: Bool }
+    struct Item { var key: Float; var entry: Int; var range: Range<Int>; var tier: Int; var ownNamesFirst: Bool; var penalty: Float }
     private var items: [Item] = []
 
     mutating func push(_ item: Item) {

@@ -94,7 +94,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     // MARK: Search
 
     /// Forward geocoding. Exact names rank above prefixes, prefixes above typo-tolerant matches; within a tier,
-    /// by population (and nearness when `near` is set). "Name, Qualifier" narrows by country or admin1.
+    /// by population (and nearness when `near` is set). Text that only starts names also reads as a whole name
+    /// one likely slip away, ranked with the prefixes. "Name, Qualifier" narrows by country or admin1.
     public func search(_ request: SearchRequest) throws(PindropError) -> [PlaceResult] {
         let country = try countryFilter(request.countryCode)
         let parts = request.text.split(separator: ",").map { TextFolding.fold($0) }
@@ -314,8 +315,23 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// the whole alternate name ("Wien") does not.
     static let shortTextLetters = 5
 
+    /// How much less likely an arbitrary one-letter change is than a likely slip (a swap, a doubled or dropped
+    /// letter, a neighbouring key), in log2 units as importance: a likely slip of a town ranks above an
+    /// arbitrary change of a place up to 2^typoPenalty times bigger.
+    static let arbitraryTypoPenalty: Float = 4
+
+    /// Typo tolerance starts at this many letters: below, one edit reaches too many names to mean anything.
+    static let typoLetters = 4
+
+    /// What a one-edit typo match costs in ranking; nothing for a likely slip.
+    static func typoPenalty(_ edit: TypoEdit?) -> Float {
+        edit.map { $0.isLikelySlip ? 0 : arbitraryTypoPenalty } ?? 0
+    }
+
     /// Collects the best candidates for a folded key. Search: exact (tier 3) > prefix (2); suggest: prefix (2).
-    /// With `typos`, only typo-tolerant matches instead: one edit (tier 1) > two (0), for 5+ and 9+ letters.
+    /// In search, text that only starts names also matches whole names one likely slip away, as prefixes (2).
+    /// With `typos`, only typo-tolerant matches instead: one edit (tier 1) > two (0), for 4+ and 9+ letters;
+    /// an arbitrary one-letter change ranks below a likely slip (`typoPenalty`).
     /// With `near`, more candidates are drawn and re-ranked by distance. With `sections`, a section of a city
     /// found before it is left out ("zur": Zürich, not also its twelve Kreise).
     func rank(key: [UInt8], mode: Mode, _ limit: Int, _ near: Coordinate?, typos: Bool, sections: Bool = false,
@@ -324,19 +340,26 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let letters = String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
         var found: [Candidate]
         if typos {
-            var fuzzy = letters >= 5 ? names.fuzzyRanges(key, maxEdits: 1, asPrefix: mode == .suggest) : []
+            var fuzzy = letters >= Self.typoLetters ? names.fuzzyRanges(key, maxEdits: 1, asPrefix: mode == .suggest) : []
             // Two edits only when one finds nothing, and then keeping the first letter: the two-edit
             // neighbourhood of every first letter is most of the dictionary.
             if fuzzy.isEmpty, letters >= 9 {
                 fuzzy = names.fuzzyRanges(key, maxEdits: 2, asPrefix: mode == .suggest, exactFirstByte: true)
             }
-            found = collect(fuzzy.map { .init(range: $0.range, tier: 1 - $0.edits) }, wanted: wanted, accept: accept, sections: sections)
+            found = collect(fuzzy.map { .init(range: $0.range, tier: 1 - $0.edits, penalty: Self.typoPenalty($0.edit)) },
+                            wanted: wanted, accept: accept, sections: sections)
         } else {
             let (all, exact) = names.ranges(prefix: key)
-            let prefixes = NameIndex.TieredRange(range: exact.upperBound..<all.upperBound, tier: 2,
-                                                 ownNamesFirst: letters <= Self.shortTextLetters)
+            let ownNamesFirst = letters <= Self.shortTextLetters
+            let prefixes = NameIndex.TieredRange(range: exact.upperBound..<all.upperBound, tier: 2, ownNamesFirst: ownNamesFirst)
             switch mode {
-            case .search: found = collect([.init(range: exact, tier: 3), prefixes], wanted: wanted, accept: accept, sections: sections)
+            case .search:
+                // Text that only starts names ("Wawr", "Histo"): a whole name one likely slip away (Wawer,
+                // Histon) is as good a reading, so it competes with the prefix matches by importance.
+                let slips = exact.isEmpty && !all.isEmpty && letters >= Self.typoLetters
+                    ? names.fuzzyRanges(key, maxEdits: 1, asPrefix: false).filter { $0.edit?.isLikelySlip == true } : []
+                found = collect([.init(range: exact, tier: 3), prefixes] + slips.map { .init(range: $0.range, tier: 2, ownNamesFirst: ownNamesFirst) },
+                                wanted: wanted, accept: accept, sections: sections)
             case .suggest: found = collect([.init(range: exact, tier: 2), prefixes], wanted: wanted, accept: accept, sections: sections)
             case .exact: found = collect([.init(range: exact, tier: 3)], wanted: wanted, accept: accept, sections: sections)
             }
@@ -366,7 +389,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
             visited += 1
             let slot = names.entryPlace[entry]
             if seen.insert(slot).inserted, accept(slot), !sections || !found.contains(where: { places.isSection(Int(slot), of: $0.slot) }) {
-                let lowered = score < names.entryScore[entry] ? NameIndex.alternateDemotion : 0
+                // What the range took off: the demotion of an alternate name, a typo's penalty.
+                let lowered = names.entryScore[entry] - score
                 found.append(Candidate(slot: Int(slot), tier: tier, score: places.importance(Int(slot)) - lowered, entry: entry))
             }
             // Bounded: a filter that rejects nearly everything must not scan a whole prefix range.
