@@ -3,18 +3,21 @@ import PindropCore
 import PindropImport
 import PindropIndex
 
-/// `pindrop-bench typos [--data DIR] [--per-kind N] [--seed S] [--misses]`: how often a one-edit typo of a real town's name finds that town first, per kind of
-/// slip, in search and in suggest; then the kept query set (queries.tsv) to show nothing else was lost.
+/// `pindrop-bench typos [--data DIR] [--per-kind N] [--seed S] [--misses]`: how often a one-edit typo of a
+/// real town's name finds that town first (and in the top 5), per kind of slip, in search and in suggest; then
+/// the kept query set (queries.tsv) to show nothing else was lost. `--misses` lists every search miss.
 ///
 /// The typo set (fixed seed, `--seed`, `--per-kind` queries of each kind): towns of ≥ 1,000 people
 /// (`SuggestionJudge.realTown`) drawn uniformly, whose folded name is plain a-z letters and spaces, ≥ 5
 /// letters, and which are the most populous place with that folded name as any of its names (ties skipped), as
 /// scripts/make-query-set.py decides expectations. One edit of each kind — two letters swapped, a letter
 /// doubled, a letter dropped, a letter replaced by a QWERTY neighbour — at a random letter after the first
-/// (never a space). Expected answer: that town. Dropped, and counted: a typo that is itself any name of another
-/// place (it is no longer a typo), and one that is also one likely slip (`TypoEdit.isLikelySlip`) from
+/// (never a space). Expected answer: that town. Dropped, and counted: a typo that is itself a name of any
+/// place, its own alternate names included (it is no longer a typo), and one that is also one likely slip (`TypoEdit.isLikelySlip`) from
 /// another name of a place at least as populous (both readings are as plausible, and population then picks the
 /// other: no rule a person would apply decides for the town the typo was made from).
+/// Towns are drawn uniformly, not by size, so this set rewards edit likelihood over population; the typo
+/// category of queries.tsv (arbitrary edits of cities of ≥ 50,000) pulls the other way.
 func runTypoBenchmark(arguments: [String]) async throws {
     let perKind = Int(option("--per-kind", in: arguments) ?? "") ?? 500
     let seed = UInt64(option("--seed", in: arguments) ?? "") ?? 18
