@@ -6,7 +6,7 @@ struct TypoEditTests {
     @Test("each kind of one-letter edit is named", arguments: [
         ("stcokholm", "stockholm", TypoEdit.transposed), ("amsterdma", "amsterdam", .transposed),
         ("barcelonna", "barcelona", .doubled), ("helsinkii", "helsinki", .doubled),
-        ("helsnki", "helsinki", .dropped), ("misisippi", "mississippi", .dropped), ("helsink", "helsinki", .dropped),
+        ("helsnki", "helsinki", .dropped), ("missisippi", "mississippi", .dropped), ("helsink", "helsinki", .dropped),
         ("helsinko", "helsinki", .neighbourKey), ("berlun", "berlin", .neighbourKey),
         ("helsinkji", "helsinki", .strayKey),
         ("helsinkp", "helsinki", .substituted), ("berlqn", "berlin", .substituted),
