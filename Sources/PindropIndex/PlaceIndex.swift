@@ -317,7 +317,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
 
     /// How much less likely an arbitrary one-letter change is than a likely slip (a swap, a doubled or dropped
     /// letter, a neighbouring key), in log2 units as importance: a likely slip of a town ranks above an
-    /// arbitrary change of a place up to 2^typoPenalty times bigger.
+    /// arbitrary change of a place up to 2^4 = 16 times bigger.
     static let arbitraryTypoPenalty: Float = 4
 
     /// Typo tolerance starts at this many letters: below, one edit reaches too many names to mean anything.
