@@ -445,7 +445,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
                 let lowered = r.ownNamesFirst && names.entryKind[e] == NameIndex.Kind.alternate.rawValue ? NameIndex.alternateDemotion : 0
                 let c = Candidate(slot: slot, tier: r.tier, score: places.importance(slot) - lowered, entry: e)
                 if let i = position[slot] {
-                    if (c.tier, c.score) > (matches[i].tier, matches[i].score) { matches[i] = c }
+                    // The best entry as the draw by importance would pick it: by the entry's score, its kind's penalty in.
+                    let old = matches[i], oldLowered = places.importance(slot) - old.score
+                    if (c.tier, names.entryScore[e] - lowered) > (old.tier, names.entryScore[old.entry] - oldLowered) { matches[i] = c }
                 } else {
                     position[slot] = matches.count
                     matches.append(c)
