@@ -58,6 +58,18 @@ public final class PlaceIndex: PlaceStore, Sendable {
             for form in a.qualifierForms { forms[form, default: Division()].admin1s.append(Int32(i)) }
         }
         qualifierForms = forms
+        let first = places.geonamesCount
+        firstStreetLevelRow = first
+        streetLevelEntries = names.entryPlace.indices.filter { Int(names.entryPlace[$0]) >= first }.map(Int32.init)
+        // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
+        var start = [Int32](repeating: 0, count: places.count - first + 1)
+        let rowOfSlot = street.streetPoints.slotPlace.map { Int(street.streetPointRow[Int($0)]) - first }
+        for r in rowOfSlot where r >= 0 { start[r + 1] += 1 }
+        for r in start.indices.dropFirst() { start[r] += start[r - 1] }
+        var next = start, slots = [Int32](repeating: 0, count: Int(start.last ?? 0))
+        for (slot, r) in rowOfSlot.enumerated() where r >= 0 { slots[Int(next[r])] = Int32(slot); next[r] += 1 }
+        streetPointStart = start
+        streetPointSlots = slots
     }
 
     /// The countries and admin1 divisions a qualifier form names ("il" → Illinois and others).
@@ -70,6 +82,15 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let venueCategories: [String]
     /// Where street-level answers can come from (nil without street data).
     let streetCoverage: BoundingBox?
+    /// The name entries of street-level rows, in key order. They never make the draw by importance when many
+    /// GeoNames places share a prefix, so with `near` a prefix's street-level matches are read from here instead.
+    let streetLevelEntries: [Int32]
+    /// `places.geonamesCount`, which is counted, kept for the ranking's per-candidate tests.
+    let firstStreetLevelRow: Int
+    /// The points laid along each street (slots in `street.streetPoints`), by row: street-level row r's are
+    /// streetPointSlots[streetPointStart[r − geonamesCount] ..< streetPointStart[r − geonamesCount + 1]].
+    let streetPointStart: [Int32]
+    let streetPointSlots: [Int32]
 
     /// How many GeoNames places the index holds (slots 0 ..< placeCount; street-level rows come after).
     public var placeCount: Int { places.geonamesCount }
@@ -307,8 +328,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Which matches count: exact and prefix (search), prefix (suggest), exact only (a head before a qualifier).
     enum Mode { case search, suggest, exact }
 
-    /// A place found, through name entry `entry` (the best of its names that matched).
-    struct Candidate { var slot: Int; var tier: Int; var score: Float; var entry: Int }
+    /// A place found, through name entry `entry` (the best of its names that matched). `score` is its importance
+    /// (lowered for an alternate name of short text) plus `nearness`, the location term (0 without `near`).
+    struct Candidate { var slot: Int; var tier: Int; var score: Float; var entry: Int; var nearness: Float = 0 }
 
     /// Typed text of at most this many letters starts many names by chance: a prefix match through an
     /// alternate name ("hel" → Heleb, an old name of Aleppo) then ranks below every match of a place's own name;
@@ -352,32 +374,109 @@ public final class PlaceIndex: PlaceStore, Sendable {
             let (all, exact) = names.ranges(prefix: key)
             let ownNamesFirst = letters <= Self.shortTextLetters
             let prefixes = NameIndex.TieredRange(range: exact.upperBound..<all.upperBound, tier: 2, ownNamesFirst: ownNamesFirst)
+            let ranges: [NameIndex.TieredRange]
             switch mode {
             case .search:
                 // Text that only starts names ("Wawr", "Histo"): a whole name one likely slip away (Wawer,
                 // Histon) is as good a reading, so it competes with the prefix matches by importance.
                 let slips = exact.isEmpty && !all.isEmpty && letters >= Self.typoLetters
                     ? names.fuzzyRanges(key, maxEdits: 1, asPrefix: false).filter { $0.edit?.isLikelySlip == true } : []
-                found = collect([.init(range: exact, tier: 3), prefixes] + slips.map { .init(range: $0.range, tier: 2, ownNamesFirst: ownNamesFirst) },
-                                wanted: wanted, accept: accept, sections: sections)
-            case .suggest: found = collect([.init(range: exact, tier: 2), prefixes], wanted: wanted, accept: accept, sections: sections)
-            case .exact: found = collect([.init(range: exact, tier: 3)], wanted: wanted, accept: accept, sections: sections)
+                ranges = [.init(range: exact, tier: 3), prefixes] + slips.map { .init(range: $0.range, tier: 2, ownNamesFirst: ownNamesFirst) }
+            case .suggest: ranges = [.init(range: exact, tier: 2), prefixes]
+            case .exact: ranges = [.init(range: exact, tier: 3)]
             }
+            found = collect(ranges, wanted: wanted, accept: accept, sections: sections)
+            if near != nil { found += streetLevelMatches(ranges, besides: found, accept: accept) }
         }
         guard let near else { return Array(found.prefix(limit)) }
-        // Location bias: within a tier, every doubling of the distance (past 10 km) weighs like 1.5 doublings
-        // of population, so a nearby town beats a distant city of the same name.
         for i in found.indices {
-            let km = distance(found[i].slot, near) / 1000
-            found[i].score -= 1.5 * Float(log2(1 + km / 10))
+            found[i].nearness = nearness(found[i].slot, near)
+            found[i].score += found[i].nearness
+            // A street-level row keeps its name's penalty ("park" in "Meeting Park Forum", a number-first address):
+            // its nearness is large enough to lift a later word over the names that start so.
+            if found[i].slot >= firstStreetLevelRow {
+                found[i].score -= places.importance(found[i].slot) - names.entryScore[found[i].entry]
+            }
         }
         found.sort { $0.tier != $1.tier ? $0.tier > $1.tier : $0.score > $1.score }
         guard sections else { return Array(found.prefix(limit)) }
+        // A section folds under its city, an address under its street while the text has not reached its number
+        // ("manne": Mannerheimintie, not also its 200 doors).
+        let towns = found.filter { $0.slot < firstStreetLevelRow }
+        let streets = found.filter { places.rowKind($0.slot) == .street }.map { Array(TextFolding.fold(places.name($0.slot)).utf8) + [0x20] }
         var kept: [Candidate] = []
-        for c in found where kept.count < limit && !found.contains(where: { places.isSection(c.slot, of: $0.slot) }) {
+        for c in found where kept.count < limit {
+            if c.slot < firstStreetLevelRow {
+                if towns.contains(where: { places.isSection(c.slot, of: $0.slot) }) { continue }
+            } else if places.rowKind(c.slot) == .address, names.entryKind[c.entry] == NameIndex.Kind.primary.rawValue {
+                let start = Int(names.keyStart[c.entry]), name = names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))]
+                if streets.contains(where: { key.count < $0.count && name.starts(with: $0) }) { continue }
+            }
             kept.append(c)
         }
         return kept
+    }
+
+    /// Location bias, added to a candidate's score with `near`, in the log2 units of importance. A GeoNames place:
+    /// every doubling of the distance past 10 km weighs like 1.5 doublings of population, so a nearby town beats
+    /// a distant city of the same name. A street-level row has no population to weigh: at the user's door it
+    /// counts as a town of 70,000–200,000 people (`streetLevelNearby` + its importance), losing 3 per doubling of the
+    /// distance past 200 m, so across a city the nearer answer wins and a big city far away still beats a
+    /// venue a few kilometres off ("Par" in Tampere: Paris, not a barber's in Helsinki).
+    func nearness(_ slot: Int, _ near: Coordinate) -> Float {
+        guard slot >= firstStreetLevelRow else { return -1.5 * Float(log2(1 + distance(slot, near) / 10_000)) }
+        return Self.streetLevelNearby - 3 * Float(log2(1 + streetLevelDistance(slot, near) / 200))
+    }
+
+    /// What a street-level row at the user's door adds to its importance (log2 units).
+    static let streetLevelNearby: Float = 9.5
+
+    /// Metres from `c` to a street-level row: a street's nearest point along it, another row's own point.
+    func streetLevelDistance(_ slot: Int, _ c: Coordinate) -> Double {
+        let r = slot - firstStreetLevelRow
+        let points = Int(streetPointStart[r])..<Int(streetPointStart[r + 1])
+        guard !points.isEmpty else { return distance(slot, c) }
+        let (qx, qy, qz) = Geo.unitVector(latitude: c.latitude, longitude: c.longitude)
+        let xyz = street.streetPoints.xyz
+        var best = Double.infinity
+        for i in points {
+            let p = 3 * Int(streetPointSlots[i])
+            let dx = xyz[p] - qx, dy = xyz[p + 1] - qy, dz = xyz[p + 2] - qz
+            best = min(best, dx * dx + dy * dy + dz * dz)
+        }
+        return Geo.meters(forUnitChord: best.squareRoot())
+    }
+
+    /// Street-level entries read per query at most: a prefix's matches in a city's extract are far fewer.
+    static let streetLevelScan = 5_000
+
+    /// The street-level rows matching in `ranges` that `found` lacks, each through its best entry (bounded by
+    /// `streetLevelScan`); `nearness` then ranks them against the GeoNames places.
+    private func streetLevelMatches(_ ranges: [NameIndex.TieredRange], besides found: [Candidate], accept: (Int32) -> Bool) -> [Candidate] {
+        var position = Dictionary(uniqueKeysWithValues: found.map { ($0.slot, -1) })
+        var matches: [Candidate] = []
+        var scanned = 0
+        for r in ranges {
+            // The first street-level entry at or after the range's start.
+            var lo = 0, hi = streetLevelEntries.count
+            while lo < hi { let mid = (lo + hi) >> 1; if Int(streetLevelEntries[mid]) < r.range.lowerBound { lo = mid + 1 } else { hi = mid } }
+            while lo < streetLevelEntries.count, Int(streetLevelEntries[lo]) < r.range.upperBound, scanned < Self.streetLevelScan {
+                let e = Int(streetLevelEntries[lo]), slot = Int(names.entryPlace[e])
+                lo += 1; scanned += 1
+                guard position[slot] != -1, accept(Int32(slot)) else { continue }
+                let lowered = r.ownNamesFirst && names.entryKind[e] == NameIndex.Kind.alternate.rawValue ? NameIndex.alternateDemotion : 0
+                let c = Candidate(slot: slot, tier: r.tier, score: places.importance(slot) - lowered, entry: e)
+                if let i = position[slot] {
+                    // The best entry as the draw by importance would pick it: by the entry's score, its kind's penalty in.
+                    let old = matches[i], oldLowered = places.importance(slot) - old.score
+                    if (c.tier, names.entryScore[e] - lowered) > (old.tier, names.entryScore[old.entry] - oldLowered) { matches[i] = c }
+                } else {
+                    position[slot] = matches.count
+                    matches.append(c)
+                }
+            }
+        }
+        return matches
     }
 
     /// The best places of the ranges, best first. With `sections`, a section of a city already found is left out.
