@@ -102,7 +102,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
         guard !name.isEmpty else { return [] }
         let accept = acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: false)
-        var found = rank(key: Array(name.utf8), mode: .search, request.limit, request.near, typos: false, accept: accept)
+        let nameKey = Array(name.utf8)
+        var key = nameKey
+        var found = rank(key: key, mode: .search, request.limit, request.near, typos: false, accept: accept)
         // "Paris France", "Portland Oregon": no match for the whole text, so try its last words as a qualifier.
         if found.isEmpty, qualifiers.isEmpty {
             let words = name.split(separator: " ")
@@ -110,6 +112,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
                 let head = words[..<split].joined(separator: " "), tail = words[split...].joined(separator: " ")
                 found = rank(key: Array(head.utf8), mode: .exact, request.limit, request.near, typos: false,
                              accept: acceptance(country: country, qualifiers: [tail], lastIsPrefix: false))
+                if !found.isEmpty { key = Array(head.utf8) }
             }
         }
         // A comma that is part of a name ("Postikuja 2, 2. krs.", "Salon X, parturi"): the whole text as a name.
@@ -117,13 +120,18 @@ public final class PlaceIndex: PlaceStore, Sendable {
         if found.isEmpty, !qualifiers.isEmpty {
             found = rank(key: whole, mode: .search, request.limit, request.near, typos: false,
                          accept: acceptance(country: country, qualifiers: [], lastIsPrefix: false))
+            if !found.isEmpty { key = whole }
         }
         // Typo tolerance only when the text matches nothing as typed: exact and prefix matches always rank
         // above typo matches, so they would only trail behind.
         if found.isEmpty {
-            found = rank(key: Array(name.utf8), mode: .search, request.limit, request.near, typos: true, accept: accept)
+            found = rank(key: key, mode: .search, request.limit, request.near, typos: true, accept: accept)
         }
-        return results(found, near: request.near, typed: request.text)
+        var answer = results(found, near: request.near, typed: request.text, key: key, mode: .search, explain: request.explain)
+        if !answer.isEmpty, key == nameKey {
+            answer[0].didYouMean = didYouMean(found, key: key, mode: .search, text: request.text, accept: accept)
+        }
+        return answer
     }
 
     /// Search as you type: the text so far, the last word a prefix; "Portland, Or" narrows by a qualifier prefix.
@@ -133,19 +141,22 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let parts = request.text.split(separator: ",", omittingEmptySubsequences: false).map { TextFolding.fold($0) }
         var key = Array((parts.first ?? "").utf8)
         guard !key.isEmpty else { return [] }
-        let found: [Candidate]
         if parts.count == 1 {
             // A trailing space means the last word is complete: "new " should not suggest "Newark".
             if request.text.last == " " { key.append(0x20) }
             let accept = acceptance(country: country, qualifiers: [], lastIsPrefix: false)
             let typed = rank(key: key, mode: .suggest, request.limit, request.near, typos: false, sections: true, accept: accept)
-            found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, sections: true, accept: accept) : typed
-        } else {
-            let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
-            found = rank(key: key, mode: .search, request.limit, request.near, typos: false, sections: true,
-                         accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true))
+            let found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, sections: true, accept: accept) : typed
+            var answer = results(found, near: request.near, typed: request.text, key: key, mode: .suggest, explain: request.explain)
+            if !answer.isEmpty {
+                answer[0].didYouMean = didYouMean(found, key: key, mode: .suggest, text: request.text, accept: accept)
+            }
+            return answer
         }
-        return results(found, near: request.near, typed: request.text)
+        let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
+        let found = rank(key: key, mode: .search, request.limit, request.near, typos: false, sections: true,
+                         accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true))
+        return results(found, near: request.near, typed: request.text, key: key, mode: .suggest, explain: request.explain)
     }
 
     /// The nearest places to a point, nearest first, by true great-circle distance. Where street data exists,
@@ -306,8 +317,17 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Which matches count: exact and prefix (search), prefix (suggest), exact only (a head before a qualifier).
     enum Mode { case search, suggest, exact }
 
-    /// A place found, through name entry `entry` (the best of its names that matched).
-    struct Candidate { var slot: Int; var tier: Int; var score: Float; var entry: Int }
+    /// A place found, through name entry `entry` (the best of its names that matched). `score` orders a tier; it is
+    /// the sum of the terms beside it, each kept where it is computed so that `explain` can show them.
+    struct Candidate {
+        var slot: Int; var tier: Int; var score: Float; var entry: Int
+        /// log2(population + 100) plus the row kind's bonus (`PlaceTable.importance`).
+        var importance: Float
+        /// What the kind of name takes off: `NameIndex.Kind.penalty`, and `alternateDemotion` when own names come first.
+        var nameTerm: Float
+        /// What the distance from `near` takes off; 0 without it.
+        var distanceTerm: Float = 0
+    }
 
     /// Typed text of at most this many letters starts many names by chance: a prefix match through an
     /// alternate name ("hel" → Heleb, an old name of Aleppo) then ranks below every match of a place's own name;
@@ -321,7 +341,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     func rank(key: [UInt8], mode: Mode, _ limit: Int, _ near: Coordinate?, typos: Bool, sections: Bool = false,
               accept: (Int32) -> Bool) -> [Candidate] {
         let wanted = near == nil ? limit : max(limit, 200)
-        let letters = String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
+        let letters = Self.letterCount(key)
         var found: [Candidate]
         if typos {
             var fuzzy = letters >= 5 ? names.fuzzyRanges(key, maxEdits: 1, asPrefix: mode == .suggest) : []
@@ -346,7 +366,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
         // of population, so a nearby town beats a distant city of the same name.
         for i in found.indices {
             let km = distance(found[i].slot, near) / 1000
-            found[i].score -= 1.5 * Float(log2(1 + km / 10))
+            found[i].distanceTerm = -1.5 * Float(log2(1 + km / 10))
+            found[i].score += found[i].distanceTerm
         }
         found.sort { $0.tier != $1.tier ? $0.tier > $1.tier : $0.score > $1.score }
         guard sections else { return Array(found.prefix(limit)) }
@@ -358,7 +379,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     }
 
     /// The best places of the ranges, best first. With `sections`, a section of a city already found is left out.
-    private func collect(_ ranges: [NameIndex.TieredRange], wanted: Int, accept: (Int32) -> Bool, sections: Bool) -> [Candidate] {
+    func collect(_ ranges: [NameIndex.TieredRange], wanted: Int, accept: (Int32) -> Bool, sections: Bool) -> [Candidate] {
         var found: [Candidate] = []
         var seen = Set<Int32>()
         var visited = 0
@@ -367,7 +388,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
             let slot = names.entryPlace[entry]
             if seen.insert(slot).inserted, accept(slot), !sections || !found.contains(where: { places.isSection(Int(slot), of: $0.slot) }) {
                 let lowered = score < names.entryScore[entry] ? NameIndex.alternateDemotion : 0
-                found.append(Candidate(slot: Int(slot), tier: tier, score: places.importance(Int(slot)) - lowered, entry: entry))
+                let importance = places.importance(Int(slot))
+                let nameTerm = -(NameIndex.Kind(rawValue: names.entryKind[entry])?.penalty ?? 0) - lowered
+                found.append(Candidate(slot: Int(slot), tier: tier, score: importance + nameTerm, entry: entry,
+                                       importance: importance, nameTerm: nameTerm))
             }
             // Bounded: a filter that rejects nearly everything must not scan a whole prefix range.
             return found.count < wanted && visited < 5_000
@@ -375,8 +399,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
         return found
     }
 
-    /// The places found, each with the alternate name it matched as written (`typed` is the text asked).
-    private func results(_ found: [Candidate], near: Coordinate?, typed: String) -> [PlaceResult] {
+    /// The places found, each with the alternate name it matched as written (`typed` is the text asked), and with
+    /// `explain` why it ranked there (`key` is the folded text the candidates were found for, in `mode`).
+    private func results(_ found: [Candidate], near: Coordinate?, typed: String, key: [UInt8], mode: Mode, explain: Bool) -> [PlaceResult] {
         let typed = String(typed.prefix { $0 != "," }).trimmingCharacters(in: .whitespaces)
         return found.map { c in
             var result = PlaceResult(place: places.place(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
@@ -384,8 +409,14 @@ public final class PlaceIndex: PlaceStore, Sendable {
                 let start = Int(names.keyStart[c.entry])
                 result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: typed)
             }
+            if explain { result.explanation = explanation(c, key: key, mode: mode, typed: typed, distanceMeters: result.distanceMeters) }
             return result
         }
+    }
+
+    /// Letters in a folded key, spaces not counted: typo tolerance and corrections start at 5.
+    static func letterCount(_ key: [UInt8]) -> Int {
+        String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
     }
 
     private func distance(_ slot: Int, _ c: Coordinate) -> Double {
