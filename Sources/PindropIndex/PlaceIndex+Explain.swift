@@ -18,7 +18,7 @@ extension PlaceIndex {
         guard var correction = found.first else { return nil }
         if correction.tier >= 2 {
             // Nearness does not make a match strong: compare what the names alone are worth.
-            let best = found.map { $0.score - $0.distanceTerm }.max() ?? 0
+            let best = found.reduce(-Float.infinity) { max($0, $1.score - $1.distanceTerm) }
             guard best < Self.weakMatchScore, Self.letterCount(key) >= 5 else { return nil }
             // One edit only; the walk's zero-edit ranges are the text as typed.
             let fuzzy = names.fuzzyRanges(key, maxEdits: 1, asPrefix: mode == .suggest).filter { $0.edits == 1 }
