@@ -12,6 +12,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// GeoNames places by population, biggest first, for the map's labels: sorted on first use, so opening
     /// stays fast for the command-line tool.
     let labelOrder = Mutex<[Int32]?>(nil)
+    /// The names a weak match may be corrected to (`correctionForms`), made on first use.
+    let corrections = Mutex<[(hash: UInt64, slot: Int32)]?>(nil)
     /// Where the index was read from.
     public let path: String
 

@@ -48,6 +48,14 @@ struct ExplainTests {
         #expect(try suggest(text).first?.didYouMean == nil, "suggest \(text)")
     }
 
+    @Test("a correction is one edit away: a letter replaced, missing, extra or two swapped; not none, not two", arguments: [
+        ("warsow", "warsaw", true), ("parid", "paris", true), ("hesinki", "helsinki", true), ("helsinkii", "helsinki", true),
+        ("helsinik", "helsinki", true), ("paris", "paris", false), ("parsi x", "paris", false), ("wrasow", "warsaw", false),
+    ])
+    func oneEdit(typed: String, name: String, one: Bool) {
+        #expect(PlaceIndex.isOneEdit(Array(typed.utf8), Array(name.utf8)) == one)
+    }
+
     // MARK: Why this result
 
     @Test("explain names the match: exact, prefix, typo with its edit, alternate name, inner word")
