@@ -48,6 +48,7 @@ struct ServiceOptions: ParsableArguments {
             return
         }
         for failure in answer.failures { Terminal.note("\(failure.provider) failed: \(failure.error.message)") }
+        if let didYouMean = answer.didYouMean { Terminal.note("did you mean \"\(didYouMean)\"?") }
         Terminal.printTable(answer.results)
         if let total = answer.page?.total, total > answer.results.count {
             Swift.print("the nearest \(answer.results.count) of \(total) within the radius; --limit N (up to \(RequestLimits.maxNearbyCollected)) or --all for more")
@@ -73,8 +74,16 @@ struct TextQueryOptions: ParsableArguments {
     @Option(help: "How many results (1-100).")
     var limit: Int = RequestLimits.defaultLimit
 
+    @Flag(help: "Say why each result ranked where it did: how the text matched which name, and the terms of its score.")
+    var explain = false
+
     func nearCoordinate() throws(PindropError) -> Coordinate? {
         try near.map { text throws(PindropError) in try Coordinate(parsing: text) }
+    }
+
+    /// `--batch` lines carry no explanations: the pair is refused rather than the flag ignored.
+    func checkBatch(_ batch: BatchOptions) throws(PindropError) {
+        if explain, batch.batch { throw .invalidInput("--explain does not apply to --batch") }
     }
 }
 

@@ -14,9 +14,11 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let near = try query.nearCoordinate()
+            try query.checkBatch(batch)
             if batch.batch { return try await service.answerBatch(.search(near: near, countryCode: query.country, limit: query.limit)) }
             guard let text else { throw PindropError.invalidInput("give the text to search for, or --batch") }
-            let request = try SearchRequest(text: text, near: near, countryCode: query.country, limit: query.limit)
+            let request = try SearchRequest(text: text, near: near, countryCode: query.country, limit: query.limit,
+                                            explain: query.explain)
             try await service.ask(.search, echo: request.echo) { try await $0.search(request, provider: $1) }
         }
     }
@@ -37,11 +39,13 @@ struct SuggestCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let near = try query.nearCoordinate()
+            try query.checkBatch(batch)
             if batch.batch {
                 return try await service.answerBatch(.suggest(near: near, countryCode: query.country, limit: query.limit, minChars: minChars))
             }
             guard let text else { throw PindropError.invalidInput("give the text typed so far, or --batch") }
-            let request = try SuggestRequest(text: text, near: near, countryCode: query.country, limit: query.limit, minChars: minChars)
+            let request = try SuggestRequest(text: text, near: near, countryCode: query.country, limit: query.limit,
+                                             minChars: minChars, explain: query.explain)
             try await service.ask(.suggest, echo: request.echo) { try await $0.suggest(request, provider: $1) }
         }
     }

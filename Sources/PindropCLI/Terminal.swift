@@ -34,16 +34,17 @@ enum Terminal {
         }
     }
 
-    /// Prints rows as aligned columns, the first row being the header.
-    static func printColumns(_ rows: [[String]]) {
+    /// Prints rows as aligned columns, the first row being the header; a row's `notes` line (if any) follows it.
+    static func printColumns(_ rows: [[String]], notes: [String?] = []) {
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        for row in rows {
+        for (n, row) in rows.enumerated() {
             print(row.enumerated().map { c, cell in cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) }
                 .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            if n < notes.count, let note = notes[n] { print("  " + note) }
         }
     }
 
-    /// Prints results as an aligned table, or "No Results".
+    /// Prints results as an aligned table, or "No Results"; a result with an explanation gets its line under it.
     static func printTable(_ results: [PlaceResult]) {
         guard !results.isEmpty else { print("No Results"); return }
         let showDistance = results.contains { $0.distanceMeters != nil }
@@ -56,7 +57,44 @@ enum Terminal {
             row.append(p.id)
             rows.append(row)
         }
-        printColumns(rows)
+        printColumns(rows, notes: [nil] + results.map { r in r.explanation.map { explanationLine($0, placeName: r.place.name) } })
+    }
+
+    /// Why a result ranked where it did, in one line:
+    /// `prefix "hel" of Helsinki · population 558,457 (importance 19.1) · tier 2 · score 19.1`.
+    static func explanationLine(_ e: MatchExplanation, placeName: String) -> String {
+        let name = switch e.nameKind {
+        case .name: e.matchedName
+        case .alternate: "alternate name \(e.matchedName)"
+        case .innerWord: "word \"\(e.matchedName)\" of \(placeName)"
+        }
+        let match = switch e.match {
+        case .exact: e.nameKind == .name ? "exact name \(name)" : "exact \(name)"
+        case .prefix: "prefix \"\(e.text)\" of \(name)"
+        case .typo: "typo \"\(e.text)\" for \(name) (\(e.edit ?? "?"))"
+        }
+        var parts = [match]
+        let bonus = e.kindBonus > 0 ? String(format: ", +%.1f as a %@", e.kindBonus, e.rowKind.rawValue) : ""
+        parts.append("population \(grouped(e.population)) (importance \(String(format: "%.1f", e.importance))\(bonus))")
+        if e.nameTerm != 0 {
+            // Past an inner word's 8, the term holds the demotion of alternate names in short text.
+            let why = e.nameTerm < -8 ? " (own names first for short text)" : ""
+            parts.append("\(e.nameKind == .innerWord ? "inner word" : "alternate name") \(String(format: "%.1f", e.nameTerm))\(why)")
+        }
+        if let meters = e.distanceMeters, let term = e.distanceTerm {
+            let away = meters < 1000 ? String(format: "%.0f m", meters) : "\(grouped(Int((meters / 1000).rounded()))) km"
+            parts.append("\(away) away \(String(format: "%.1f", term))")
+        }
+        parts.append("tier \(e.tier)")
+        parts.append("score \(String(format: "%.1f", e.score))")
+        return parts.joined(separator: " · ")
+    }
+
+    /// A whole number with thousands separators: 558,457.
+    static func grouped(_ n: Int) -> String {
+        var digits = String(n.magnitude), out = ""
+        while digits.count > 3 { out = "," + digits.suffix(3) + out; digits.removeLast(3) }
+        return (n < 0 ? "-" : "") + digits + out
     }
 
     static func formatDistance(_ meters: Double) -> String {

@@ -67,10 +67,16 @@ public struct PlaceResult: Sendable, Hashable, Codable {
     /// The alternate name the text matched, as written ("Helsingfors" for Helsinki), when it was not the
     /// place's own name; nil otherwise (and from stores that do not say).
     public var matchedName: String?
+    /// Why it ranked where it did, when the request asked (`explain`) and the store can say; nil otherwise.
+    public var explanation: MatchExplanation?
+    /// The text the user probably meant ("Helsinki" for "Helsinky"), set by a store on the first result of a search
+    /// or suggestion when the text matched nothing as typed or matched weakly. The facade moves it to
+    /// `ProviderAnswer.didYouMean`, so it is nil on every result a caller of `PlaceService` sees.
+    public var didYouMean: String?
 
     /// Makes a result.
-    public init(place: Place, distanceMeters: Double? = nil, matchedName: String? = nil) {
-        self.place = place; self.distanceMeters = distanceMeters; self.matchedName = matchedName
+    public init(place: Place, distanceMeters: Double? = nil, matchedName: String? = nil, explanation: MatchExplanation? = nil) {
+        self.place = place; self.distanceMeters = distanceMeters; self.matchedName = matchedName; self.explanation = explanation
     }
 
     /// How the result reads in a list: "Helsingfors → Helsinki, Uusimaa, Finland" when an alternate name matched.

@@ -25,14 +25,17 @@ public struct SearchRequest: Sendable, Hashable {
     /// Keep only places in this ISO country (upper case).
     public var countryCode: String?
     public var limit: Int
+    /// Ask for each result's `explanation` (only the embedded index gives one; it costs nothing when false).
+    public var explain: Bool
 
     /// Validates and makes a request; throws `.invalidInput` for empty or oversized text or a bad limit.
     public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
-                limit: Int = RequestLimits.defaultLimit) throws(PindropError) {
+                limit: Int = RequestLimits.defaultLimit, explain: Bool = false) throws(PindropError) {
         self.text = try Self.validated(text: text)
         self.near = near
         self.countryCode = try countryCode.map { c throws(PindropError) in try Self.validated(countryCode: c) }
         self.limit = try Self.validated(limit: limit)
+        self.explain = explain
     }
 
     /// The request as echoed back in every answer's `query` object.
@@ -81,10 +84,12 @@ public struct SuggestRequest: Sendable, Hashable {
     public var limit: Int
     /// Below this many characters there are no suggestions (and no error).
     public var minChars: Int
+    /// Ask for each result's `explanation`, as `SearchRequest.explain`.
+    public var explain: Bool
 
     /// Validates and makes a request. Text shorter than `minChars` is valid and yields no suggestions.
     public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
-                limit: Int = RequestLimits.defaultLimit, minChars: Int = 3) throws(PindropError) {
+                limit: Int = RequestLimits.defaultLimit, minChars: Int = 3, explain: Bool = false) throws(PindropError) {
         guard (0...RequestLimits.maxTextLength).contains(minChars) else {
             throw .invalidInput("min-chars must be between 0 and \(RequestLimits.maxTextLength), got \(minChars)")
         }
@@ -99,6 +104,7 @@ public struct SuggestRequest: Sendable, Hashable {
         self.countryCode = try countryCode.map { c throws(PindropError) in try SearchRequest.validated(countryCode: c) }
         self.limit = try SearchRequest.validated(limit: limit)
         self.minChars = minChars
+        self.explain = explain
     }
 
     /// The request as echoed back in every answer's `query` object.

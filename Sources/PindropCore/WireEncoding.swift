@@ -192,5 +192,28 @@ public enum WireEncoding {
         if let d = result.distanceMeters { w.key("distanceMeters"); w.number((d * 10).rounded() / 10) }
         w.field("matchedName", result.matchedName)
         w.field("source", p.source)
+        if let explanation = result.explanation { writeExplanation(explanation, into: &w) }
+    }
+
+    /// Writes a result's `explain` object; scores to two decimals, which is all they say.
+    static func writeExplanation(_ e: MatchExplanation, into w: inout JSONWriter) {
+        func rounded(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+        w.key("explain")
+        w.beginObject()
+        w.key("match"); w.string(e.match.rawValue)
+        w.key("nameKind"); w.string(e.nameKind.rawValue)
+        w.key("text"); w.string(e.text)
+        w.key("matchedName"); w.string(e.matchedName)
+        w.field("edit", e.edit)
+        w.key("rowKind"); w.string(e.rowKind.rawValue)
+        w.key("population"); w.number(e.population)
+        w.key("importance"); w.number(rounded(e.importance))
+        w.key("kindBonus"); w.number(rounded(e.kindBonus))
+        w.key("nameTerm"); w.number(rounded(e.nameTerm))
+        w.field("distanceMeters", e.distanceMeters.map { ($0 * 10).rounded() / 10 })
+        w.field("distanceTerm", e.distanceTerm.map(rounded))
+        w.key("tier"); w.number(e.tier)
+        w.key("score"); w.number(rounded(e.score))
+        w.endObject()
     }
 }

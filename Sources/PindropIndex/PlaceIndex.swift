@@ -12,6 +12,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// GeoNames places by population, biggest first, for the map's labels: sorted on first use, so opening
     /// stays fast for the command-line tool.
     let labelOrder = Mutex<[Int32]?>(nil)
+    /// The names a weak match may be corrected to (`correctionForms`), made on first use.
+    let corrections = Mutex<[(hash: UInt64, slot: Int32)]?>(nil)
     /// Where the index was read from.
     public let path: String
 
@@ -124,7 +126,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
         guard !name.isEmpty else { return [] }
         let accept = acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: false)
-        var found = rank(key: Array(name.utf8), mode: .search, request.limit, request.near, typos: false, accept: accept)
+        let nameKey = Array(name.utf8)
+        var key = nameKey
+        var found = rank(key: key, mode: .search, request.limit, request.near, typos: false, accept: accept)
         // "Paris France", "Portland Oregon": no match for the whole text, so try its last words as a qualifier.
         if found.isEmpty, qualifiers.isEmpty {
             let words = name.split(separator: " ")
@@ -132,6 +136,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
                 let head = words[..<split].joined(separator: " "), tail = words[split...].joined(separator: " ")
                 found = rank(key: Array(head.utf8), mode: .exact, request.limit, request.near, typos: false,
                              accept: acceptance(country: country, qualifiers: [tail], lastIsPrefix: false))
+                if !found.isEmpty { key = Array(head.utf8) }
             }
         }
         // A comma that is part of a name ("Postikuja 2, 2. krs.", "Salon X, parturi"): the whole text as a name.
@@ -139,13 +144,18 @@ public final class PlaceIndex: PlaceStore, Sendable {
         if found.isEmpty, !qualifiers.isEmpty {
             found = rank(key: whole, mode: .search, request.limit, request.near, typos: false,
                          accept: acceptance(country: country, qualifiers: [], lastIsPrefix: false))
+            if !found.isEmpty { key = whole }
         }
         // Typo tolerance only when the text matches nothing as typed: exact and prefix matches always rank
         // above typo matches, so they would only trail behind.
         if found.isEmpty {
-            found = rank(key: Array(name.utf8), mode: .search, request.limit, request.near, typos: true, accept: accept)
+            found = rank(key: key, mode: .search, request.limit, request.near, typos: true, accept: accept)
         }
-        return results(found, near: request.near, typed: request.text)
+        var answer = results(found, near: request.near, typed: request.text, key: key, mode: .search, explain: request.explain)
+        if !answer.isEmpty, key == nameKey {
+            answer[0].didYouMean = didYouMean(found, key: key, mode: .search, text: request.text, accept: accept)
+        }
+        return answer
     }
 
     /// Search as you type: the text so far, the last word a prefix; "Portland, Or" narrows by a qualifier prefix.
@@ -155,19 +165,22 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let parts = request.text.split(separator: ",", omittingEmptySubsequences: false).map { TextFolding.fold($0) }
         var key = Array((parts.first ?? "").utf8)
         guard !key.isEmpty else { return [] }
-        let found: [Candidate]
         if parts.count == 1 {
             // A trailing space means the last word is complete: "new " should not suggest "Newark".
             if request.text.last == " " { key.append(0x20) }
             let accept = acceptance(country: country, qualifiers: [], lastIsPrefix: false)
             let typed = rank(key: key, mode: .suggest, request.limit, request.near, typos: false, sections: true, accept: accept)
-            found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, sections: true, accept: accept) : typed
-        } else {
-            let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
-            found = rank(key: key, mode: .search, request.limit, request.near, typos: false, sections: true,
-                         accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true))
+            let found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, sections: true, accept: accept) : typed
+            var answer = results(found, near: request.near, typed: request.text, key: key, mode: .suggest, explain: request.explain)
+            if !answer.isEmpty {
+                answer[0].didYouMean = didYouMean(found, key: key, mode: .suggest, text: request.text, accept: accept)
+            }
+            return answer
         }
-        return results(found, near: request.near, typed: request.text)
+        let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
+        let found = rank(key: key, mode: .search, request.limit, request.near, typos: false, sections: true,
+                         accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true))
+        return results(found, near: request.near, typed: request.text, key: key, mode: .suggest, explain: request.explain)
     }
 
     /// The nearest places to a point, nearest first, by true great-circle distance. Where street data exists,
@@ -328,9 +341,18 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Which matches count: exact and prefix (search), prefix (suggest), exact only (a head before a qualifier).
     enum Mode { case search, suggest, exact }
 
-    /// A place found, through name entry `entry` (the best of its names that matched). `score` is its importance
-    /// (lowered for an alternate name of short text) plus `nearness`, the location term (0 without `near`).
-    struct Candidate { var slot: Int; var tier: Int; var score: Float; var entry: Int; var nearness: Float = 0 }
+    /// A place found, through name entry `entry` (the best of its names that matched). `score` orders a tier; it is
+    /// the sum of the terms beside it, each kept where it is computed so that `explain` can show them.
+    struct Candidate {
+        var slot: Int; var tier: Int; var score: Float; var entry: Int
+        /// log2(population + 100) plus the row kind's bonus (`PlaceTable.importance`).
+        var importance: Float
+        /// What the kind of name takes off (`NameIndex.Kind.penalty`, and `alternateDemotion` when own names come first),
+        /// and for a typo an arbitrary edit's `arbitraryTypoPenalty`.
+        var nameTerm: Float
+        /// What the distance from `near` adds or takes off (`nearness`); 0 without it.
+        var distanceTerm: Float = 0
+    }
 
     /// Typed text of at most this many letters starts many names by chance: a prefix match through an
     /// alternate name ("hel" → Heleb, an old name of Aleppo) then ranks below every match of a place's own name;
@@ -359,7 +381,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     func rank(key: [UInt8], mode: Mode, _ limit: Int, _ near: Coordinate?, typos: Bool, sections: Bool = false,
               accept: (Int32) -> Bool) -> [Candidate] {
         let wanted = near == nil ? limit : max(limit, 200)
-        let letters = String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
+        let letters = Self.letterCount(key)
         var found: [Candidate]
         if typos {
             var fuzzy = letters >= Self.typoLetters ? names.fuzzyRanges(key, maxEdits: 1, asPrefix: mode == .suggest) : []
@@ -390,13 +412,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
         }
         guard let near else { return Array(found.prefix(limit)) }
         for i in found.indices {
-            found[i].nearness = nearness(found[i].slot, near)
-            found[i].score += found[i].nearness
-            // A street-level row keeps its name's penalty ("park" in "Meeting Park Forum", a number-first address):
-            // its nearness is large enough to lift a later word over the names that start so.
-            if found[i].slot >= firstStreetLevelRow {
-                found[i].score -= places.importance(found[i].slot) - names.entryScore[found[i].entry]
-            }
+            found[i].distanceTerm = nearness(found[i].slot, near)
+            found[i].score += found[i].distanceTerm
         }
         found.sort { $0.tier != $1.tier ? $0.tier > $1.tier : $0.score > $1.score }
         guard sections else { return Array(found.prefix(limit)) }
@@ -465,11 +482,12 @@ public final class PlaceIndex: PlaceStore, Sendable {
                 lo += 1; scanned += 1
                 guard position[slot] != -1, accept(Int32(slot)) else { continue }
                 let lowered = r.ownNamesFirst && names.entryKind[e] == NameIndex.Kind.alternate.rawValue ? NameIndex.alternateDemotion : 0
-                let c = Candidate(slot: slot, tier: r.tier, score: places.importance(slot) - lowered, entry: e)
+                let importance = places.importance(slot)
+                let nameTerm = -(NameIndex.Kind(rawValue: names.entryKind[e])?.penalty ?? 0) - lowered
+                let c = Candidate(slot: slot, tier: r.tier, score: importance + nameTerm, entry: e, importance: importance, nameTerm: nameTerm)
                 if let i = position[slot] {
-                    // The best entry as the draw by importance would pick it: by the entry's score, its kind's penalty in.
-                    let old = matches[i], oldLowered = places.importance(slot) - old.score
-                    if (c.tier, names.entryScore[e] - lowered) > (old.tier, names.entryScore[old.entry] - oldLowered) { matches[i] = c }
+                    // The best entry as the draw by importance would pick it: by its score, its kind's penalty in.
+                    if (c.tier, c.score) > (matches[i].tier, matches[i].score) { matches[i] = c }
                 } else {
                     position[slot] = matches.count
                     matches.append(c)
@@ -480,7 +498,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     }
 
     /// The best places of the ranges, best first. With `sections`, a section of a city already found is left out.
-    private func collect(_ ranges: [NameIndex.TieredRange], wanted: Int, accept: (Int32) -> Bool, sections: Bool) -> [Candidate] {
+    func collect(_ ranges: [NameIndex.TieredRange], wanted: Int, accept: (Int32) -> Bool, sections: Bool) -> [Candidate] {
         var found: [Candidate] = []
         var seen = Set<Int32>()
         var visited = 0
@@ -490,7 +508,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
             if seen.insert(slot).inserted, accept(slot), !sections || !found.contains(where: { places.isSection(Int(slot), of: $0.slot) }) {
                 // What the range took off: the demotion of an alternate name, a typo's penalty.
                 let lowered = names.entryScore[entry] - score
-                found.append(Candidate(slot: Int(slot), tier: tier, score: places.importance(Int(slot)) - lowered, entry: entry))
+                let importance = places.importance(Int(slot))
+                let nameTerm = -(NameIndex.Kind(rawValue: names.entryKind[entry])?.penalty ?? 0) - lowered
+                found.append(Candidate(slot: Int(slot), tier: tier, score: importance + nameTerm, entry: entry,
+                                       importance: importance, nameTerm: nameTerm))
             }
             // Bounded: a filter that rejects nearly everything must not scan a whole prefix range.
             return found.count < wanted && visited < 5_000
@@ -498,8 +519,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
         return found
     }
 
-    /// The places found, each with the alternate name it matched as written (`typed` is the text asked).
-    private func results(_ found: [Candidate], near: Coordinate?, typed: String) -> [PlaceResult] {
+    /// The places found, each with the alternate name it matched as written (`typed` is the text asked), and with
+    /// `explain` why it ranked there (`key` is the folded text the candidates were found for, in `mode`).
+    private func results(_ found: [Candidate], near: Coordinate?, typed: String, key: [UInt8], mode: Mode, explain: Bool) -> [PlaceResult] {
         let typed = String(typed.prefix { $0 != "," }).trimmingCharacters(in: .whitespaces)
         return found.map { c in
             var result = PlaceResult(place: places.place(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
@@ -507,8 +529,14 @@ public final class PlaceIndex: PlaceStore, Sendable {
                 let start = Int(names.keyStart[c.entry])
                 result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: typed)
             }
+            if explain { result.explanation = explanation(c, key: key, mode: mode, typed: typed, distanceMeters: result.distanceMeters) }
             return result
         }
+    }
+
+    /// Letters in a folded key, spaces not counted: typo tolerance and corrections start at 5.
+    static func letterCount(_ key: [UInt8]) -> Int {
+        String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
     }
 
     private func distance(_ slot: Int, _ c: Coordinate) -> Double {

@@ -21,7 +21,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
     @Sendable func search(_ request: Request, context: Context) async throws -> Response {
         let query = try QueryParameters(request)
         let search = try SearchRequest(text: try query.requiredString("q"), near: try query.coordinate(),
-                                       countryCode: query.string("country"), limit: try query.limit())
+                                       countryCode: query.string("country"), limit: try query.limit(), explain: try query.flag("explain"))
         return try await Responses.answer(search.echo, format: try query.format()) {
             try await places.search(search, provider: query.provider())
         }
@@ -31,7 +31,8 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let query = try QueryParameters(request)
         let suggest = try SuggestRequest(text: try query.requiredString("q"), near: try query.coordinate(),
                                          countryCode: query.string("country"), limit: try query.limit(),
-                                         minChars: try query.integer("minChars", default: suggestMinChars, in: 0...RequestLimits.maxTextLength))
+                                         minChars: try query.integer("minChars", default: suggestMinChars, in: 0...RequestLimits.maxTextLength),
+                                         explain: try query.flag("explain"))
         return try await Responses.answer(suggest.echo, format: try query.format()) {
             try await places.suggest(suggest, provider: query.provider())
         }

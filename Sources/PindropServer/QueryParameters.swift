@@ -98,6 +98,16 @@ struct QueryParameters {
         return String(text.prefix(64)).lowercased()
     }
 
+    /// A yes-or-no parameter: `1` or `true`, `0` or `false`; false when absent.
+    func flag(_ name: String) throws -> Bool {
+        guard let text = values[name] else { return false }
+        switch text {
+        case "1", "true": return true
+        case "0", "false": return false
+        default: throw PindropError.invalidInput("\"\(name)\" must be 1, 0, true or false, got \"\(text.prefix(40))\"")
+        }
+    }
+
     /// `format=json` (default) or `format=geojson`.
     func format() throws -> ResultFormat {
         guard let text = values["format"] else { return .json }

@@ -103,6 +103,45 @@ struct CommandLineTests {
         #expect(first["matchedName"] as? String == "Lutetia" && first["name"] as? String == "Paris")
     }
 
+    @Test("a misspelling answers the place and says on stderr what was meant; a right name says nothing")
+    func didYouMean() throws {
+        _ = try Self.imported.get()
+        for command in ["search", "suggest"] {
+            let run = try Self.pindrop([command, "Pariss", "--index", Self.index])
+            #expect(run.status == 0)
+            #expect(run.stderr == "pindrop: did you mean \"Paris\"?\n", "\(command): \(run.stderr)")
+            #expect(run.stdout.contains("Paris, Ile-de-France, France"))
+            let json = try Self.pindrop([command, "Pariss", "--json", "--index", Self.index])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect(object["didYouMean"] as? String == "Paris")
+            let right = try Self.pindrop([command, "Paris", "--index", Self.index])
+            #expect(right.status == 0 && right.stderr.isEmpty, "\(command): \(right.stderr)")
+        }
+    }
+
+    @Test("--explain puts a line under each result saying how it matched and what it scored; --json has the object")
+    func explain() throws {
+        _ = try Self.imported.get()
+        let run = try Self.pindrop(["search", "Zur", "--explain", "--index", Self.index])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 3 && lines[1].contains("Zürich, Switzerland"), "\(run.stdout)")
+        #expect(lines[2] == "  prefix \"zur\" of Zürich · population 415,367 (importance 18.7) · tier 2 · score 18.7")
+        // "Par" is Paris's code PAR, matched whole: an alternate name, and what that costs.
+        let code = try Self.pindrop(["search", "Par", "--explain", "--index", Self.index])
+        #expect(code.stdout.contains("  exact alternate name PAR · population 2,138,551 (importance 21.0) · alternate name -3.0 · tier 3 · score 18.0"))
+        let typo = try Self.pindrop(["search", "Zurlch", "--explain", "--index", Self.index])
+        #expect(typo.stdout.contains("  typo \"zurlch\" for Zürich ('l' for 'i') · population 415,367"), "\(typo.stdout)")
+        let json = try Self.pindrop(["search", "Zur", "--explain", "--json", "--index", Self.index])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let explain = try #require((object["results"] as? [[String: Any]])?.first?["explain"] as? [String: Any])
+        #expect(explain["match"] as? String == "prefix" && explain["tier"] as? Int == 2 && explain["score"] as? Double == 18.66)
+        let plain = try Self.pindrop(["search", "Zur", "--index", Self.index])
+        #expect(plain.stdout.split(separator: "\n").count == 2 && !plain.stdout.contains("score"))
+        let batch = try Self.pindrop(["search", "--batch", "--explain", "--index", Self.index], input: "Paris\n")
+        #expect(batch.status == 64 && batch.stderr.contains("--explain does not apply to --batch"))
+    }
+
     @Test("bad input gets one clear line on stderr and a non-zero exit", arguments: [
         (["search", ""], "the search text is empty"),
         (["reverse", "91", "0"], "latitude 91.0 is outside -90...90"),

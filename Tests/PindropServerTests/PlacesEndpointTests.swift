@@ -252,6 +252,50 @@ struct PlacesEndpointTests {
         }
     }
 
+    @Test("a store's correction is the answer's top-level didYouMean, for search and suggest; none when the text matched")
+    func didYouMean() async throws {
+        var server = TestServer()
+        server.store = CorrectingStore()
+        try await server.test { client in
+            for path in ["/v1/search?q=Helsinky", "/v1/suggest?q=Helsinky", "/v1/search?q=Helsinky&format=geojson"] {
+                let json = try await client.getJSON(path)
+                #expect(json["didYouMean"] as? String == "Helsinki", "\(path)")
+            }
+            let search = try await client.get("/v1/search?q=Helsinky")
+            #expect(try search.resultIDs.first == SamplePlaces.helsinki.id)
+            #expect(try search.results.allSatisfy { $0["didYouMean"] == nil }, "the answer's, not a result's")
+            let right = try await client.get("/v1/search?q=Helsinki")
+            #expect(try right.json["didYouMean"] == nil && right.resultIDs.first == SamplePlaces.helsinki.id)
+        }
+    }
+
+    @Test("explain=1 gives each result its explain object; without it, or with explain=0, there is none")
+    func explain() async throws {
+        var server = TestServer()
+        server.store = CorrectingStore()
+        try await server.test { client in
+            for path in ["/v1/search?q=Paris&explain=1", "/v1/suggest?q=Par&explain=true"] {
+                let results = try await client.get(path).results
+                #expect(results.count == 3, "\(path)")
+                for result in results {
+                    let explain = try #require(result["explain"] as? [String: Any], "\(path)")
+                    #expect(explain["matchedName"] as? String == "Paris" && explain["population"] as? Int == result["population"] as? Int)
+                    #expect(explain["match"] as? String == (path.contains("search") ? "exact" : "prefix"))
+                    #expect(explain["score"] is Double && explain["tier"] is Int && explain["distanceTerm"] == nil)
+                }
+            }
+            let geojson = try await client.getJSON("/v1/search?q=Paris&explain=1&format=geojson")
+            let feature = try #require((geojson["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])
+            #expect((feature["explain"] as? [String: Any])?["nameKind"] as? String == "name")
+            for path in ["/v1/search?q=Paris", "/v1/search?q=Paris&explain=0", "/v1/suggest?q=Par&explain=false"] {
+                let results = try await client.get(path).results
+                #expect(results.count == 3 && results.allSatisfy { $0["explain"] == nil }, "\(path)")
+            }
+            let refusal = try await client.expectInvalidInput("/v1/search?q=Paris&explain=yes")
+            #expect(refusal.contains("\"explain\" must be 1, 0, true or false"))
+        }
+    }
+
     @Test("engine failures keep their meaning: an unavailable index is a 503, not a crash")
     func engineFailure() async throws {
         let services = ServerServices(places: try PlaceService(store: FailingStore()), saved: InMemorySavedPlaces(), recent: InMemoryRecentPlaces())
@@ -279,4 +323,39 @@ private struct StoreAtPath: PlaceStore {
     func place(id: String) async throws -> Place? { try await places.place(id: id) }
     func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
     func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
+}
+
+/// The sample places behind a store that corrects "Helsinky" and explains its answers as the embedded index does
+/// (the index's own corrections and explanations are tested in PindropIndexTests).
+private struct CorrectingStore: PlaceStore {
+    let places = FakeStore(places: SamplePlaces.all)
+    var attribution: [String] { places.attribution }
+    var streetAttribution: [String] { [] }
+    func status() async throws -> StoreStatus { try await places.status() }
+    func search(_ request: SearchRequest) async throws -> [PlaceResult] {
+        try await answer(request.text, explain: request.explain, exact: true) { try await places.search(try SearchRequest(text: $0)) }
+    }
+    func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] {
+        try await answer(request.text, explain: request.explain, exact: false) { try await places.suggest(try SuggestRequest(text: $0)) }
+    }
+    func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await places.reverse(request) }
+    func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try await places.nearbyPage(request) }
+    func place(id: String) async throws -> Place? { try await places.place(id: id) }
+    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
+    func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
+
+    private func answer(_ text: String, explain: Bool, exact: Bool, _ ask: (String) async throws -> [PlaceResult]) async throws -> [PlaceResult] {
+        let corrected = text == "Helsinky" ? "Helsinki" : text
+        var results = try await ask(corrected)
+        if corrected != text, !results.isEmpty { results[0].didYouMean = corrected }
+        guard explain else { return results }
+        for i in results.indices {
+            let place = results[i].place, importance = log2(Double(place.population) + 100)
+            results[i].explanation = MatchExplanation(
+                match: exact ? .exact : .prefix, nameKind: .name, text: TextFolding.fold(text), matchedName: place.name, edit: nil,
+                rowKind: .place, population: place.population, importance: importance, kindBonus: 0, nameTerm: 0,
+                distanceMeters: nil, distanceTerm: nil, tier: exact ? 3 : 2, score: importance)
+        }
+        return results
+    }
 }

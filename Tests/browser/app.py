@@ -57,8 +57,8 @@ def suggestion_items(driver):
 def suggestions(driver):
     """The open list as data, read in one go (the list is rebuilt as answers arrive)."""
     return js(driver, """return [...document.querySelectorAll('#suggestions li')].map(li => ({
-        text: li.querySelector('.text').textContent, recent: li.classList.contains('recent'),
-        active: li.classList.contains('active')}))""")
+        text: (li.querySelector('.text') || li).textContent, recent: li.classList.contains('recent'),
+        correction: li.classList.contains('did-you-mean'), active: li.classList.contains('active')}))""")
 
 
 def wait_suggestions_for(driver, text):
@@ -111,7 +111,7 @@ def choose_first_suggestion(driver, text):
     field.clear()
     field.click()
     type_slowly(driver, text)
-    index = next(i for i, s in enumerate(wait_suggestions_for(driver, text)) if not s["recent"])
+    index = next(i for i, s in enumerate(wait_suggestions_for(driver, text)) if not s["recent"] and not s["correction"])
     name = suggestions(driver)[index]["text"]
     suggestion_items(driver)[index].click()
     wait(driver, lambda d: not d.find_element(By.ID, "suggestions").is_displayed())

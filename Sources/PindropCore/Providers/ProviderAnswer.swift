@@ -10,12 +10,15 @@ public struct ProviderAnswer: Sendable, Equatable {
     public var fromCache: Bool
     /// For a paged answer (nearby), how many there are in all and the cursor of the next page; nil otherwise.
     public var page: ResultPage?
+    /// The text the user probably meant, when the store answered a search or suggestion through a correction or
+    /// matched the text only weakly ("Helsinki" for "Helsinky"); nil otherwise (remote providers never offer one).
+    public var didYouMean: String?
 
     /// Makes an answer.
     public init(results: [PlaceResult], provider: String, failures: [ProviderFailure] = [], fromCache: Bool = false,
-                page: ResultPage? = nil) {
+                page: ResultPage? = nil, didYouMean: String? = nil) {
         self.results = results; self.provider = provider; self.failures = failures; self.fromCache = fromCache
-        self.page = page
+        self.page = page; self.didYouMean = didYouMean
     }
 
     /// Whether a fallback answered because an earlier provider failed.

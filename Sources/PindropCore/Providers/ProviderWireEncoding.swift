@@ -1,8 +1,10 @@
 extension WireEncoding {
     /// A response document for a provider chain's answer: as `document(query:results:format:)`, plus who
-    /// answered, whether it was a fallback and why, and whether it came from the cache:
+    /// answered, whether it was a fallback and why, whether it came from the cache, and the store's correction
+    /// when it offers one:
     /// `{"query": {...}, "provider": "embedded", "fallback": true, "fromCache": false,
-    ///   "failures": [{"provider": "photon", "code": "upstream_failed", "message": "Photon: ..."}], "results": [...]}`.
+    ///   "failures": [{"provider": "photon", "code": "upstream_failed", "message": "Photon: ..."}],
+    ///   "didYouMean": "Helsinki", "results": [...]}`.
     /// In GeoJSON these are foreign members of the FeatureCollection.
     public static func document(query: [(String, QueryValue)], answer: ProviderAnswer, format: ResultFormat) -> JSONWriter {
         var w = JSONWriter(capacity: 512 + answer.results.count * 320)
@@ -22,6 +24,7 @@ extension WireEncoding {
             w.endObject()
         }
         w.endArray()
+        w.field("didYouMean", answer.didYouMean)
         writeResults(answer.results, format: format, into: &w)
         if let page = answer.page { writePage(page, into: &w) }
         w.endObject()

@@ -235,8 +235,11 @@ public final class PlaceService: Sendable {
                 }
                 if guarded { breaker.succeeded(name) }
                 for i in results.indices { results[i].place.source = name }
+                // A store's correction rides on its first result; the answer is where it belongs.
+                let didYouMean = results.first?.didYouMean
+                if didYouMean != nil { results[0].didYouMean = nil }
                 if let cacheKey { cache.store(results, for: cacheKey, lifetime: provider.cacheLifetime) }
-                return ProviderAnswer(results: results, provider: name, failures: failures)
+                return ProviderAnswer(results: results, provider: name, failures: failures, didYouMean: didYouMean)
             } catch {
                 let failure = Self.providerFailure(error, of: provider)
                 guard let failure else {

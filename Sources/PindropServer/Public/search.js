@@ -1,6 +1,6 @@
 // Pindrop web app: search and its results (PRODUCT.md §1). The search form with its busy state, the result rows in
-// the engine's order ("No Results" for none, "Display All on Map" for several), and the map of all results with
-// the selected one centred and its card shown.
+// the engine's order ("No Results" for none, "Display All on Map" for several, "Did you mean Helsinki?" on top when
+// the server offers a correction), and the map of all results with the selected one centred and its card shown.
 import { $, element, section, rowButton } from "./dom.js";
 import { api } from "./api.js";
 import { setStatus, showMessage, setList, setBusy, setPanelCollapsed, collapseOnSmallScreens } from "./panel.js";
@@ -13,6 +13,7 @@ const SEARCH_LIMIT = 20;
 const q = $("q");
 const button = $("search-button");
 let results = [];          // the last search's results, in the engine's order
+let didYouMean = null;     // the text the server thinks was meant, when it offers one
 let rows = [];             // their buttons in the list
 let searchSeq = 0;         // only the newest search may show its answer
 
@@ -37,6 +38,7 @@ async function runSearch(text) {
     const body = await api("/v1/search?q=" + encodeURIComponent(text) + "&limit=" + SEARCH_LIMIT);
     if (seq !== searchSeq) return;
     results = body.results;
+    didYouMean = body.didYouMean || null;
     hideCard();
     renderResults();
     setStatus(results.length ? results.length + (results.length === 1 ? " result" : " results") + " for “" + text + "”" : "");
@@ -59,6 +61,13 @@ function renderResults() {
     return;
   }
   const parts = [];
+  // A correction first: a link that searches for it.
+  if (didYouMean) {
+    const correction = didYouMean;
+    const p = element("p", "did-you-mean");
+    p.append(didYouMeanLink(correction, () => { q.value = correction; runSearch(correction); }));
+    parts.push(p);
+  }
   // Several results: "Display All on Map" in its own section, on top so a long list does not hide it.
   if (results.length > 1) {
     const all = section(null, "display-all-section");
@@ -79,6 +88,16 @@ function renderResults() {
   list.append(ul);
   parts.push(list);
   setList(...parts);
+}
+
+/** "Did you mean Helsinki?" as a link (`#did-you-mean`) that calls `run`. */
+function didYouMeanLink(text, run) {
+  const a = element("a", null, "Did you mean ");
+  a.id = "did-you-mean";
+  a.href = "#";
+  a.append(element("strong", null, text), "?");
+  a.addEventListener("click", (event) => { event.preventDefault(); run(); });
+  return a;
 }
 
 function markSelectedRow(index) {

@@ -1,6 +1,7 @@
 // Pindrop web app: search as you type (PRODUCT.md §2) with recent addresses on top (§3). Suggestions come once the
 // text is long enough (the server's suggestMinChars) and only the newest request's answer may fill the list. Every
 // picked or pinned address is remembered by the server; the last few (recentShown) lead the list, newest first.
+// When the server offers a correction, "Did you mean Helsinki?" heads the suggestions and asks again with it.
 import { $, element } from "./dom.js";
 import { api } from "./api.js";
 import { setStatus, showMessage, setList } from "./panel.js";
@@ -12,7 +13,7 @@ const list = $("suggestions");
 let config = null;            // the server's settings: suggestMinChars, recentShown
 const state = {
   recent: [],                 // the newest recent addresses, newest first
-  shown: [],                  // what the open list shows: {place, recent}
+  shown: [],                  // what the open list shows: {place, recent} or {correction}
   active: -1,                 // highlighted suggestion
   seq: 0,                     // every suggestion request gets a number; only the newest may fill the list
   timer: 0,
@@ -75,11 +76,13 @@ export async function remember(place, whole) {
 
 // ---------- the list ----------
 
-/** Shows the recent addresses on top of `places`; `query` is the text the places answer (kept for tests). */
-function render(places, query) {
+/** Shows the recent addresses on top of `places`, and the server's `correction` before the places; `query` is the
+ *  text the places answer (kept for tests). */
+function render(places, query, correction) {
   list.dataset.query = query || "";
   const recentIDs = new Set(state.recent.map((p) => p.id));
   state.shown = state.recent.map((place) => ({ place, recent: true }))
+    .concat(correction ? [{ correction }] : [])
     .concat(places.filter((p) => !recentIDs.has(p.id)).map((place) => ({ place, recent: false })));
   state.active = -1;
   list.replaceChildren();
@@ -88,13 +91,18 @@ function render(places, query) {
     li.id = "suggestion-" + index;
     li.setAttribute("role", "option");
     li.setAttribute("aria-selected", "false");
+    li.addEventListener("mousedown", (event) => event.preventDefault());   // keep the field focused
+    li.addEventListener("click", () => choose(index));
+    list.append(li);
+    if (item.correction) {
+      li.className = "did-you-mean";
+      li.append("Did you mean ", element("strong", null, item.correction), "?");
+      return;
+    }
     if (item.recent) li.append(element("span", "tag", "Recent"));
     // Found through another of its names: say which ("Helsingfors → Helsinki, Uusimaa, Finland").
     if (item.place.matchedName) li.append(element("span", "matched", item.place.matchedName + " →"));
     li.append(element("span", "text", placeName(item.place)));
-    li.addEventListener("mousedown", (event) => event.preventDefault());   // keep the field focused
-    li.addEventListener("click", () => choose(index));
-    list.append(li);
   });
   const open = state.shown.length > 0;
   list.hidden = !open;
@@ -129,6 +137,11 @@ function highlight(index) {
 function choose(index) {
   const item = state.shown[index];
   if (!item) return;
+  if (item.correction) {
+    q.value = item.correction;
+    fetchSuggestions(item.correction);
+    return;
+  }
   const place = item.place;
   closeSuggestions();
   q.value = placeName(place);
@@ -144,7 +157,7 @@ async function fetchSuggestions(text) {
   try {
     const body = await api("/v1/suggest?q=" + encodeURIComponent(text) + "&limit=8&minChars=" + config.suggestMinChars);
     if (seq !== state.seq || document.activeElement !== q) return;
-    render(body.results, text);
+    render(body.results, text, body.didYouMean);
   } catch (error) {
     if (seq === state.seq) showMessage(error.message);
   }

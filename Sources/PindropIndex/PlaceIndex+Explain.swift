@@ -1,0 +1,177 @@
+import Foundation
+import PindropCore
+
+/// "Did you mean" and "why this result": what the index can say about an answer beyond its places.
+extension PlaceIndex {
+    /// The best as-typed match is weak below the score of a place of 1,000 people (log2 units, as
+    /// `PlaceTable.importance`, name term included): a hamlet, a place of unknown population, a street-level row...
+    static let weakMatchScore = Float(log2(1000.0 + 100))
+    /// ...when a one-edit spelling's best match scores at least this much more: 8 log2 units, 256 times the people
+    /// ("Warsow", a German village of 718 → Warsaw). Bigger places matched as typed are answers, not slips.
+    static let weakMatchGap: Float = 8
+
+    /// The text the user probably meant, or nil. When `found` are typo matches (the text matched nothing as typed),
+    /// the first one's name as written. When they are as-typed matches of text of 5+ letters whose best is weak
+    /// (`weakMatchScore`), the own name of the best place one edit away (`correctionForms`), if it scores
+    /// `weakMatchGap` more ("Warsow" → "Warsaw"). The text after the first comma is kept: "Helsinik, Finland" →
+    /// "Helsinki, Finland".
+    func didYouMean(_ found: [Candidate], key: [UInt8], mode: Mode, text: String, accept: (Int32) -> Bool) -> String? {
+        guard let first = found.first else { return nil }
+        let rest = text.firstIndex(of: ",").map { String(text[$0...]) } ?? ""
+        if isTypo(first, key: key) { return writtenName(first, typed: text) + rest }
+        // Nearness does not make a match strong: compare what the names alone are worth.
+        let best = found.reduce(-Float.infinity) { max($0, $1.score - $1.distanceTerm) }
+        guard best < Self.weakMatchScore, Self.letterCount(key) >= 5 else { return nil }
+        let forms = correctionForms()
+        var better: (slot: Int, score: Float)?
+        for hash in Self.deletionHashes(key) {
+            var i = 0, end = forms.count
+            while i < end { let mid = (i + end) / 2; if forms[mid].hash < hash { i = mid + 1 } else { end = mid } }
+            while i < forms.count, forms[i].hash == hash {
+                let slot = Int(forms[i].slot), score = places.importance(slot)
+                i += 1
+                guard score >= best + Self.weakMatchGap, score > better?.score ?? -.infinity, accept(Int32(slot)),
+                      Self.isOneEdit(key, Array(TextFolding.fold(places.name(slot)).utf8)) else { continue }
+                better = (slot, score)
+            }
+        }
+        return better.map { places.name($0.slot) + rest }
+    }
+
+    /// Places of at least this many people are what a weak match may be corrected to: 256 times a place of unknown
+    /// population (counted as 100), so `weakMatchGap` over any own-name match.
+    static let correctionMinimumScore = Float(log2(25_000.0 + 100))
+
+    /// The GeoNames places of `correctionMinimumScore` or more, under the hash of their folded own name and of each
+    /// form of it with one byte deleted, sorted by hash. A text one edit from such a name shares one of these forms
+    /// with it (delete the differing byte from both; for a swap, one of the two from each), so a weak match costs a
+    /// few binary searches (SymSpell) rather than a walk of the name index, which tripled the time of searches
+    /// for small places. 23,000 places, 230,000 forms, 3.7 MB, made on first use.
+    func correctionForms() -> [(hash: UInt64, slot: Int32)] {
+        corrections.withLock { cached in
+            if let cached { return cached }
+            var forms: [(hash: UInt64, slot: Int32)] = []
+            for i in 0..<places.geonamesCount where places.importance(i) >= Self.correctionMinimumScore {
+                for hash in Self.deletionHashes(Array(TextFolding.fold(places.name(i)).utf8)) { forms.append((hash, Int32(i))) }
+            }
+            forms.sort { $0.hash < $1.hash }
+            cached = forms
+            return forms
+        }
+    }
+
+    /// FNV-1a hashes of `key` and of each form of it with one byte deleted.
+    static func deletionHashes(_ key: [UInt8]) -> [UInt64] {
+        (-1..<key.count).map { skip in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for (i, byte) in key.enumerated() where i != skip { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return h
+        }
+    }
+
+    /// Whether `a` becomes `b` by exactly one edit: a byte inserted, deleted or replaced, or two neighbours swapped.
+    static func isOneEdit(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        let start = zip(a, b).prefix { $0 == $1 }.count
+        guard start < max(a.count, b.count) else { return false }
+        let tail: (Int, Int) -> Bool = { a[(start + $0)...].elementsEqual(b[(start + $1)...]) }
+        switch a.count - b.count {
+        case 0: return tail(1, 1) || (start + 1 < a.count && a[start] == b[start + 1] && a[start + 1] == b[start] && tail(2, 2))
+        case 1: return tail(1, 0)
+        case -1: return tail(0, 1)
+        default: return false
+        }
+    }
+
+    /// The name a candidate's entry is, as written: the place's own name, the alternate name as imported, or the
+    /// later words of its name for an inner word ("York" of "New York"); the folded key when none folds to it.
+    func writtenName(_ c: Candidate, typed: String) -> String {
+        let key = entryKey(c.entry), name = places.name(c.slot)
+        switch NameIndex.Kind(rawValue: names.entryKind[c.entry]) {
+        case .alternate:
+            return places.alternate(c.slot, foldedAs: key[...], typed: typed) ?? String(decoding: key, as: UTF8.self)
+        case .innerWord:
+            var i = name.startIndex
+            while let space = name[i...].firstIndex(where: { !$0.isLetter && !$0.isNumber }) {
+                i = name.index(after: space)
+                if TextFolding.fold(name[i...]).utf8.elementsEqual(key) { return String(name[i...]) }
+            }
+            return String(decoding: key, as: UTF8.self)
+        default:
+            return name
+        }
+    }
+
+    /// Why candidate `c`, found for the folded `key` in `mode`, ranked where it did: the terms `rank` kept on it.
+    func explanation(_ c: Candidate, key: [UInt8], mode: Mode, typed: String, distanceMeters: Double?) -> MatchExplanation {
+        let matched = entryKey(c.entry)
+        let match: MatchExplanation.Match = isTypo(c, key: key) ? .typo : (matched == key ? .exact : .prefix)
+        let nameKind: MatchExplanation.NameKind = switch NameIndex.Kind(rawValue: names.entryKind[c.entry]) {
+        case .alternate: .alternate
+        case .innerWord: .innerWord
+        default: .name
+        }
+        let row = places.rowKind(c.slot)
+        let rowKind: MatchExplanation.RowKind = switch row {
+        case .geonames: .place
+        case .venue: .venue
+        case .address: .address
+        case .street: .street
+        }
+        return MatchExplanation(
+            match: match, nameKind: nameKind, text: String(decoding: key, as: UTF8.self), matchedName: writtenName(c, typed: typed),
+            edit: match == .typo ? TypoEdit.describe(typed: key, matched: matched, asPrefix: mode == .suggest) : nil,
+            rowKind: rowKind, population: Int(places.population[c.slot]), importance: Double(c.importance),
+            kindBonus: Double(row.bonus), nameTerm: Double(c.nameTerm), distanceMeters: distanceMeters,
+            distanceTerm: distanceMeters == nil ? nil : Double(c.distanceTerm), tier: c.tier, score: Double(c.score))
+    }
+
+    /// Whether candidate `c` matched `key` only through a typo: a typo range's, or a whole name one likely slip
+    /// away that search ranks among the prefixes ("Wawr" → Wawer).
+    func isTypo(_ c: Candidate, key: [UInt8]) -> Bool {
+        c.tier < 2 || !entryKey(c.entry).starts(with: key)
+    }
+
+    /// The folded key of a name entry.
+    private func entryKey(_ entry: Int) -> [UInt8] {
+        let start = Int(names.keyStart[entry])
+        return Array(names.keyBytes[start..<(start + Int(names.keyLength[entry]))])
+    }
+}
+
+/// How typed text differs from the name it was matched to, as a person reads it.
+extension TypoEdit {
+    /// The edits from `matched` to `typed` (folded UTF-8), in reading order: "'y' for 'i'" (typed y where the name
+    /// has i), "missing 'l'", "extra 'x'", "swapped 'ki'" (the name's two letters), joined by ", ". With `asPrefix`,
+    /// against the start of `matched` the text is closest to (the longest of equals), as a suggestion matches.
+    static func describe(typed: [UInt8], matched: [UInt8], asPrefix: Bool) -> String {
+        let a = Array(String(decoding: typed, as: UTF8.self).unicodeScalars)
+        let b = Array(String(decoding: matched, as: UTF8.self).unicodeScalars)
+        let n = a.count, m = b.count
+        // Optimal string alignment: d[i][j] edits between a[..<i] and b[..<j], as the index's walk counts them.
+        var d = (0...n).map { i in (0...m).map { j in i == 0 ? j : (j == 0 ? i : 0) } }
+        for i in stride(from: 1, through: n, by: 1) {
+            for j in stride(from: 1, through: m, by: 1) {
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        var j = m
+        if asPrefix { for k in stride(from: m, through: 0, by: -1) where d[n][k] < d[n][j] { j = k } }
+        // Back from the end, naming each edit the distance took.
+        var i = n, edits: [String] = []
+        while i > 0 || j > 0 {
+            if i > 0, j > 0, a[i - 1] == b[j - 1], d[i][j] == d[i - 1][j - 1] {
+                i -= 1; j -= 1
+            } else if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1], d[i][j] == d[i - 2][j - 2] + 1 {
+                edits.append("swapped '\(b[j - 2])\(b[j - 1])'"); i -= 2; j -= 2
+            } else if i > 0, j > 0, d[i][j] == d[i - 1][j - 1] + 1 {
+                edits.append("'\(a[i - 1])' for '\(b[j - 1])'"); i -= 1; j -= 1
+            } else if j > 0, d[i][j] == d[i][j - 1] + 1 {
+                edits.append("missing '\(b[j - 1])'"); j -= 1
+            } else {
+                edits.append("extra '\(a[i - 1])'"); i -= 1
+            }
+        }
+        return edits.reversed().joined(separator: ", ")
+    }
+}
