@@ -55,6 +55,23 @@ def test_suggestions_after_min_chars_with_arrow_keys_enter_and_escape(browser, s
     screenshot(browser, "12-suggestion-chosen")
 
 
+def test_zoomed_in_on_a_town_suggestions_favour_what_is_near_the_view(browser, server):
+    """At street zoom in central Helsinki, three letters of a café's name bring the cafés around the view first, as
+    on any map; the same letters without a location answer the world's places."""
+    centre = (60.1699, 24.9384)
+    near = server.api("GET", "/v1/suggest?limit=8&q=Kah&lat=%.5f&lon=%.5f" % centre)[1]["results"]
+    world = api_suggest(server, "Kah")
+    assert near[0]["id"].startswith("osm:") and "Helsinki" in near[0]["displayName"], "a venue near the view first"
+    assert world[0] != near[0]["displayName"], "without a location the first answer is another place"
+    open_app(browser, server)
+    js(browser, "pindrop.map.setView(arguments[0], 16, {animate: false})", list(centre))
+    browser.find_element(By.ID, "q").click()
+    type_slowly(browser, "Kah")
+    shown = [s["text"] for s in wait_suggestions_for(browser, "Kah") if not s["recent"]]
+    assert shown[0] == near[0]["displayName"], shown
+    screenshot(browser, "13-suggestions-near-the-view")
+
+
 def test_a_stale_suggestion_answer_never_replaces_a_newer_one(browser, server):
     old, new = api_suggest(server, "Hels"), api_suggest(server, "Helsinki")
     assert old != new

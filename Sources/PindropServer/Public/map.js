@@ -19,6 +19,17 @@ const follow = { watchID: null, marker: null };   // "my location"
 const OPEN_ZOOM = 15;
 const TILE_FAILURES_TO_GIVE_UP = 4;   // the first view asks for ~12 tiles; four failures and no success is no network       // the zoom the map opens on the user and first follows at: streets are readable there
 
+/** From this zoom (a town or closer) searches and suggestions are biased to the view's centre. */
+const NEAR_BIAS_ZOOM = 10;
+
+/** The view's centre as a location bias ("&lat=…&lon=…") once the map shows a town or closer: "Kah" then means the
+ *  café down the street, as on any map. "" for a wider view or without the map. */
+export function nearViewQuery() {
+  if (!map || map.getZoom() < NEAR_BIAS_ZOOM) return "";
+  const c = map.getCenter().wrap();
+  return "&lat=" + c.lat.toFixed(5) + "&lon=" + c.lng.toFixed(5);
+}
+
 /** Sets up the map and its buttons with the server's settings. */
 export function initMap(settings) {
   config = settings;

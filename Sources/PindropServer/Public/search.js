@@ -4,7 +4,7 @@
 import { $, element, section, rowButton } from "./dom.js";
 import { api } from "./api.js";
 import { setStatus, showMessage, setList, setBusy, setPanelCollapsed, collapseOnSmallScreens } from "./panel.js";
-import { showResults } from "./map.js";
+import { showResults, nearViewQuery } from "./map.js";
 import { showCard, hideCard } from "./card.js";
 import { closeSuggestions, remember } from "./suggest.js";
 import { placeName } from "./place.js";
@@ -35,7 +35,7 @@ async function runSearch(text) {
   setPanelCollapsed(false);
   setStatus("");
   try {
-    const body = await api("/v1/search?q=" + encodeURIComponent(text) + "&limit=" + SEARCH_LIMIT);
+    const body = await api("/v1/search?q=" + encodeURIComponent(text) + "&limit=" + SEARCH_LIMIT + nearViewQuery());
     if (seq !== searchSeq) return;
     results = body.results;
     didYouMean = body.didYouMean || null;

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { setStatus, showMessage, setList } from "./panel.js";
 import { openSingle } from "./card.js";
 import { placeName, placeBody } from "./place.js";
+import { nearViewQuery } from "./map.js";
 
 const q = $("q");
 const list = $("suggestions");
@@ -155,7 +156,7 @@ function choose(index) {
 async function fetchSuggestions(text) {
   const seq = ++state.seq;
   try {
-    const body = await api("/v1/suggest?q=" + encodeURIComponent(text) + "&limit=8&minChars=" + config.suggestMinChars);
+    const body = await api("/v1/suggest?q=" + encodeURIComponent(text) + "&limit=8&minChars=" + config.suggestMinChars + nearViewQuery());
     if (seq !== state.seq || document.activeElement !== q) return;
     render(body.results, text, body.didYouMean);
   } catch (error) {
