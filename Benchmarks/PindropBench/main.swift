@@ -3,16 +3,17 @@ import PindropCore
 import PindropImport
 import PindropIndex
 
-// `pindrop-bench [geonames|music|cache] ...` — figures from a release build, each with a baseline measured
+// `pindrop-bench [geonames|suggest-quality|suggest-mix|music|cache] ...` — figures from a release build, each with a baseline measured
 // in the same run, so a noisy shared machine moves both sides alike.
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "music": try await runMusicBenchmark(arguments: Array(arguments.dropFirst()))
 case "cache": try await runProviderCacheBenchmark(arguments: Array(arguments.dropFirst()))
 case "suggest-quality": try await runSuggestQualityBenchmark(arguments: Array(arguments.dropFirst()))
+case "suggest-mix": try runSuggestMixBenchmark(arguments: Array(arguments.dropFirst()))
 case "serving-memory": try runServingMemory(indexPath: arguments[1])
 case "geonames", nil: try await runGeoNamesBenchmark(arguments: Array(arguments.dropFirst()))
 default:
-    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | music | cache\n".utf8))
+    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | suggest-mix INDEX PATHS [--rounds N] | music | cache\n".utf8))
     exit(64)
 }

@@ -130,8 +130,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// A city's sections ("Zürich (Kreis 3)") fold under it: they come only when the text goes past its name.
     public func suggest(_ request: SuggestRequest) throws(PindropError) -> [PlaceResult] {
         let country = try countryFilter(request.countryCode)
-        let parts = request.text.split(separator: ",", omittingEmptySubsequences: false).map { TextFolding.fold($0) }
-        var key = Array((parts.first ?? "").utf8)
+        let parts = request.text.split(separator: ",", omittingEmptySubsequences: false)
+        var key: [UInt8] = []
+        if let first = parts.first { TextFolding.fold(first, into: &key) }
         guard !key.isEmpty else { return [] }
         let found: [Candidate]
         if parts.count == 1 {
@@ -141,7 +142,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
             let typed = rank(key: key, mode: .suggest, request.limit, request.near, typos: false, sections: true, accept: accept)
             found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, sections: true, accept: accept) : typed
         } else {
-            let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
+            let qualifiers = parts.dropFirst().map { TextFolding.fold($0) }.filter { !$0.isEmpty }
             found = rank(key: key, mode: .search, request.limit, request.near, typos: false, sections: true,
                          accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true))
         }
@@ -321,7 +322,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     func rank(key: [UInt8], mode: Mode, _ limit: Int, _ near: Coordinate?, typos: Bool, sections: Bool = false,
               accept: (Int32) -> Bool) -> [Candidate] {
         let wanted = near == nil ? limit : max(limit, 200)
-        let letters = String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
+        // Letters are the key's scalars other than spaces: its UTF-8 bytes that start one.
+        let letters = key.reduce(0) { $0 + ($1 & 0xC0 != 0x80 && $1 != 0x20 ? 1 : 0) }
         var found: [Candidate]
         if typos {
             var fuzzy = letters >= 5 ? names.fuzzyRanges(key, maxEdits: 1, asPrefix: mode == .suggest) : []
@@ -377,12 +379,13 @@ public final class PlaceIndex: PlaceStore, Sendable {
 
     /// The places found, each with the alternate name it matched as written (`typed` is the text asked).
     private func results(_ found: [Candidate], near: Coordinate?, typed: String) -> [PlaceResult] {
-        let typed = String(typed.prefix { $0 != "," }).trimmingCharacters(in: .whitespaces)
+        // Only a match through an alternate name needs the typed text, trimmed.
+        lazy var asTyped = String(typed.prefix { $0 != "," }).trimmingWhitespace()
         return found.map { c in
             var result = PlaceResult(place: places.place(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
             if names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue {
                 let start = Int(names.keyStart[c.entry])
-                result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: typed)
+                result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: asTyped)
             }
             return result
         }
@@ -405,6 +408,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// A filter built once per query: the country filter and every qualifier (each must name the place's
     /// country or admin1), as lookup tables so testing a candidate costs two array reads per qualifier.
     private func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool) -> (Int32) -> Bool {
+        // Most questions have neither: then nothing is looked up, and no table is captured (shared, so each
+        // capture is a retain every serving thread contends for).
+        if country == nil, qualifiers.isEmpty { return { _ in true } }
         let tables: [(countries: [Bool], admin1s: [Bool], town: (String) -> Bool)] = qualifiers.enumerated().map { n, q in
             var countries = [Bool](repeating: false, count: places.countries.count)
             var admin1s = [Bool](repeating: false, count: places.admin1s.count)
