@@ -89,10 +89,18 @@ end
 LUA
 curl -fsS "$URL/v1/suggest?q=Pari" >/dev/null
 
-# wrk's summary lines, and its requests per second alone in $WORK/rate.
+# The server's CPU time so far (user + system), in clock ticks.
+server_ticks() { awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat"; }
+TICK_US=$((1000000 / $(getconf CLK_TCK)))
+
+# wrk's summary lines, then the server's CPU time per answer; its requests per second alone in $WORK/rate.
 wrk_run() {
+    local before
+    before=$(server_ticks)
     wrk --latency "$@" | tee "$WORK/wrk.txt" | grep -E "Latency|50%|90%|99%|Requests/sec|requests in|Non-2xx|Socket errors" || true
     awk '/Requests\/sec/ { print $2 }' "$WORK/wrk.txt" >"$WORK/rate"
+    awk -v ticks=$(($(server_ticks) - before)) -v us="$TICK_US" '/requests in/ { printf "  server CPU per answer: %.1f us\n", ticks * us / $1 }' "$WORK/wrk.txt" |
+        tee "$WORK/cpu"
 }
 
 echo
@@ -101,26 +109,33 @@ wrk_run -t1 -c1 -d"$DURATION" -s "$WORK/suggest.lua" "$URL" -- "$WORK/prefixes.t
 echo "(target: p99 <= 3 ms)"
 
 # The HTTP stack's own ceiling on this machine: /v1/status over the same 32 connections does no search at all, so
-# suggest's share of the cost is what it adds (engine, parameters, encoding). wrk shares the cores with the server,
-# so the two alternate, ROUNDS times each, and the ratio is taken of their medians.
+# suggest's share of the cost is what it adds (engine, parameters, encoding). It is asked through the same wrk
+# script (a list of one path), so wrk spends the same per request on both. wrk shares the cores with the server,
+# so the two alternate, ROUNDS times each, and the ratio is taken of their medians; the server's CPU time per
+# answer says the same without the scheduler's share (other work on the machine moves throughput, not it).
+echo "/v1/status" >"$WORK/status.txt"
 ROUNDS=${BENCH_ROUNDS:-3}
-SUGGEST_RATES=() STATUS_RATES=()
+SUGGEST_RATES=() STATUS_RATES=() SUGGEST_CPU=() STATUS_CPU=()
 for round in $(seq "$ROUNDS"); do
     echo
     echo "== round $round/$ROUNDS: /v1/suggest, 32 connections, 2 wrk threads, $DURATION"
     wrk_run -t2 -c32 -d"$DURATION" -s "$WORK/suggest.lua" "$URL" -- "$WORK/prefixes.txt"
     SUGGEST_RATES+=("$(cat "$WORK/rate")")
+    SUGGEST_CPU+=("$(awk '{ print $(NF - 1) }' "$WORK/cpu")")
     echo "== round $round/$ROUNDS: reference /v1/status, 32 connections, 2 wrk threads, $DURATION"
-    wrk_run -t2 -c32 -d"$DURATION" "$URL/v1/status"
+    wrk_run -t2 -c32 -d"$DURATION" -s "$WORK/suggest.lua" "$URL" -- "$WORK/status.txt"
     STATUS_RATES+=("$(cat "$WORK/rate")")
+    STATUS_CPU+=("$(awk '{ print $(NF - 1) }' "$WORK/cpu")")
 done
 echo
-python3 - "${SUGGEST_RATES[*]}" "${STATUS_RATES[*]}" <<'PY'
+python3 - "${SUGGEST_RATES[*]}" "${STATUS_RATES[*]}" "${SUGGEST_CPU[*]}" "${STATUS_CPU[*]}" <<'PY'
 import statistics, sys
-suggest, status = ([float(x) for x in arg.split()] for arg in sys.argv[1:3])
+suggest, status, suggest_cpu, status_cpu = ([float(x) for x in arg.split()] for arg in sys.argv[1:5])
 s, t = statistics.median(suggest), statistics.median(status)
 print("32 connections, median of %d rounds: /v1/suggest %.0f req/s, /v1/status %.0f req/s, ratio %.2f (target >= 0.70; >= 15,000 req/s, no errors)"
       % (len(suggest), s, t, s / t))
 print("  per round: " + ", ".join("%.0f / %.0f = %.2f" % (a, b, a / b) for a, b in zip(suggest, status)))
+sc, tc = statistics.median(suggest_cpu), statistics.median(status_cpu)
+print("  server CPU per answer (median): /v1/suggest %.1f us, /v1/status %.1f us; status/suggest %.2f" % (sc, tc, tc / sc))
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (wrk shares them; other work on the machine skews every figure)"
