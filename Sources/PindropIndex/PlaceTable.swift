@@ -84,8 +84,15 @@ struct PlaceTable: Sendable {
         var folded: [UInt8] = []
         var first: String?
         lazy var lowercased = typed.lowercased()
-        for name in alternateBytes[Int(alternateStart[i])..<Int(alternateStart[i + 1])].split(separator: 0x1F) {
-            // A big city has hundreds of alternate names: most differ from the key in their first letter.
+        var start = Int(alternateStart[i])
+        let end = Int(alternateStart[i + 1])
+        // Name by name, without splitting them all first: a big city has hundreds, and most differ from the key
+        // in their first letter.
+        while start < end {
+            let stop = alternateBytes[start..<end].firstIndex(of: 0x1F) ?? end
+            let name = alternateBytes[start..<stop]
+            start = stop + 1
+            if name.isEmpty { continue }
             if let byte = TextFolding.foldedFirstByte(name[name.startIndex]), byte != key.first { continue }
             let text = String(decoding: name, as: UTF8.self)
             folded.removeAll(keepingCapacity: true)
@@ -192,7 +199,7 @@ struct PlaceTable: Sendable {
         if let admin1Part { displayName += ", "; displayName += admin1Part }
         if let countryPart { displayName += ", "; displayName += countryPart }
         return Place(
-            id: "geonames:\(geonameID[i])", name: name, displayName: displayName,
+            id: "geonames:" + String(geonameID[i]), name: name, displayName: displayName,
             coordinate: coordinate, countryCode: country?.code, admin1: admin1, population: Int(population[i]),
             source: "embedded")
     }
