@@ -3,7 +3,7 @@ import PindropCore
 import PindropImport
 import PindropIndex
 
-// `pindrop-bench [geonames|suggest-quality|typos|near|music|cache] ...` — figures from a release build, each with a baseline measured
+// `pindrop-bench [geonames|suggest-quality|suggest-mix|typos|near|music|cache] ...` — figures from a release build, each with a baseline measured
 // in the same run, so a noisy shared machine moves both sides alike.
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
@@ -12,9 +12,10 @@ case "cache": try await runProviderCacheBenchmark(arguments: Array(arguments.dro
 case "suggest-quality": try await runSuggestQualityBenchmark(arguments: Array(arguments.dropFirst()))
 case "typos": try await runTypoBenchmark(arguments: Array(arguments.dropFirst()))
 case "near": try await runNearBenchmark(arguments: Array(arguments.dropFirst()))
+case "suggest-mix": try runSuggestMixBenchmark(arguments: Array(arguments.dropFirst()))
 case "serving-memory": try runServingMemory(indexPath: arguments[1])
 case "geonames", nil: try await runGeoNamesBenchmark(arguments: Array(arguments.dropFirst()))
 default:
-    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | typos [--data DIR] [--per-kind N] [--seed S] [--misses] | near [--data DIR] [--osm FILE] [--sample N] | music | cache\n".utf8))
+    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | suggest-mix INDEX PATHS [--rounds N] | typos [--data DIR] [--per-kind N] [--seed S] [--misses] | near [--data DIR] [--osm FILE] [--sample N] | music | cache\n".utf8))
     exit(64)
 }

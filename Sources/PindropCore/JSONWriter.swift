@@ -75,12 +75,19 @@ public struct JSONWriter: Sendable {
 
     private mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: copy them whole.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: value.utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        // Most strings need no escaping: copy them whole, straight from their storage when they have it.
+        let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.allSatisfy(plain) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
         }
+        if copied == nil, value.utf8.allSatisfy(plain) { bytes.append(contentsOf: value.utf8) }
+        else if copied != true { return writeEscaped(value) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func writeEscaped(_ value: String) {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])

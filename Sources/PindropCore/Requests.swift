@@ -51,7 +51,7 @@ public struct SearchRequest: Sendable, Hashable {
     }
 
     static func validated(text: String) throws(PindropError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace(newlines: true)
         guard !trimmed.isEmpty else { throw .invalidInput("the search text is empty") }
         // In bytes too: one letter with 10,000 combining marks is one character.
         guard trimmed.count <= RequestLimits.maxTextLength, trimmed.utf8.count <= 4 * RequestLimits.maxTextLength else {
@@ -93,7 +93,7 @@ public struct SuggestRequest: Sendable, Hashable {
         guard (0...RequestLimits.maxTextLength).contains(minChars) else {
             throw .invalidInput("min-chars must be between 0 and \(RequestLimits.maxTextLength), got \(minChars)")
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace(newlines: true)
         // In bytes too: one letter with 10,000 combining marks is one character.
         guard trimmed.count <= RequestLimits.maxTextLength, trimmed.utf8.count <= 4 * RequestLimits.maxTextLength else {
             throw .invalidInput("the search text is longer than \(RequestLimits.maxTextLength) characters")
@@ -111,7 +111,7 @@ public struct SuggestRequest: Sendable, Hashable {
     public var echo: [(String, QueryValue)] { SearchRequest.echo(text: text, near: near, countryCode: countryCode, limit: limit) }
 
     /// Whether the text is too short to suggest anything.
-    public var isBelowMinimum: Bool { text.trimmingCharacters(in: .whitespaces).count < max(minChars, 1) }
+    public var isBelowMinimum: Bool { text.trimmingWhitespace().count < max(minChars, 1) }
 }
 
 /// Reverse geocoding: the nearest place to a point.

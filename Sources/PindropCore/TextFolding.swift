@@ -43,6 +43,17 @@ public enum TextFolding {
         if output.count > start, output[output.count - 1] == 0x20 { output.removeLast() }
     }
 
+    /// What `fold` makes of a text's first byte when that is an ASCII letter or digit (the first byte of the
+    /// folded text), nil for any other byte: a check that rejects most texts that cannot fold to a given key
+    /// without folding them.
+    public static func foldedFirstByte(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x41...0x5A: byte + 0x20
+        case 0x30...0x39, 0x61...0x7A: byte
+        default: nil
+        }
+    }
+
     /// The words of a folded text.
     public static func words(_ folded: String) -> [Substring] {
         folded.split(separator: " ")
@@ -105,5 +116,15 @@ final class FoldTable: Sendable {
         self.ascii = ascii
         self.start = start
         self.bytes = bytes
+    }
+}
+
+extension String {
+    /// `trimmingCharacters(in: .whitespaces)` (`.whitespacesAndNewlines` with `newlines`), without the round trip
+    /// through Foundation's NSString when both ends are ASCII that is not white space, as nearly every query's are.
+    public func trimmingWhitespace(newlines: Bool = false) -> String {
+        func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte) }
+        if let first = utf8.first, let last = utf8.last, plain(first), plain(last) { return self }
+        return trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
     }
 }

@@ -21,6 +21,13 @@ enum ArrayBlob {
         }
     }
 
+    /// The named structure, removed from a set of blobs (so its bytes are freed once copied: opening then never
+    /// holds every structure twice), or a clear error when it is missing or malformed.
+    static func take<T: BitwiseCopyable>(from blobs: inout [String: Data], name: String) throws(PindropError) -> [T] {
+        guard let data = blobs.removeValue(forKey: name) else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }
+        return try array(data, name: name)
+    }
+
     /// The named structure from a set of blobs, or a clear error when it is missing or malformed.
     static func array<T: BitwiseCopyable>(in blobs: [String: Data], name: String) throws(PindropError) -> [T] {
         guard let data = blobs[name] else { throw .indexUnavailable("the index is incomplete: structure \(name) is missing") }

@@ -7,9 +7,9 @@ import PindropCore
 /// Migrations are named and append-only.
 final class IndexDatabase {
     /// Bumped whenever the blob layout or what the blobs hold changes (14: street-level towns in their GeoNames
-    /// name, postcodes lent by the nearest address, and each row's alternate names for `matchedName`); an index of
-    /// another version is rebuilt, not misread.
-    static let structureVersion = "14"
+    /// name, postcodes lent by the nearest address, and each row's alternate names for `matchedName`; 15: the
+    /// own-names-first segment tree stored, not built at open); an index of another version is rebuilt, not misread.
+    static let structureVersion = "15"
     /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.
     static let shippedOrigin = "shipped"
     /// Meta `origin` of an index holding a user's import: never rebuilt unasked. An index from before

@@ -25,6 +25,7 @@ enum IndexStructures {
             "name.kind": ArrayBlob.data(names.entryKind),
             "name.score": ArrayBlob.data(names.entryScore),
             "name.tree": ArrayBlob.data(names.tree),
+            "name.own_tree": ArrayBlob.data(names.ownNameTree),
             "spatial.xyz": ArrayBlob.data(spatial.xyz),
             "spatial.place": ArrayBlob.data(spatial.slotPlace),
             "spatial.axis": ArrayBlob.data(spatial.axis),
@@ -35,40 +36,42 @@ enum IndexStructures {
         ]
     }
 
-    static func decode(_ blobs: [String: Data], countries: [GeoNamesCountry], admin1Names: [String: String])
+    /// The structures from their blobs, taking each blob out of `blobs` as it is read.
+    static func decode(_ blobs: consuming [String: Data], countries: [GeoNamesCountry], admin1Names: [String: String])
         throws(PindropError) -> (PlaceTable, NameIndex, SpatialIndex, StreetLevel) {
         let (countryInfos, admin1Infos) = makeDivisions(countries: countries, admin1Names: admin1Names)
         let places = PlaceTable(
-            geonameID: try ArrayBlob.array(in: blobs, name: "place.geonameid"),
-            latitude: try ArrayBlob.array(in: blobs, name: "place.latitude"),
-            longitude: try ArrayBlob.array(in: blobs, name: "place.longitude"),
-            population: try ArrayBlob.array(in: blobs, name: "place.population"),
-            country: try ArrayBlob.array(in: blobs, name: "place.country"),
-            admin1: try ArrayBlob.array(in: blobs, name: "place.admin1"),
-            nameStart: try ArrayBlob.array(in: blobs, name: "place.name_start"),
-            nameBytes: try ArrayBlob.array(in: blobs, name: "place.name_bytes"),
-            kind: try ArrayBlob.array(in: blobs, name: "place.kind"),
-            extraStart: try ArrayBlob.array(in: blobs, name: "place.extra_start"),
-            extraBytes: try ArrayBlob.array(in: blobs, name: "place.extra_bytes"),
+            geonameID: try ArrayBlob.take(from: &blobs, name: "place.geonameid"),
+            latitude: try ArrayBlob.take(from: &blobs, name: "place.latitude"),
+            longitude: try ArrayBlob.take(from: &blobs, name: "place.longitude"),
+            population: try ArrayBlob.take(from: &blobs, name: "place.population"),
+            country: try ArrayBlob.take(from: &blobs, name: "place.country"),
+            admin1: try ArrayBlob.take(from: &blobs, name: "place.admin1"),
+            nameStart: try ArrayBlob.take(from: &blobs, name: "place.name_start"),
+            nameBytes: try ArrayBlob.take(from: &blobs, name: "place.name_bytes"),
+            kind: try ArrayBlob.take(from: &blobs, name: "place.kind"),
+            extraStart: try ArrayBlob.take(from: &blobs, name: "place.extra_start"),
+            extraBytes: try ArrayBlob.take(from: &blobs, name: "place.extra_bytes"),
             countries: countryInfos, admin1s: admin1Infos,
-            alternateStart: try ArrayBlob.array(in: blobs, name: "place.alternate_start"),
-            alternateBytes: try ArrayBlob.array(in: blobs, name: "place.alternate_bytes"))
+            alternateStart: try ArrayBlob.take(from: &blobs, name: "place.alternate_start"),
+            alternateBytes: try ArrayBlob.take(from: &blobs, name: "place.alternate_bytes"))
         let names = NameIndex(
-            keyBytes: try ArrayBlob.array(in: blobs, name: "name.key_bytes"),
-            keyStart: try ArrayBlob.array(in: blobs, name: "name.key_start"),
-            keyLength: try ArrayBlob.array(in: blobs, name: "name.key_length"),
-            entryPlace: try ArrayBlob.array(in: blobs, name: "name.place"),
-            entryKind: try ArrayBlob.array(in: blobs, name: "name.kind"),
-            entryScore: try ArrayBlob.array(in: blobs, name: "name.score"),
-            tree: try ArrayBlob.array(in: blobs, name: "name.tree"))
+            keyBytes: try ArrayBlob.take(from: &blobs, name: "name.key_bytes"),
+            keyStart: try ArrayBlob.take(from: &blobs, name: "name.key_start"),
+            keyLength: try ArrayBlob.take(from: &blobs, name: "name.key_length"),
+            entryPlace: try ArrayBlob.take(from: &blobs, name: "name.place"),
+            entryKind: try ArrayBlob.take(from: &blobs, name: "name.kind"),
+            entryScore: try ArrayBlob.take(from: &blobs, name: "name.score"),
+            tree: try ArrayBlob.take(from: &blobs, name: "name.tree"),
+            ownNameTree: try ArrayBlob.take(from: &blobs, name: "name.own_tree"))
         let spatial = SpatialIndex(
-            xyz: try ArrayBlob.array(in: blobs, name: "spatial.xyz"),
-            slotPlace: try ArrayBlob.array(in: blobs, name: "spatial.place"),
-            axis: try ArrayBlob.array(in: blobs, name: "spatial.axis"),
-            box: try ArrayBlob.array(in: blobs, name: "spatial.box"),
-            cellStart: try ArrayBlob.array(in: blobs, name: "spatial.cell_start"),
-            cellSlots: try ArrayBlob.array(in: blobs, name: "spatial.cell_slots"),
-            cellBound: try ArrayBlob.array(in: blobs, name: "spatial.cell_bound"))
+            xyz: try ArrayBlob.take(from: &blobs, name: "spatial.xyz"),
+            slotPlace: try ArrayBlob.take(from: &blobs, name: "spatial.place"),
+            axis: try ArrayBlob.take(from: &blobs, name: "spatial.axis"),
+            box: try ArrayBlob.take(from: &blobs, name: "spatial.box"),
+            cellStart: try ArrayBlob.take(from: &blobs, name: "spatial.cell_start"),
+            cellSlots: try ArrayBlob.take(from: &blobs, name: "spatial.cell_slots"),
+            cellBound: try ArrayBlob.take(from: &blobs, name: "spatial.cell_bound"))
         // Cheap consistency checks: a mismatch means a damaged file, which must not crash a query later.
         let n = places.geonameID.count
         let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
@@ -78,7 +81,7 @@ enum IndexStructures {
             && Int(places.extraStart.last ?? 0) == places.extraBytes.count
             && places.alternateStart.count == places.geonamesCount + 1 && Int(places.alternateStart.last ?? 0) == places.alternateBytes.count
             && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
-            && names.tree.count == max(2 * names.entryPlace.count, 2)
+            && names.tree.count == max(2 * names.entryPlace.count, 2) && names.ownNameTree.count == names.tree.count
             && Int(places.nameStart.last ?? 0) == places.nameBytes.count
             && names.entryPlace.allSatisfy { $0 >= 0 && Int($0) < n }
             && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }

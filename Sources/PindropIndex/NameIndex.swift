@@ -22,8 +22,8 @@ struct NameIndex: Sendable {
     var entryScore: [Float]
     /// Iterative segment tree over entryScore: tree[n + i] = i, tree[j] = index of the best of its children.
     var tree: [Int32]
-    /// The same over `ownNameScore` (alternate names lowered), made when the index is opened.
-    let ownNameTree: [Int32]
+    /// The same over the scores with alternate names lowered (`ownNameScores`), stored in the index like `tree`.
+    var ownNameTree: [Int32]
     /// First entry whose key starts with each two-byte prefix (b0 << 8 | b1; a one-byte key counts as b1 = 0):
     /// the top two levels of the trie walk without searching, where the ranges are largest.
     let buckets: [UInt32]
@@ -72,10 +72,10 @@ struct NameIndex: Sendable {
 
     /// Rebuilds from stored arrays (already sorted).
     init(keyBytes: [UInt8], keyStart: [UInt32], keyLength: [UInt8], entryPlace: [Int32], entryKind: [UInt8],
-         entryScore: [Float], tree: [Int32]) {
+         entryScore: [Float], tree: [Int32], ownNameTree: [Int32]) {
         self.keyBytes = keyBytes; self.keyStart = keyStart; self.keyLength = keyLength
         self.entryPlace = entryPlace; self.entryKind = entryKind; self.entryScore = entryScore; self.tree = tree
-        ownNameTree = NameIndex.buildTree(NameIndex.ownNameScores(entryScore, entryKind))
+        self.ownNameTree = ownNameTree
         buckets = NameIndex.buildBuckets(keyBytes, keyStart, keyLength)
     }
 
@@ -138,33 +138,42 @@ struct NameIndex: Sendable {
 
     /// Entries whose key starts with `prefix`, and within them those equal to it (which sort first).
     func ranges(prefix: [UInt8]) -> (all: Range<Int>, exact: Range<Int>) {
-        keyBytes.withUnsafeBufferPointer { k in
+        guard let b0 = prefix.first else { return (0..<count, 0..<0) }
+        // Every key starting with the prefix's first two bytes lies in their bucket (one byte: in the 256 buckets
+        // of that byte), so the searches start there instead of over all 1.2 M keys.
+        let bucket = Int(b0) << 8 | (prefix.count > 1 ? Int(prefix[1]) : 0)
+        let (from, to) = prefix.count > 1 ? (Int(buckets[bucket]), Int(buckets[bucket + 1])) : (Int(buckets[bucket]), Int(buckets[bucket + 256]))
+        return keyBytes.withUnsafeBufferPointer { k in
             prefix.withUnsafeBufferPointer { q in
-                let m = q.count
-                // First entry >= prefix.
-                var lo = 0, hi = count
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    if Self.compare(k, Int(keyStart[mid]), Int(keyLength[mid]), q, 0, m) < 0 { lo = mid + 1 } else { hi = mid }
+                keyStart.withUnsafeBufferPointer { starts in
+                    keyLength.withUnsafeBufferPointer { lengths in
+                        let m = q.count
+                        // First entry >= prefix.
+                        var lo = from, hi = to
+                        while lo < hi {
+                            let mid = (lo + hi) >> 1
+                            if Self.compare(k, Int(starts[mid]), Int(lengths[mid]), q, 0, m) < 0 { lo = mid + 1 } else { hi = mid }
+                        }
+                        let first = lo
+                        // First entry that does not start with prefix.
+                        hi = to
+                        while lo < hi {
+                            let mid = (lo + hi) >> 1
+                            let length = min(Int(lengths[mid]), m)
+                            if Self.compare(k, Int(starts[mid]), length, q, 0, m) <= 0 || length < m && Self.compare(k, Int(starts[mid]), length, q, 0, length) == 0 {
+                                lo = mid + 1
+                            } else { hi = mid }
+                        }
+                        let end = lo
+                        // First entry > prefix (end of exact matches), among those that start with it.
+                        lo = first; hi = end
+                        while lo < hi {
+                            let mid = (lo + hi) >> 1
+                            if Self.compare(k, Int(starts[mid]), Int(lengths[mid]), q, 0, m) <= 0 { lo = mid + 1 } else { hi = mid }
+                        }
+                        return (first..<end, first..<lo)
+                    }
                 }
-                let first = lo
-                // First entry > prefix (end of exact matches).
-                hi = count
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    if Self.compare(k, Int(keyStart[mid]), Int(keyLength[mid]), q, 0, m) <= 0 { lo = mid + 1 } else { hi = mid }
-                }
-                let exactEnd = lo
-                // First entry that does not start with prefix.
-                hi = count
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    let length = min(Int(keyLength[mid]), m)
-                    if Self.compare(k, Int(keyStart[mid]), length, q, 0, m) <= 0 || length < m && Self.compare(k, Int(keyStart[mid]), length, q, 0, length) == 0 {
-                        lo = mid + 1
-                    } else { hi = mid }
-                }
-                return (first..<lo, first..<exactEnd)
             }
         }
     }
@@ -173,19 +182,34 @@ struct NameIndex: Sendable {
     /// come first).
     @inline(__always)
     func best(in range: Range<Int>, ownNamesFirst: Bool = false) -> Int {
-        let n = count, tree = ownNamesFirst ? ownNameTree : self.tree
-        var l = range.lowerBound + n, r = range.upperBound + n
-        var best = range.lowerBound, bestScore = score(best, ownNamesFirst: ownNamesFirst)
-        func consider(_ c: Int) {
-            let s = score(c, ownNamesFirst: ownNamesFirst)
-            if s > bestScore { best = c; bestScore = s }
+        // Through buffer pointers: taking either tree as an array value costs a retain and a release of a buffer
+        // every serving thread shares, on every call.
+        ownNamesFirst ? ownNameTree.withUnsafeBufferPointer { best(in: range, $0, ownNamesFirst: true) }
+            : tree.withUnsafeBufferPointer { best(in: range, $0, ownNamesFirst: false) }
+    }
+
+    @inline(__always)
+    private func best(in range: Range<Int>, _ tree: UnsafeBufferPointer<Int32>, ownNamesFirst: Bool) -> Int {
+        entryScore.withUnsafeBufferPointer { scores in
+            entryKind.withUnsafeBufferPointer { kinds in
+                @inline(__always) func score(_ e: Int) -> Float {
+                    ownNamesFirst && kinds[e] == Kind.alternate.rawValue ? scores[e] - Self.alternateDemotion : scores[e]
+                }
+                let n = count
+                var l = range.lowerBound + n, r = range.upperBound + n
+                var best = range.lowerBound, bestScore = score(best)
+                @inline(__always) func consider(_ c: Int) {
+                    let s = score(c)
+                    if s > bestScore { best = c; bestScore = s }
+                }
+                while l < r {
+                    if l & 1 == 1 { consider(Int(tree[l])); l += 1 }
+                    if r & 1 == 1 { r -= 1; consider(Int(tree[r])) }
+                    l >>= 1; r >>= 1
+                }
+                return best
+            }
         }
-        while l < r {
-            if l & 1 == 1 { consider(Int(tree[l])); l += 1 }
-            if r & 1 == 1 { r -= 1; consider(Int(tree[r])) }
-            l >>= 1; r >>= 1
-        }
-        return best
     }
 
     /// A range to draw from, ranked above all ranges of a lower tier; with `ownNamesFirst`, its alternate names

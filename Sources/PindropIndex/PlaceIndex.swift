@@ -162,8 +162,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// A city's sections ("Zürich (Kreis 3)") fold under it: they come only when the text goes past its name.
     public func suggest(_ request: SuggestRequest) throws(PindropError) -> [PlaceResult] {
         let country = try countryFilter(request.countryCode)
-        let parts = request.text.split(separator: ",", omittingEmptySubsequences: false).map { TextFolding.fold($0) }
-        var key = Array((parts.first ?? "").utf8)
+        let parts = request.text.split(separator: ",", omittingEmptySubsequences: false)
+        var key: [UInt8] = []
+        if let first = parts.first { TextFolding.fold(first, into: &key) }
         guard !key.isEmpty else { return [] }
         if parts.count == 1 {
             // A trailing space means the last word is complete: "new " should not suggest "Newark".
@@ -177,7 +178,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
             }
             return answer
         }
-        let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
+        let qualifiers = parts.dropFirst().map { TextFolding.fold($0) }.filter { !$0.isEmpty }
         let found = rank(key: key, mode: .search, request.limit, request.near, typos: false, sections: true,
                          accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true))
         return results(found, near: request.near, typed: request.text, key: key, mode: .suggest, explain: request.explain)
@@ -522,21 +523,23 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// The places found, each with the alternate name it matched as written (`typed` is the text asked), and with
     /// `explain` why it ranked there (`key` is the folded text the candidates were found for, in `mode`).
     private func results(_ found: [Candidate], near: Coordinate?, typed: String, key: [UInt8], mode: Mode, explain: Bool) -> [PlaceResult] {
-        let typed = String(typed.prefix { $0 != "," }).trimmingCharacters(in: .whitespaces)
+        // Only a match through an alternate name (or an explanation) needs the typed text, trimmed.
+        lazy var asTyped = String(typed.prefix { $0 != "," }).trimmingWhitespace()
         return found.map { c in
             var result = PlaceResult(place: places.place(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
             if names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue {
                 let start = Int(names.keyStart[c.entry])
-                result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: typed)
+                result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: asTyped)
             }
-            if explain { result.explanation = explanation(c, key: key, mode: mode, typed: typed, distanceMeters: result.distanceMeters) }
+            if explain { result.explanation = explanation(c, key: key, mode: mode, typed: asTyped, distanceMeters: result.distanceMeters) }
             return result
         }
     }
 
     /// Letters in a folded key, spaces not counted: typo tolerance and corrections start at 5.
     static func letterCount(_ key: [UInt8]) -> Int {
-        String(decoding: key, as: UTF8.self).unicodeScalars.filter { $0 != " " }.count
+        // The key's scalars other than spaces: its UTF-8 bytes that start one.
+        key.reduce(0) { $0 + ($1 & 0xC0 != 0x80 && $1 != 0x20 ? 1 : 0) }
     }
 
     private func distance(_ slot: Int, _ c: Coordinate) -> Double {
@@ -556,6 +559,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// A filter built once per query: the country filter and every qualifier (each must name the place's
     /// country or admin1), as lookup tables so testing a candidate costs two array reads per qualifier.
     private func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool) -> (Int32) -> Bool {
+        // Most questions have neither: then nothing is looked up, and no table is captured (shared, so each
+        // capture is a retain every serving thread contends for).
+        if country == nil, qualifiers.isEmpty { return { _ in true } }
         let tables: [(countries: [Bool], admin1s: [Bool], town: (String) -> Bool)] = qualifiers.enumerated().map { n, q in
             var countries = [Bool](repeating: false, count: places.countries.count)
             var admin1s = [Bool](repeating: false, count: places.admin1s.count)

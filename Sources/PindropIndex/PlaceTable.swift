@@ -83,13 +83,22 @@ struct PlaceTable: Sendable {
         guard i + 1 < alternateStart.count else { return nil }
         var folded: [UInt8] = []
         var first: String?
-        let typed = typed.lowercased()
-        for name in alternateBytes[Int(alternateStart[i])..<Int(alternateStart[i + 1])].split(separator: 0x1F) {
+        lazy var lowercased = typed.lowercased()
+        var start = Int(alternateStart[i])
+        let end = Int(alternateStart[i + 1])
+        // Name by name, without splitting them all first: a big city has hundreds, and most differ from the key
+        // in their first letter.
+        while start < end {
+            let stop = alternateBytes[start..<end].firstIndex(of: 0x1F) ?? end
+            let name = alternateBytes[start..<stop]
+            start = stop + 1
+            if name.isEmpty { continue }
+            if let byte = TextFolding.foldedFirstByte(name[name.startIndex]), byte != key.first { continue }
             let text = String(decoding: name, as: UTF8.self)
             folded.removeAll(keepingCapacity: true)
             TextFolding.fold(text, into: &folded)
             guard folded.elementsEqual(key) else { continue }
-            if text.lowercased().hasPrefix(typed) { return text }
+            if text.lowercased().hasPrefix(lowercased) { return text }
             first = first ?? text
         }
         return first
@@ -182,11 +191,15 @@ struct PlaceTable: Sendable {
                          countryCode: country?.code, admin1: admin1, population: 0, category: osm.category,
                          address: address, source: "embedded")
         }
-        var parts = [name]
-        if let admin1, admin1 != name { parts.append(admin1) }
-        if let country { parts.append(country.name) }
+        // "Name, Admin1, Country", written into one string (no array of parts to join: every result pays this).
+        let admin1Part = admin1 == name ? nil : admin1, countryPart = country?.name
+        var displayName = ""
+        displayName.reserveCapacity(name.utf8.count + (admin1Part.map { $0.utf8.count + 2 } ?? 0) + (countryPart.map { $0.utf8.count + 2 } ?? 0))
+        displayName += name
+        if let admin1Part { displayName += ", "; displayName += admin1Part }
+        if let countryPart { displayName += ", "; displayName += countryPart }
         return Place(
-            id: "geonames:\(geonameID[i])", name: name, displayName: parts.joined(separator: ", "),
+            id: "geonames:" + String(geonameID[i]), name: name, displayName: displayName,
             coordinate: coordinate, countryCode: country?.code, admin1: admin1, population: Int(population[i]),
             source: "embedded")
     }
