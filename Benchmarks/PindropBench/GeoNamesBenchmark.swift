@@ -125,6 +125,17 @@ func benchmarkData(_ arguments: [String]) throws -> (files: GeoNamesReader.Files
     return (try GeoNamesReader.locate(folder), work)
 }
 
+/// The GeoNames data of `benchmarkData` built into a new index and opened, with its rows as read: what the quality
+/// benchmarks judge answers against. The caller removes `work`.
+func builtIndexAndRecords(_ arguments: [String]) async throws -> (index: PlaceIndex, records: [GeoNamesRecord], work: String) {
+    let (files, work) = try benchmarkData(arguments)
+    _ = try await IndexBuilder(path: work + "/geonames.sqlite").importGeoNames(files, streets: nil, progress: nil)
+    let index = try PlaceIndex.open(at: work + "/geonames.sqlite")
+    var records: [GeoNamesRecord] = []
+    _ = try GeoNamesReader.readPlaces(path: files.places) { records.append($0) }
+    return (index, records, work)
+}
+
 func runGeoNamesBenchmark(arguments: [String]) async throws {
     func option(_ name: String) -> String? { PindropBench.option(name, in: arguments) }
     let queryCount = Int(option("--queries") ?? "") ?? 20_000

@@ -11,12 +11,8 @@ import PindropIndex
 /// (c) results matched through an alternate name whose label does not show the typed text.
 func runSuggestQualityBenchmark(arguments: [String]) async throws {
     let sampleSize = Int(option("--sample", in: arguments) ?? "") ?? 1500
-    let (files, work) = try benchmarkData(arguments)
+    let (index, records, work) = try await builtIndexAndRecords(arguments)
     defer { try? FileManager.default.removeItem(atPath: work) }
-    _ = try await IndexBuilder(path: work + "/geonames.sqlite").importGeoNames(files, streets: nil, progress: nil)
-    let index = try PlaceIndex.open(at: work + "/geonames.sqlite")
-    var records: [GeoNamesRecord] = []
-    _ = try GeoNamesReader.readPlaces(path: files.places) { records.append($0) }
     let judge = SuggestionJudge(records: records)
     let limit = 8
 

@@ -22,12 +22,8 @@ func runTypoBenchmark(arguments: [String]) async throws {
     let perKind = Int(option("--per-kind", in: arguments) ?? "") ?? 500
     let seed = UInt64(option("--seed", in: arguments) ?? "") ?? 18
     let listMisses = arguments.contains("--misses")
-    let (files, work) = try benchmarkData(arguments)
+    let (index, records, work) = try await builtIndexAndRecords(arguments)
     defer { try? FileManager.default.removeItem(atPath: work) }
-    _ = try await IndexBuilder(path: work + "/geonames.sqlite").importGeoNames(files, streets: nil, progress: nil)
-    let index = try PlaceIndex.open(at: work + "/geonames.sqlite")
-    var records: [GeoNamesRecord] = []
-    _ = try GeoNamesReader.readPlaces(path: files.places) { records.append($0) }
     let set = TypoSet(records: records, perKind: perKind, seed: seed)
 
     say("typo set: \(perKind) queries per kind from towns of ≥ \(SuggestionJudge.realTown) people, seed \(seed); dropped \(set.droppedAsName) typos that are another place's name, \(set.droppedAsAmbiguous) that are as likely a slip of a place at least as big")
