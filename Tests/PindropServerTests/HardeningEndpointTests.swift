@@ -56,8 +56,9 @@ struct HardeningEndpointTests {
 
     @Test("writes beyond the per-minute limit are 429 with Retry-After; reads are not limited")
     func writeRateLimit() async throws {
-        // 30 a minute: bursts of 3, then one every 2 s.
-        try await TestServer { $0.writesPerMinute = 30 }.test { client async throws in
+        // 3 a minute: a burst of 1, then one every 20 s, so even a slow, loaded machine sends the ten writes
+        // long before a second one is allowed.
+        try await TestServer { $0.writesPerMinute = 3 }.test { client async throws in
             var statuses: [Int] = []
             for _ in 1...10 {
                 let response = try await client.send(.post, "/v1/recent", json: #"{"id":"geonames:658225"}"#)
@@ -67,8 +68,8 @@ struct HardeningEndpointTests {
                     #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 >= 1)
                 }
             }
-            #expect(statuses.prefix(3) == [201, 201, 201])
-            #expect(statuses.filter { $0 == 429 }.count >= 5, "\(statuses)")
+            #expect(statuses.first == 201)
+            #expect(statuses.filter { $0 == 429 }.count >= 8, "\(statuses)")
             #expect(try await client.get("/v1/recent").status == .ok)
         }
     }
