@@ -55,8 +55,16 @@ struct PlaceTable: Sendable {
         var bonus: Float { switch self { case .geonames, .address: 0; case .venue: 1; case .street: 1.5 } }
     }
 
-    /// Rows 0 ..< geonamesCount are GeoNames places, sorted by id.
-    var geonamesCount: Int { kind.firstIndex { $0 != RowKind.geonames.rawValue } ?? kind.count }
+    /// Rows 0 ..< geonamesCount are GeoNames places, sorted by id. They come first, so a binary search finds the
+    /// first other row (callers ask per query; a scan of every row was 235,000 reads).
+    var geonamesCount: Int {
+        var lo = 0, hi = kind.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if kind[mid] == RowKind.geonames.rawValue { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
 
     func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i]) ?? .geonames }
 
