@@ -31,7 +31,7 @@ extension PlaceIndex {
                 let slot = Int(forms[i].slot), score = places.importance(slot)
                 i += 1
                 guard score >= best + Self.weakMatchGap, score > better?.score ?? -.infinity, accept(Int32(slot)),
-                      Self.isOneEdit(key, Array(TextFolding.fold(places.name(slot)).utf8)) else { continue }
+                      TypoEdit.between(typed: key, name: Array(TextFolding.fold(places.name(slot)).utf8)) != nil else { continue }
                 better = (slot, score)
             }
         }
@@ -66,19 +66,6 @@ extension PlaceIndex {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             for (i, byte) in key.enumerated() where i != skip { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
             return h
-        }
-    }
-
-    /// Whether `a` becomes `b` by exactly one edit: a byte inserted, deleted or replaced, or two neighbours swapped.
-    static func isOneEdit(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        let start = zip(a, b).prefix { $0 == $1 }.count
-        guard start < max(a.count, b.count) else { return false }
-        let tail: (Int, Int) -> Bool = { a[(start + $0)...].elementsEqual(b[(start + $1)...]) }
-        switch a.count - b.count {
-        case 0: return tail(1, 1) || (start + 1 < a.count && a[start] == b[start + 1] && a[start + 1] == b[start] && tail(2, 2))
-        case 1: return tail(1, 0)
-        case -1: return tail(0, 1)
-        default: return false
         }
     }
 

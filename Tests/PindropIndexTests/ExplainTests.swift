@@ -53,7 +53,7 @@ struct ExplainTests {
         ("helsinik", "helsinki", true), ("paris", "paris", false), ("parsi x", "paris", false), ("wrasow", "warsaw", false),
     ])
     func oneEdit(typed: String, name: String, one: Bool) {
-        #expect(PlaceIndex.isOneEdit(Array(typed.utf8), Array(name.utf8)) == one)
+        #expect((TypoEdit.between(typed: Array(typed.utf8), name: Array(name.utf8)) != nil) == one)
     }
 
     // MARK: Why this result
