@@ -18,6 +18,8 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedMediaType(String)
     /// Refused for who is asking: a host name not served, a write from another web site.
     case forbidden(String)
+    /// The request must name its user (a bearer token) and did not, or named one no user has.
+    case unauthorized(String)
     /// A store's cap is reached (too many saved places); removing some makes room.
     case limitReached(String)
     /// This client sent more writes than allowed; `retryAfter` seconds until the next is taken.
@@ -28,6 +30,9 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     case notConfigured(String)
     /// The index file is missing, unreadable or of another format.
     case indexUnavailable(String)
+    /// The shared database (PostgreSQL) does not answer; asking again later may work. The message never holds
+    /// a connection string's password.
+    case storeUnavailable(String)
     /// A data file being imported cannot be read at all (single bad lines are skipped, not thrown).
     case unreadableData(String)
     /// A remote service failed (refused, timed out, answered garbage); the message never holds a key.
@@ -43,6 +48,7 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidInput(let m), .notFound(let m), .methodNotAllowed(let m), .tooLarge(let m), .notConfigured(let m),
              .indexUnavailable(let m), .unreadableData(let m), .internalFailure(let m), .uriTooLong(let m),
              .headersTooLarge(let m), .unsupportedMediaType(let m), .forbidden(let m), .limitReached(let m),
+             .unauthorized(let m), .storeUnavailable(let m),
              .tooManyRequests(let m, _), .overloaded(let m, _): m
         case .upstream(let p, let m): "\(p): \(m)"
         case .rateLimited(let p, let m): "\(p) is rate-limiting us: \(m)"
@@ -60,11 +66,13 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
         case .headersTooLarge: "headers_too_large"
         case .unsupportedMediaType: "unsupported_media_type"
         case .forbidden: "forbidden"
+        case .unauthorized: "unauthorized"
         case .limitReached: "limit_reached"
         case .tooManyRequests: "too_many_requests"
         case .overloaded: "overloaded"
         case .notConfigured: "not_configured"
         case .indexUnavailable: "index_unavailable"
+        case .storeUnavailable: "store_unavailable"
         case .unreadableData: "unreadable_data"
         case .upstream: "upstream_failed"
         case .rateLimited: "rate_limited"
@@ -82,12 +90,13 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
         case .uriTooLong: 414
         case .headersTooLarge: 431
         case .unsupportedMediaType: 415
+        case .unauthorized: 401
         case .forbidden: 403
         case .limitReached: 409
         case .tooManyRequests: 429
         case .overloaded: 503
         case .upstream: 502
-        case .notConfigured, .indexUnavailable, .unreadableData, .rateLimited: 503
+        case .notConfigured, .indexUnavailable, .storeUnavailable, .unreadableData, .rateLimited: 503
         case .internalFailure: 500
         }
     }

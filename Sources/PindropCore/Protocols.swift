@@ -115,3 +115,34 @@ public protocol BatchReversing: Sendable {
     /// can answer (street-level data nearby). `worker` (below the count given to `batchReverser`) picks the cache.
     func appendAnswer(latitude: Double, longitude: Double, worker: Int, to out: inout [UInt8]) -> Bool
 }
+
+/// A person a server keeps saved places and recent addresses for.
+public struct UserAccount: Sendable, Hashable {
+    /// The store's id for the user.
+    public var id: Int64
+    /// The name given at `pindrop users add NAME`.
+    public var name: String
+
+    /// Makes an account.
+    public init(id: Int64, name: String) { self.id = id; self.name = name }
+}
+
+/// The people whose saved places and recent addresses a store keeps apart, each known by a bearer token
+/// (`Authorization: Bearer <token>`). A shared server (the PostgreSQL store) asks every request to
+/// /v1/saved and /v1/recent for a token; the embedded store also keeps one local user, for requests without
+/// one, unless the server is started with `--require-token`.
+public protocol UserAccounts: Sendable {
+    /// Adds a user and returns a new token for them. Only the token's SHA-256 is stored, so it is shown once.
+    /// Throws `invalidInput` when the name is empty or taken.
+    func addUser(named name: String) async throws -> String
+    /// Every user, oldest first.
+    func users() async throws -> [UserAccount]
+    /// Removes a user with their saved places and recent addresses; returns whether the name was known.
+    @discardableResult func removeUser(named name: String) async throws -> Bool
+    /// The user a token belongs to, or nil when no user has it.
+    func user(withToken token: String) async throws -> UserAccount?
+    /// A user's saved places and recent addresses.
+    func places(of user: UserAccount) -> any SavedPlaces & RecentPlaces
+    /// The one local user's, for requests without a token; nil where every request must name its user.
+    var localUser: (any SavedPlaces & RecentPlaces)? { get }
+}
