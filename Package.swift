@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Foundation only: value types, text normalisation, geo math, protocols, wire encoding.
@@ -42,6 +43,14 @@ let package = Package(
         .target(
             name: "PindropIndex",
             dependencies: ["PindropCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // The shared store: PostgreSQL + PostGIS holds the places and the users' data; each server loads its
+        // in-memory index (PindropIndex) from it and follows imports.
+        .target(
+            name: "PindropPostgres",
+            dependencies: ["PindropCore", "PindropIndex", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Remote services (MusicBrainz, Nominatim, Photon, Google, Mapbox, Foursquare) behind Core's protocols.
@@ -72,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "PindropCLI",
             dependencies: [
-                "PindropCore", "PindropIndex", "PindropImport", "PindropServer", "PindropProviders",
+                "PindropCore", "PindropIndex", "PindropImport", "PindropServer", "PindropProviders", "PindropPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -93,6 +102,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PindropServerTests", dependencies: ["PindropServer", "PindropTesting", "PindropProviders",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "PindropPostgresTests", dependencies: ["PindropPostgres", "PindropIndex", "PindropImport", "PindropTesting"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PindropProvidersTests", dependencies: ["PindropProviders", "PindropTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "PindropCLITests", dependencies: ["PindropCLI", "PindropCore"], swiftSettings: swiftSettings),

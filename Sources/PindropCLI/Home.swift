@@ -3,6 +3,7 @@ import Foundation
 import PindropCore
 import PindropImport
 import PindropIndex
+import PindropPostgres
 
 /// Where Pindrop keeps its files: `$PINDROP_HOME`, else `~/.local/share/pindrop`.
 enum PindropHome {
@@ -21,32 +22,63 @@ enum PindropHome {
     }
 }
 
-/// `--index PATH`: which store a command uses. Every command opens its store through `StoreOptions.location`,
-/// the one place that picks the implementation.
+/// `--index PATH` or `--store URL`: which store a command uses. Every command opens its store through
+/// `StoreOptions.location`, the one place that picks the implementation.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: "The index file (default: $PINDROP_HOME/geonames.sqlite, built on first use).")
     var index: String?
+    @Option(name: .long, help: ArgumentHelp("A shared PostgreSQL/PostGIS store, postgres://user:password@host:5432/database (default: $PINDROP_DATABASE_URL; without either, the embedded index).", valueName: "url"))
+    var store: String?
 
     /// The store these options name.
-    var location: StoreLocation { StoreLocation(indexPath: index) }
+    var location: StoreLocation {
+        get throws {
+            let url = store ?? ProcessInfo.processInfo.environment["PINDROP_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            if url != nil, index != nil {
+                throw PindropError.invalidInput("name one store: --index (the embedded index) or --store (PostgreSQL), not both")
+            }
+            return StoreLocation(indexPath: index, databaseURL: url)
+        }
+    }
 }
 
-/// A store's location, resolved from the options: the embedded index at a path, the default one when no path
-/// was given. Opening, writing and the user data all start here.
-struct StoreLocation: Sendable {
+/// A store's location, resolved from the options: a PostgreSQL database, or the embedded index at a path, the
+/// default one when no path was given. Opening, writing and the user data all start here.
+struct StoreLocation: Sendable, CustomStringConvertible {
     /// The index named with `--index`, or nil for the default one.
     let indexPath: String?
+    /// The shared store named with `--store` or `$PINDROP_DATABASE_URL`, or nil for the embedded one.
+    let databaseURL: String?
 
     /// The default index's path.
     static var defaultIndexPath: String { (PindropHome.path as NSString).appendingPathComponent("geonames.sqlite") }
 
-    /// The index file used.
+    /// The index file used by the embedded store.
     var path: String { indexPath ?? Self.defaultIndexPath }
+
+    /// Where the store is, for messages: the index file, or the database's URL without its password.
+    var description: String {
+        databaseURL.map { "the database at \(PostgresPool.redact($0))" } ?? "the index at \(path)"
+    }
+
+    /// Where servers on the shared store cache the index built from the database, one file per import.
+    static var postgresCacheFolder: String { (PindropHome.path as NSString).appendingPathComponent("postgres-cache") }
+
+    /// The shared store's database; commands run once, so a short statement timeout is not needed for imports
+    /// (they lift it themselves) and bounds everything else.
+    func database() throws -> PostgresPool? {
+        try databaseURL.map { try PostgresPool(url: $0) }
+    }
 
     /// Opens the store. The default index is built from the shipped data the first time, and rebuilt from it
     /// when it cannot be used (after an upgrade changed its format) only if it was built from that data: a
     /// user's own import is never thrown away unasked. An index named with `--index` is only ever opened.
     func open() async throws -> any PlaceStore {
+        if let database = try database() {
+            try await buildDefaultIfMissing(in: database)
+            return try await PostgresPlaceStore.open(database: database, cacheFolder: Self.postgresCacheFolder,
+                                                     progress: Terminal.progressBar())
+        }
         if let indexPath { return try PlaceIndex.open(at: indexPath) }
         let path = Self.defaultIndexPath
         do {
@@ -66,26 +98,51 @@ struct StoreLocation: Sendable {
     /// Builds the default index when there is none yet, without reading an existing one (a writer reads what
     /// it needs itself).
     func buildDefaultIfMissing() async throws {
+        if let database = try database() { return try await buildDefaultIfMissing(in: database) }
         if indexPath == nil, !FileManager.default.fileExists(atPath: Self.defaultIndexPath) { try await buildDefault() }
     }
 
+    /// A shared store with no places yet gets the shipped data, as the embedded default index does; servers
+    /// starting together on a new database import it once (the others wait for that import).
+    private func buildDefaultIfMissing(in database: PostgresPool) async throws {
+        guard try await PostgresPlaceStore.isEmpty(database) else { return }
+        Terminal.note("\(description) holds no places yet: importing the shipped GeoNames and OpenStreetMap data into it")
+        let report = try await PostgresPlaceWriter(database: database, fromShippedData: true, onlyIfEmpty: true)
+            .importGeoNames(try Self.shippedGeoNames(), streets: Self.shippedStreets(), progress: Terminal.progressBar())
+        if report.summary.rowsRead > 0 {
+            Terminal.note("imported \(report.summary.rowsImported) places in \(String(format: "%.1f", report.seconds)) s")
+        }
+    }
+
     /// The store's writer, for `pindrop import`.
-    var writer: any PlaceStoreWriter { IndexBuilder(path: path) }
+    func writer() throws -> any PlaceStoreWriter {
+        if let database = try database() { return PostgresPlaceWriter(database: database) }
+        return IndexBuilder(path: path)
+    }
 
     /// Saved places and recent addresses, beside the default index.
     func openUserData() throws -> any SavedPlaces & RecentPlaces {
         try UserDataStore.open(inFolder: PindropHome.path)
     }
 
+    /// The shipped GeoNames data.
+    static func shippedGeoNames() throws -> GeoNamesReader.Files {
+        try GeoNamesReader.locate((PindropHome.shippedData as NSString).appendingPathComponent("geonames"))
+    }
+
+    /// The shipped OpenStreetMap extract, when the checkout has it.
+    static func shippedStreets() -> OSMExtracts? {
+        let osm = (PindropHome.shippedData as NSString).appendingPathComponent("osm/helsinki-center.osm.pbf")
+        return FileManager.default.fileExists(atPath: osm) ? OSMExtracts(files: [osm]) : nil
+    }
+
     /// Builds the default index from the shipped GeoNames data and OpenStreetMap extract.
     func buildDefault() async throws {
-        let data = PindropHome.shippedData as NSString
-        let osm = data.appendingPathComponent("osm/helsinki-center.osm.pbf")
-        let streets = FileManager.default.fileExists(atPath: osm) ? OSMExtracts(files: [osm]) : nil
+        let streets = Self.shippedStreets()
         Terminal.note("building the index at \(Self.defaultIndexPath) from the shipped GeoNames"
                       + "\(streets == nil ? "" : " and OpenStreetMap") data (first use; about 5 s)")
         let report = try await IndexBuilder(path: Self.defaultIndexPath, fromShippedData: true).importGeoNames(
-            try GeoNamesReader.locate(data.appendingPathComponent("geonames")), streets: streets, progress: Terminal.progressBar())
+            try Self.shippedGeoNames(), streets: streets, progress: Terminal.progressBar())
         Terminal.note("built \(report.summary.rowsImported) places and \(report.venues + report.addresses + report.streets) "
                       + "street-level rows in \(String(format: "%.1f", report.seconds)) s")
     }

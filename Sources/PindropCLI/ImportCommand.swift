@@ -19,16 +19,16 @@ struct ImportGeoNamesCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let location = store.location
-        try await reportingErrors(keeping: location.path) {
+        let location = try await reportingErrors { try store.location }
+        try await reportingErrors(keeping: location) {
             let files = try GeoNamesReader.locate(source)
             Terminal.note("importing \(files.places)" + (files.admin1Codes == nil ? " (no admin1CodesASCII.txt beside it)" : ""))
-            let report = try await location.writer.importGeoNames(files, streets: nil, progress: Terminal.progressBar())
+            let report = try await location.writer().importGeoNames(files, streets: nil, progress: Terminal.progressBar())
             for skipped in report.summary.skipped.prefix(20) { Terminal.note("skipped \(skipped)") }
             if report.summary.skipped.count > 20 { Terminal.note("... and \(report.summary.skipped.count - 20) more skipped lines") }
             print("read \(report.summary.rowsRead) rows, imported \(report.summary.rowsImported), skipped \(report.summary.rowsRead - report.summary.rowsImported)"
                   + "; \(report.nameEntries) names indexed in \(String(format: "%.1f", report.seconds)) s"
-                  + "; index \(location.path) (\(report.storeBytes / 1_048_576) MB)")
+                  + "; \(location) (\(report.storeBytes / 1_048_576) MB)")
         }
     }
 }
@@ -43,14 +43,14 @@ struct ImportOSMCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let location = store.location
-        try await reportingErrors(keeping: location.path) {
+        let location = try await reportingErrors { try store.location }
+        try await reportingErrors(keeping: location) {
             guard !files.isEmpty else { throw PindropError.invalidInput("give at least one .osm.pbf file") }
             // The street level sits on GeoNames places: on first use, build the default store first.
             try await location.buildDefaultIfMissing()
-            let report = try await location.writer.importStreets(OSMExtracts(files: files), progress: Terminal.progressBar())
+            let report = try await location.writer().importStreets(OSMExtracts(files: files), progress: Terminal.progressBar())
             print("imported \(report.venues) venues, \(report.addresses) addresses, \(report.streets) streets"
-                  + " in \(String(format: "%.2f", report.seconds)) s; index \(location.path) (\(report.storeBytes / 1_048_576) MB)")
+                  + " in \(String(format: "%.2f", report.seconds)) s; \(location) (\(report.storeBytes / 1_048_576) MB)")
         }
     }
 }

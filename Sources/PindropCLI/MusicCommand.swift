@@ -45,7 +45,7 @@ struct MusicCommand: AsyncParsableCommand {
             (try MusicSearchRequest(text: text, sinceYear: since, mode: mode, maxPages: maxPages),
              try MusicBrainzConfiguration.resolve(baseURL: musicBrainzURL, contact: contact))
         }
-        let client = MusicBrainzClient(configuration: configuration, geocoder: StoreOnFirstUse(location: store.location))
+        let client = MusicBrainzClient(configuration: configuration, geocoder: StoreOnFirstUse(location: try await reportingErrors { try store.location }))
         let report = MusicReport(format: output.format, showsProgress: isatty(2) == 1, sinceYear: request.sinceYear)
         let search = client.searchMusicPlaces(request)
 

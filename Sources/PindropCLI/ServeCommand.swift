@@ -106,7 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxConnections = DescriptorLimit.connectionsAllowed(configuration.maxConnections)
 
         let services = try await reportingErrors {
-            let location = store.location
+            let location = try store.location
             let userData = try location.openUserData()
             // The store as "embedded", plus the remote providers the environment configures.
             let places = try ProviderSetup.service(store: try await location.open())

@@ -103,12 +103,12 @@ enum Terminal {
 }
 
 /// Runs a command body, turning Pindrop's errors into one line on stderr and the exit code their kind names.
-/// An import names the index it `keeping`: a failed import leaves it as it was, and the line says so.
-func reportingErrors<T>(keeping index: String? = nil, _ body: () async throws -> T) async throws -> T {
+/// An import names the store it is `keeping`: a failed import leaves it as it was, and the line says so.
+func reportingErrors<T>(keeping store: StoreLocation? = nil, _ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch let error as PindropError {
-        Terminal.note("error: \(error.message)" + (index.map { "; the index at \($0) is unchanged" } ?? ""))
+        Terminal.note("error: \(error.message)" + (store.map { "; \($0) is unchanged" } ?? ""))
         throw ExitCode(error.exitCode)
     }
 }

@@ -1,0 +1,284 @@
+import Foundation
+import Logging
+import PindropCore
+import PindropIndex
+import PostgresNIO
+import Synchronization
+
+/// The shared store's places. The database is the one truth: every server reads the served import's rows
+/// once, builds the embedded engine's index from them with the embedded writer (cached on local disk by
+/// import, so a restart opens it at once), and answers every place query from memory, exactly as the
+/// embedded store would. It listens for imports (NOTIFY) and swaps in the new places without a restart.
+/// Place answers therefore do not depend on the database being up; only the users' data does
+/// (`PostgresUserAccounts`). docs/architecture.md gives the measured costs of this choice.
+public final class PostgresPlaceStore: PlaceStore {
+    /// The database.
+    public let database: PostgresPool
+    /// Where the built indexes are cached, one file per import.
+    public let cacheFolder: String
+    private let served: Mutex<Served>
+    private let follower = Mutex<Task<Void, Never>?>(nil)
+
+    /// The index in use and the import it was built from.
+    struct Served: Sendable {
+        var index: PlaceIndex
+        var dataset: PostgresDataset
+    }
+
+    private init(database: PostgresPool, cacheFolder: String, served: Served) {
+        self.database = database
+        self.cacheFolder = cacheFolder
+        self.served = Mutex(served)
+    }
+
+    deinit { follower.withLock { $0?.cancel() } }
+
+    /// Opens the places served by `database`, building the local index when this import has not been
+    /// cached yet, and follows later imports. Throws `indexUnavailable` when the database holds no places.
+    public static func open(database: PostgresPool, cacheFolder: String,
+                            progress: ImportProgress? = nil) async throws -> PostgresPlaceStore {
+        try await PostgresSchema.migrate(database)
+        guard let loaded = try await load(database: database, cacheFolder: cacheFolder, unless: nil, progress: progress) else {
+            throw PindropError.indexUnavailable("the database at \(database.redactedURL) holds no places yet: run "
+                                                + "`pindrop import geonames FOLDER --store URL` first")
+        }
+        let store = PostgresPlaceStore(database: database, cacheFolder: cacheFolder, served: loaded)
+        store.follow()
+        return store
+    }
+
+    /// Whether the database holds no places yet (bringing its schema up to date first).
+    public static func isEmpty(_ database: PostgresPool) async throws -> Bool {
+        try await PostgresSchema.migrate(database)
+        return try await database.withConnection("reading which import is served") { connection in
+            try await PostgresDataset.current(on: connection, logger: database.logger)
+        } == nil
+    }
+
+    /// The import whose places are being answered.
+    public var datasetID: UUID { served.withLock { $0.dataset.id } }
+
+    private var index: PlaceIndex { served.withLock { $0.index } }
+
+    /// Loads the served import unless it is `current`: its cached index, or one built from its rows now.
+    /// Nil when the database holds no places.
+    static func load(database: PostgresPool, cacheFolder: String, unless current: UUID?,
+                     progress: ImportProgress?) async throws -> Served? {
+        let logger = database.logger
+        guard let dataset = try await database.withConnection("reading which import is served", { connection in
+            try await PostgresDataset.current(on: connection, logger: logger)
+        }) else { return nil }
+        if dataset.id == current { return nil }
+        let path = (cacheFolder as NSString).appendingPathComponent("postgres-\(dataset.id.uuidString.lowercased()).sqlite")
+        if let index = try? PlaceIndex.open(at: path) { return Served(index: index, dataset: dataset) }
+        // Read in one snapshot, so that an import committing meanwhile cannot mix two datasets.
+        let rows = try await database.transaction("reading its places", bounded: false) { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+            guard let now = try await PostgresDataset.current(on: connection, logger: logger) else {
+                throw PindropError.indexUnavailable("the places in \(database.redactedURL) were removed while being read")
+            }
+            return try await StoredPlaces.read(dataset: now, on: connection, logger: logger)
+        }
+        // Built beside its final name under a name of this process's own, so that servers sharing a cache
+        // folder never write one file at once; rename(2) publishes it whole.
+        let building = path + ".\(ProcessInfo.processInfo.processIdentifier).building"
+        try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+        _ = try await IndexBuilder(path: building, fromShippedData: rows.dataset.origin == "shipped")
+            .importGeoNames(rows, streets: rows.features.isEmpty ? nil : rows, progress: progress)
+        guard rename(building, path) == 0 else {
+            throw PindropError.indexUnavailable("cannot move the built index to \(path): \(String(cString: strerror(errno)))")
+        }
+        removeOtherCaches(in: cacheFolder, keeping: path)
+        return Served(index: try PlaceIndex.open(at: path), dataset: rows.dataset)
+    }
+
+    /// Older imports' cached indexes: a server still answering from one keeps its open copy.
+    static func removeOtherCaches(in folder: String, keeping path: String) {
+        let keep = (path as NSString).lastPathComponent
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where file.hasPrefix("postgres-") && file.hasSuffix(".sqlite") && file != keep {
+            try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(file))
+        }
+    }
+
+    /// Listens for finished imports and loads each; after a lost connection it listens again and catches up on
+    /// what it missed, so a database restart needs nothing from the operator.
+    private func follow() {
+        let task = Task { [weak self, database, cacheFolder] in
+            var wait = Duration.milliseconds(200)
+            while !Task.isCancelled {
+                do {
+                    try await database.client.withConnection { connection in
+                        try await connection.listen(on: PostgresSchema.datasetChannel) { notifications in
+                            wait = .milliseconds(200)
+                            try await self?.reload(database: database, cacheFolder: cacheFolder)
+                            for try await _ in notifications {
+                                try await self?.reload(database: database, cacheFolder: cacheFolder)
+                            }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled || self == nil { return }
+                    database.logger.warning("following imports: \(database.describe(error, doing: "listening for imports"))")
+                }
+                try? await Task.sleep(for: wait)
+                wait = min(wait * 2, .seconds(5))
+            }
+        }
+        follower.withLock { $0 = task }
+    }
+
+    private func reload(database: PostgresPool, cacheFolder: String) async throws {
+        let current = datasetID
+        guard let loaded = try await Self.load(database: database, cacheFolder: cacheFolder, unless: current, progress: nil) else { return }
+        served.withLock { $0 = loaded }
+        database.logger.info("now serving import \(loaded.dataset.id) (\(loaded.dataset.source))")
+    }
+
+    /// Stops following imports.
+    public func close() {
+        follower.withLock { $0?.cancel() }
+    }
+
+    // MARK: PlaceStore, answered by the index in use
+
+    public var attribution: [String] { index.attribution }
+
+    public var streetAttribution: [String] { index.streetAttribution }
+
+    public func search(_ request: SearchRequest) async throws -> [PlaceResult] { try index.search(request) }
+
+    public func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { try index.suggest(request) }
+
+    public func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try index.reverse(request) }
+
+    public func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try index.nearbyPage(request) }
+
+    public func place(id: String) async throws -> Place? { index.place(id: id) }
+
+    public func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { index.streetMap(in: box, limit: limit) }
+
+    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
+        index.mapLabels(in: box, zoom: zoom, limit: limit)
+    }
+
+    public func batchReverser(workers: Int) -> (any BatchReversing)? { index.batchReverser(workers: workers) }
+
+    public func status() async throws -> StoreStatus {
+        var status = index.status()
+        status.name = "postgres"
+        status.location = database.redactedURL
+        return status
+    }
+}
+
+/// The row naming the import being served.
+struct PostgresDataset: Sendable, Equatable {
+    var id: UUID
+    var source: String
+    var osmSources: [String]
+    var origin: String
+    var places: Int
+
+    /// The served import, or nil when nothing was imported yet.
+    static func current(on connection: PostgresConnection, logger: Logger) async throws -> PostgresDataset? {
+        let rows = try await connection.query("SELECT id, source, osm_sources, origin, places FROM pindrop.dataset", logger: logger)
+        for try await (id, source, osm, origin, places) in rows.decode((UUID, String, String, String, Int).self) {
+            return PostgresDataset(id: id, source: source, osmSources: osm.split(separator: ",").map(String.init),
+                                   origin: origin, places: places)
+        }
+        return nil
+    }
+}
+
+/// One import's rows read back from the database, handed to the embedded writer as its sources: the same
+/// values the import read from the files, so the index built from them answers as the embedded store's.
+struct StoredPlaces: GeoNamesSource, StreetDataSource {
+    let dataset: PostgresDataset
+    let countryRows: [GeoNamesCountry]
+    let admin1: [String: String]
+    let records: [GeoNamesRecord]
+    let features: OSMFeatures
+
+    var label: String { dataset.source }
+    var labels: [String] { dataset.osmSources }
+    func countries() -> [GeoNamesCountry] { countryRows }
+    func admin1Names() -> [String: String] { admin1 }
+    func readFeatures() -> OSMFeatures { features }
+
+    func readPlaces(progress: ((Double) -> Void)?, _ body: (GeoNamesRecord) throws -> Void) throws -> ImportSummary {
+        for (i, r) in records.enumerated() {
+            try body(r)
+            if i % 65_536 == 0 { progress?(Double(i) / Double(max(1, records.count))) }
+        }
+        var summary = ImportSummary()
+        summary.rowsRead = records.count
+        summary.rowsImported = records.count
+        return summary
+    }
+
+    static func read(dataset: PostgresDataset, on connection: PostgresConnection, logger: Logger) async throws -> StoredPlaces {
+        let s = PostgresSchema.places
+        func query(_ sql: String) async throws -> PostgresRowSequence {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        }
+        var countries: [GeoNamesCountry] = []
+        for try await (code, iso3, name) in try await query("SELECT code, iso3, name FROM \(s).country").decode((String, String, String).self) {
+            countries.append(GeoNamesCountry(code: code, iso3: iso3, name: name))
+        }
+        var admin1: [String: String] = [:]
+        for try await (key, name) in try await query("SELECT key, name FROM \(s).admin1").decode((String, String).self) {
+            admin1[key] = name
+        }
+        var records: [GeoNamesRecord] = []
+        records.reserveCapacity(dataset.places)
+        let placeRows = try await query("""
+            SELECT geoname_id, name, ascii_name, alternate_names, latitude, longitude, feature_class, feature_code,
+                   country_code, admin1_code, population, timezone FROM \(s).geonames_place ORDER BY geoname_id
+            """)
+        for try await row in placeRows {
+            let (id, name, ascii, alternates, lat, lon, featureClass, featureCode, country, admin1Code, population, timezone) =
+                try row.decode((Int, String, String, [String], Double, Double, String, String, String, String, Int, String).self)
+            records.append(GeoNamesRecord(geonameID: id, name: name, asciiName: ascii, alternateNames: alternates, latitude: lat,
+                                          longitude: lon, featureClass: featureClass, featureCode: featureCode, countryCode: country,
+                                          admin1Code: admin1Code, population: population, timezone: timezone))
+        }
+        var features = OSMFeatures()
+        func address(_ parts: (String?, String?, String?, String?)) -> Address {
+            Address(houseNumber: parts.0, street: parts.1, postcode: parts.2, town: parts.3)
+        }
+        for try await row in try await query("""
+            SELECT id, latitude, longitude, house_number, street, postcode, town FROM \(s).osm_address ORDER BY seq
+            """) {
+            let (id, lat, lon, number, street, postcode, town) = try row.decode((String, Double, Double, String?, String?, String?, String?).self)
+            features.addressPoints.append(OSMAddressPoint(id: id, coordinate: Coordinate(latitude: lat, longitude: lon),
+                                                          address: address((number, street, postcode, town))))
+        }
+        for try await row in try await query("""
+            SELECT id, name, category, category_key, latitude, longitude, has_address, address_is_tagged,
+                   house_number, street, postcode, town FROM \(s).osm_venue ORDER BY seq
+            """) {
+            let (id, name, category, key, lat, lon, hasAddress, tagged, number, street, postcode, town) =
+                try row.decode((String, String, String, String, Double, Double, Bool, Bool, String?, String?, String?, String?).self)
+            features.venues.append(OSMVenue(id: id, name: name, category: category, categoryKey: key,
+                                            coordinate: Coordinate(latitude: lat, longitude: lon),
+                                            address: hasAddress ? address((number, street, postcode, town)) : nil, addressIsTagged: tagged))
+        }
+        for try await row in try await query("SELECT id, name, highway, ST_AsBinary(line) FROM \(s).osm_street ORDER BY seq") {
+            let (id, name, highway, wkb) = try row.decode((String, String, String, ByteBuffer).self)
+            features.streets.append(OSMStreet(id: id, name: name, highway: highway,
+                                              points: try WKB.lines(Array(buffer: wkb)).first ?? []))
+        }
+        for try await row in try await query("SELECT id, kind, name, ST_AsBinary(outlines) FROM \(s).osm_building ORDER BY seq") {
+            let (id, kind, name, wkb) = try row.decode((String, String, String?, ByteBuffer).self)
+            features.buildings.append(OSMBuilding(id: id, kind: kind, name: name, outlines: try WKB.lines(Array(buffer: wkb))))
+        }
+        return StoredPlaces(dataset: dataset, countryRows: countries, admin1: admin1, records: records, features: features)
+    }
+}
+
+extension OSMFeatures {
+    /// Whether nothing street-level is held.
+    var isEmpty: Bool { addressPoints.isEmpty && streets.isEmpty && venues.isEmpty && buildings.isEmpty }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import PindropCore
+import PostgresNIO
+
+/// A PostgreSQL database named by a URL (`postgres://user:password@host:port/database?sslmode=prefer`), behind
+/// a connection pool that reconnects by itself. Every statement has a time limit (`statement_timeout`), a
+/// database that cannot be reached is `PindropError.storeUnavailable`, and no message ever holds the password.
+public final class PostgresPool: Sendable {
+    /// The URL with its password masked, for status answers, logs and errors.
+    public let redactedURL: String
+    let client: PostgresClient
+    let logger: Logger
+    private let runner: Task<Void, Never>
+
+    /// Connects lazily to the database at `url` (`postgres://` or `postgresql://`; `sslmode` disable, prefer
+    /// or require, prefer by default). Statements running longer than `statementTimeout` are cancelled by the
+    /// server; `connectTimeout` bounds the wait for a connection when the database is down.
+    public init(url: String, statementTimeout: Duration = .seconds(5), connectTimeout: Duration = .seconds(3),
+                answerTimeout: Duration = .seconds(6), maximumConnections: Int = 16) throws(PindropError) {
+        self.answerTimeout = answerTimeout
+        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
+              let host = parts.host, !host.isEmpty else {
+            throw .invalidInput("a store URL looks like postgres://user:password@host:5432/database, not \(Self.redact(url))")
+        }
+        let database = String(parts.path.drop { $0 == "/" })
+        let sslMode = parts.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        let tls: PostgresClient.Configuration.TLS
+        switch sslMode {
+        case "disable": tls = .disable
+        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
+        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: throw .invalidInput("sslmode=\(sslMode) is not one of disable, prefer, require")
+        }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: parts.port ?? 5432, username: parts.user.flatMap { $0.removingPercentEncoding } ?? "postgres",
+            password: parts.password?.removingPercentEncoding, database: database.isEmpty ? nil : database, tls: tls)
+        configuration.options.connectTimeout = connectTimeout
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.additionalStartupParameters = [
+            ("application_name", "pindrop"),
+            ("statement_timeout", String(statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000)),
+            ("lock_timeout", "10000"),
+        ]
+        redactedURL = Self.redact(url)
+        logger = Logger(label: "pindrop.postgres")
+        let client = PostgresClient(configuration: configuration)
+        self.client = client
+        runner = Task { await client.run() }
+    }
+
+    deinit { runner.cancel() }
+
+    /// Stops the pool; running statements end with an error.
+    public func close() { runner.cancel() }
+
+    /// `url` with the password replaced by "***".
+    public static func redact(_ url: String) -> String {
+        guard var parts = URLComponents(string: url) else { return "(an unreadable URL)" }
+        if parts.password != nil { parts.password = "***" }
+        return parts.string ?? "(an unreadable URL)"
+    }
+
+    /// How long a request waits for the database in all (a connection, then its statements) before it
+    /// gives up with `storeUnavailable`: the pool keeps trying to connect in the background meanwhile.
+    public let answerTimeout: Duration
+
+    /// Runs `body` with a pooled connection, within `answerTimeout` unless `bounded` is false (imports and loads,
+    /// which run as long as their data takes, and `ping` first). A failure that is not the caller's own error
+    /// becomes `storeUnavailable`, naming what was being done.
+    func withConnection<T: Sendable>(_ doing: String, bounded: Bool = true,
+                                     _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await run(doing, timeout: bounded ? answerTimeout : nil) { [client] in try await client.withConnection(body) }
+    }
+
+    /// Runs `body` in a transaction (rolled back when it throws), bounded like `withConnection`.
+    func transaction<T: Sendable>(_ doing: String, bounded: Bool = true,
+                                  _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await run(doing, timeout: bounded ? answerTimeout : nil) { [client, logger] in
+            try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        }
+    }
+
+    /// Fails with `storeUnavailable` when the database does not answer within `answerTimeout`.
+    func ping(_ doing: String) async throws {
+        try await withConnection(doing) { [logger] connection in
+            try await connection.query("SELECT 1", logger: logger)
+        }
+    }
+
+    private func run<T: Sendable>(_ doing: String, timeout: Duration?,
+                                      _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        do {
+            guard let timeout else { return try await body() }
+            return try await withThrowingTaskGroup(of: T.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw PindropError.storeUnavailable("the database at \(self.redactedURL) did not answer within "
+                                                        + "\(timeout.components.seconds) s \(doing)")
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+        } catch {
+            throw describe(error, doing: doing)
+        }
+    }
+
+    /// The error people see for a database failure: ours pass through; the server's own message when it sent one
+    /// (a constraint, a timeout), else that the database cannot be reached. Never the URL's password.
+    func describe(_ error: any Error, doing: String) -> any Error {
+        if error is PindropError || error is CancellationError { return error }
+        if let transaction = error as? PostgresTransactionError,
+           let cause = transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? transaction.rollbackError {
+            return describe(cause, doing: doing)
+        }
+        if let psql = error as? PSQLError {
+            if let message = psql.serverInfo?[.message] {
+                let code = psql.serverInfo?[.sqlState] ?? ""
+                // 57014 query_canceled (statement_timeout), 55P03 lock_not_available, 57P01..03 shutting down.
+                return PindropError.storeUnavailable("the database at \(redactedURL) failed \(doing): \(message)"
+                                                     + (code.isEmpty ? "" : " (SQLSTATE \(code))"))
+            }
+            return PindropError.storeUnavailable("the database at \(redactedURL) cannot be reached \(doing) (\(Self.kind(of: psql)))")
+        }
+        return PindropError.storeUnavailable("the database at \(redactedURL) failed \(doing) (\(type(of: error)))")
+    }
+
+    /// A short, password-free name for a client-side failure.
+    static func kind(of error: PSQLError) -> String {
+        switch error.code {
+        case .connectionError: "connection refused or timed out"
+        case .serverClosedConnection, .uncleanShutdown: "the server closed the connection"
+        case .queryCancelled: "the statement was cancelled"
+        case .tooManyParameters: "too many parameters"
+        case .poolClosed: "the connection pool is closed"
+        default: String(describing: error.code)
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import PindropCore
+import PindropImport
+import PindropIndex
+import PindropTesting
+import PostgresNIO
+import Testing
+@testable import PindropPostgres
+
+@Suite("PostgreSQL store: the conformance suite, the same answers as the embedded store, imports that replace whole",
+       .enabled(if: TestDatabase.isAvailable, "needs PINDROP_TEST_DATABASE_URL (scripts/test.sh starts a cluster)"))
+struct PostgresStoreTests {
+    @Test("the PostgreSQL store passes", arguments: StoreConformance.checks)
+    func conforms(_ check: StoreConformance.Check) async throws {
+        try await check.run(StoreConformance(store: try await TestDatabase.shared(), data: try TestDatabase.data.get()))
+    }
+
+    @Test("it answers exactly as the embedded store built from the same files")
+    func answersAsEmbedded() async throws {
+        let shared = try await TestDatabase.shared()
+        let path = TestDatabase.cacheFolder("embedded") + "/geonames.sqlite"
+        _ = try await IndexBuilder(path: path).importGeoNames(try GeoNamesReader.locate(ConformanceData.geonamesFolder),
+                                                               streets: OSMExtracts(files: [ConformanceData.helsinkiExtract]), progress: nil)
+        let embedded = try PlaceIndex.open(at: path)
+        func ids(_ results: [PlaceResult]) -> [String] { results.map(\.place.id) }
+        var compared = 0
+        for (_, query, _) in ConformanceData.keptQueries {
+            let request = try SearchRequest(text: query, limit: 5)
+            #expect(try await ids(shared.search(request)) == ids(embedded.search(request)), "search \(query)")
+            let prefix = try SuggestRequest(text: String(query.prefix(4)), limit: 5, minChars: 1)
+            #expect(try await ids(shared.suggest(prefix)) == ids(embedded.suggest(prefix)), "suggest \(prefix.text)")
+            compared += 2
+        }
+        var random = SplitMix64(seed: 10)
+        for _ in 0..<300 {
+            // Central Helsinki (street addresses, venues) and anywhere on land or sea.
+            let helsinki = Coordinate(latitude: 60.160 + 0.016 * random.unit(), longitude: 24.925 + 0.035 * random.unit())
+            let anywhere = Coordinate(latitude: 140 * random.unit() - 70, longitude: 360 * random.unit() - 180)
+            for point in [helsinki, anywhere] {
+                let reverse = try ReverseRequest(coordinate: point, limit: 3)
+                #expect(try await ids(shared.reverse(reverse)) == ids(embedded.reverse(reverse)), "reverse \(point)")
+                compared += 1
+            }
+            let nearby = try NearbyRequest(coordinate: helsinki, radiusMeters: 400, limit: 10, category: random.below(2) == 0 ? "cafe" : nil)
+            #expect(try await ids(shared.nearby(nearby)) == ids(embedded.nearby(nearby)), "nearby \(helsinki)")
+            compared += 1
+        }
+        #expect(compared > 2_000)
+        #expect(try await shared.status().placeCount == embedded.status().placeCount)
+        #expect(try await shared.status().name == "postgres")
+    }
+
+    @Test("a new import replaces the places without duplicates, and a serving store follows it without a restart")
+    func reimportReplaces() async throws {
+        let database = try await TestDatabase.create("pindrop_reimport")
+        defer { database.close() }
+        _ = try await PostgresPlaceWriter(database: database).importGeoNames(MemoryGeoNames(rows: MemoryGeoNames.towns(50, prefix: "Alphaby")),
+                                                                            streets: nil, progress: nil)
+        let store = try await PostgresPlaceStore.open(database: database, cacheFolder: TestDatabase.cacheFolder("reimport"))
+        defer { store.close() }
+        #expect(try await store.search(try SearchRequest(text: "Alphaby 7")).first?.place.name == "Alphaby 7")
+        let first = store.datasetID
+
+        let report = try await PostgresPlaceWriter(database: database).importGeoNames(
+            MemoryGeoNames(rows: MemoryGeoNames.towns(30, prefix: "Betaby")), streets: nil, progress: nil)
+        #expect(report.summary.rowsImported == 30)
+        #expect(try await count("pindrop_places.geonames_place", in: database) == 30)
+        // The store hears of the import (NOTIFY) and loads it.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while store.datasetID == first, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(store.datasetID != first)
+        #expect(try await store.search(try SearchRequest(text: "Betaby 3")).first?.place.name == "Betaby 3")
+        #expect(try await store.search(try SearchRequest(text: "Alphaby 7")).allSatisfy { !$0.place.name.hasPrefix("Alphaby") })
+    }
+
+    @Test("a failed import leaves the previous places serving, and nothing of it behind")
+    func failedImportKeepsPlaces() async throws {
+        let database = try await TestDatabase.create("pindrop_failed")
+        defer { database.close() }
+        let writer = PostgresPlaceWriter(database: database)
+        _ = try await writer.importGeoNames(MemoryGeoNames(rows: MemoryGeoNames.towns(40, prefix: "Gammaby")), streets: nil, progress: nil)
+        let before = try await datasetID(in: database)
+        // 300,000 rows: the reader breaks after several chunks have already gone into COPY.
+        let broken = MemoryGeoNames(rows: MemoryGeoNames.towns(300_000, prefix: "Deltaby"), failAfter: 250_000)
+        let error = await #expect(throws: PindropError.self) {
+            _ = try await writer.importGeoNames(broken, streets: nil, progress: nil)
+        }
+        #expect(error?.message.contains("broke at row 250001") == true)
+        #expect(try await datasetID(in: database) == before)
+        #expect(try await count("pindrop_places.geonames_place", in: database) == 40)
+        #expect(try await count("pg_namespace WHERE nspname = 'pindrop_places_staging'", in: database) == 0)
+        let store = try await PostgresPlaceStore.open(database: database, cacheFolder: TestDatabase.cacheFolder("failed"))
+        defer { store.close() }
+        #expect(try await store.search(try SearchRequest(text: "Gammaby 12")).first?.place.name == "Gammaby 12")
+
+        // A file with no readable rows at all is refused the same way.
+        await #expect(throws: PindropError.unreadableData("memory.txt holds no readable GeoNames rows (0 malformed)")) {
+            _ = try await writer.importGeoNames(MemoryGeoNames(rows: []), streets: nil, progress: nil)
+        }
+        #expect(try await datasetID(in: database) == before)
+    }
+
+    @Test("a second import while one is running is refused, saying so")
+    func oneImportAtATime() async throws {
+        let database = try await TestDatabase.create("pindrop_busy")
+        defer { database.close() }
+        try await PostgresSchema.migrate(database)
+        // Another import holds the lock inside its transaction while this one tries.
+        try await database.transaction("holding the import lock") { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.importLock))", logger: database.logger)
+            let error = await #expect(throws: PindropError.self) {
+                _ = try await PostgresPlaceWriter(database: database).importGeoNames(
+                    MemoryGeoNames(rows: MemoryGeoNames.towns(5)), streets: nil, progress: nil)
+            }
+            #expect(error?.code == "store_unavailable")
+            #expect(error?.message.contains("another import") == true)
+        }
+        #expect(try await PostgresPlaceStore.isEmpty(database))
+    }
+
+    @Test("names with tabs, newlines, backslashes, quotes and commas come back from the database exactly")
+    func textRoundTrips() async throws {
+        let database = try await TestDatabase.create("pindrop_text")
+        defer { database.close() }
+        var rows = MemoryGeoNames.towns(4)
+        rows[0].name = "Tab\there \\ back\\slash"
+        rows[0].alternateNames = ["a,b", "{brace}", "quote \"q\"", "new\nline", "NULL", "\\N", "Ünïcödé 東京"]
+        rows[1].name = "Line\r\nbreak"
+        rows[1].asciiName = ""
+        rows[2].latitude = -33.868_819_999_999_99
+        rows[2].longitude = 151.209_295_123_456_78
+        _ = try await PostgresPlaceWriter(database: database).importGeoNames(MemoryGeoNames(rows: rows), streets: nil, progress: nil)
+        let read = try await database.transaction("reading") { connection in
+            try await StoredPlaces.read(dataset: try #require(try await PostgresDataset.current(on: connection, logger: database.logger)),
+                                        on: connection, logger: database.logger)
+        }
+        #expect(read.records == rows)
+        #expect(read.countries() == [GeoNamesCountry(code: "FI", iso3: "FIN", name: "Finland")])
+        #expect(read.admin1Names() == ["FI.18": "Uusimaa"])
+    }
+
+    @Test("street lines and building outlines come back from PostGIS point for point")
+    func geometryRoundTrips() async throws {
+        let store = try await TestDatabase.shared()
+        let features = try TestDatabase.data.get().streets
+        let read = try await store.database.transaction("reading", bounded: false) { connection in
+            try await StoredPlaces.read(dataset: try #require(try await PostgresDataset.current(on: connection, logger: store.database.logger)),
+                                        on: connection, logger: store.database.logger)
+        }
+        #expect(read.features.streets == features.streets)
+        #expect(read.features.buildings == features.buildings)
+        #expect(read.features.venues == features.venues)
+        #expect(read.features.addressPoints == features.addressPoints)
+        // And PostGIS reads them as the shapes they are: every street and outline is a valid line.
+        let invalid = try await count("pindrop_places.osm_street WHERE NOT ST_IsValid(line)", in: store.database)
+        #expect(invalid == 0)
+    }
+
+    @Test("a database that cannot be reached is store_unavailable, and no message shows the password")
+    func unreachableDatabase() async throws {
+        let database = try PostgresPool(url: "postgres://pindrop:s3cret-pw@127.0.0.1:1/pindrop?sslmode=disable",
+                                            connectTimeout: .seconds(1))
+        defer { database.close() }
+        #expect(database.redactedURL == "postgres://pindrop:***@127.0.0.1:1/pindrop?sslmode=disable")
+        let started = ContinuousClock.now
+        let error = await #expect(throws: PindropError.self) {
+            _ = try await PostgresPlaceStore.open(database: database, cacheFolder: TestDatabase.cacheFolder("unreachable"))
+        }
+        #expect(error?.code == "store_unavailable")
+        #expect(error?.httpStatus == 503)
+        #expect(error?.message.contains("s3cret") == false)
+        #expect(error?.message.contains("***@127.0.0.1:1") == true)
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(throws: PindropError.self) { try PostgresPool(url: "mysql://x@y/z") }
+    }
+
+    @Test("migrations are named and run once, in order, also when servers start together")
+    func migrations() async throws {
+        let database = try await TestDatabase.create("pindrop_migrate")
+        defer { database.close() }
+        async let a = PostgresSchema.migrate(database)
+        async let b = PostgresSchema.migrate(database)
+        let ran = try await [a, b]
+        #expect(ran.flatMap { $0 } == PostgresSchema.migrations.map(\.name))
+        #expect(try await PostgresSchema.appliedMigrations(database) == PostgresSchema.migrations.map(\.name))
+        #expect(try await PostgresSchema.migrate(database).isEmpty)
+    }
+
+    func count(_ from: String, in database: PostgresPool) async throws -> Int {
+        try await database.withConnection("counting") { connection in
+            try await PostgresPlaceWriter.count(from, on: connection, logger: database.logger)
+        }
+    }
+
+    func datasetID(in database: PostgresPool) async throws -> UUID? {
+        try await database.withConnection("reading") { try await PostgresDataset.current(on: $0, logger: database.logger)?.id }
+    }
+}
