@@ -89,8 +89,8 @@ let package = Package(
         // `swift run -c release pindrop-bench`: latency percentiles against an FTS5 baseline in the same run.
         .executableTarget(
             name: "PindropBench",
-            dependencies: ["PindropCore", "PindropIndex", "PindropImport", "PindropProviders", "PindropTesting",
-                           .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PindropCore", "PindropIndex", "PindropImport", "PindropProviders", "PindropTesting", "PindropPostgres",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Benchmarks/PindropBench",
             swiftSettings: swiftSettings
         ),

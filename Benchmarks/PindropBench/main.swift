@@ -13,9 +13,10 @@ case "suggest-quality": try await runSuggestQualityBenchmark(arguments: Array(ar
 case "typos": try await runTypoBenchmark(arguments: Array(arguments.dropFirst()))
 case "near": try await runNearBenchmark(arguments: Array(arguments.dropFirst()))
 case "suggest-mix": try runSuggestMixBenchmark(arguments: Array(arguments.dropFirst()))
+case "postgres": try await runPostgresBenchmark(arguments: Array(arguments.dropFirst()))
 case "serving-memory": try runServingMemory(indexPath: arguments[1])
 case "geonames", nil: try await runGeoNamesBenchmark(arguments: Array(arguments.dropFirst()))
 default:
-    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | suggest-mix INDEX PATHS [--rounds N] | typos [--data DIR] [--per-kind N] [--seed S] [--misses] | near [--data DIR] [--osm FILE] [--sample N] | music | cache\n".utf8))
+    FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | suggest-mix INDEX PATHS [--rounds N] | typos [--data DIR] [--per-kind N] [--seed S] [--misses] | near [--data DIR] [--osm FILE] [--sample N] | postgres --url URL [--queries N] | music | cache\n".utf8))
     exit(64)
 }
