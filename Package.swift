@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Foundation only: value types, text normalisation, geo math, protocols, wire encoding.
@@ -41,7 +42,8 @@ let package = Package(
         ),
         .target(
             name: "PindropIndex",
-            dependencies: ["PindropCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PindropCore", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // Remote services (MusicBrainz, Nominatim, Photon, Google, Mapbox, Foursquare) behind Core's protocols.
@@ -89,7 +91,8 @@ let package = Package(
         .executableTarget(name: "PindropFakeServices", dependencies: ["PindropTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore", "PindropTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "PindropImportTests", dependencies: ["PindropImport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropImport", "PindropTesting"],
+        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropImport", "PindropTesting",
+                                                             .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PindropServerTests", dependencies: ["PindropServer", "PindropTesting", "PindropProviders",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")],

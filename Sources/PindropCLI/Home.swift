@@ -74,7 +74,7 @@ struct StoreLocation: Sendable {
 
     /// Saved places and recent addresses, beside the default index.
     func openUserData() throws -> any SavedPlaces & RecentPlaces {
-        try UserDataStore.open(inFolder: PindropHome.path)
+        try UserDataStore.open(inFolder: PindropHome.path).localUser!
     }
 
     /// Builds the default index from the shipped GeoNames data and OpenStreetMap extract.
