@@ -72,9 +72,11 @@ struct StoreLocation: Sendable {
     /// The store's writer, for `pindrop import`.
     var writer: any PlaceStoreWriter { IndexBuilder(path: path) }
 
-    /// Saved places and recent addresses, beside the default index.
-    func openUserData() throws -> any SavedPlaces & RecentPlaces {
-        try UserDataStore.open(inFolder: PindropHome.path).localUser!
+    /// The users and their saved places and recent addresses (`pindrop users`, `/v1/saved`, `/v1/recent`): the
+    /// embedded store in `$PINDROP_HOME/userdata.sqlite`, whichever index is used, with a local user for
+    /// requests without a token.
+    func openUsers() throws -> any UserAccounts {
+        try UserDataStore.open(inFolder: PindropHome.path)
     }
 
     /// Builds the default index from the shipped GeoNames data and OpenStreetMap extract.
