@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         // Foundation only: value types, text normalisation, geo math, protocols, wire encoding.
@@ -42,7 +44,8 @@ let package = Package(
         ),
         .target(
             name: "PindropIndex",
-            dependencies: ["PindropCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PindropCore", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // The shared store: PostgreSQL + PostGIS holds the places and the users' data; each server loads its
@@ -64,6 +67,7 @@ let package = Package(
             name: "PindropServer",
             dependencies: ["PindropCore", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -98,7 +102,8 @@ let package = Package(
         .executableTarget(name: "PindropFakeServices", dependencies: ["PindropTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore", "PindropTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "PindropImportTests", dependencies: ["PindropImport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropImport", "PindropTesting"],
+        .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropImport", "PindropTesting",
+                                                             .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PindropServerTests", dependencies: ["PindropServer", "PindropTesting", "PindropProviders",
                                                               .product(name: "HummingbirdTesting", package: "hummingbird")],

@@ -120,9 +120,12 @@ struct StoreLocation: Sendable, CustomStringConvertible {
         return IndexBuilder(path: path)
     }
 
-    /// Saved places and recent addresses, beside the default index.
-    func openUserData() throws -> any SavedPlaces & RecentPlaces {
-        try UserDataStore.open(inFolder: PindropHome.path)
+    /// The users and their saved places and recent addresses (`pindrop users`, `/v1/saved`, `/v1/recent`): in
+    /// the shared database, where every request names its user; else the embedded store in
+    /// `$PINDROP_HOME/userdata.sqlite`, whichever index is used, with a local user for requests without a token.
+    func openUsers() async throws -> any UserAccounts {
+        if let database = try database() { return try await PostgresUserAccounts.open(database: database) }
+        return try UserDataStore.open(inFolder: PindropHome.path)
     }
 
     /// The shipped GeoNames data.

@@ -5,8 +5,9 @@ import PindropImport
 import PindropProviders
 import PindropServer
 
-/// `pindrop serve`: the HTTP API v1 and the web map app over the embedded index, with the user's saved places
-/// and recent addresses in `$PINDROP_HOME/userdata.sqlite`.
+/// `pindrop serve`: the HTTP API v1 and the web map app over the embedded index, with users' saved places
+/// and recent addresses in `$PINDROP_HOME/userdata.sqlite` (the local user's without a token, unless
+/// `--require-token`).
 /// Settings come from flags, then `PINDROP_*` environment variables, then defaults.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
             PINDROP_BASEMAP, PINDROP_COASTLINE (empty: none), PINDROP_TILE_URL (empty: no online tiles), PINDROP_TILE_ATTRIBUTION, \
             PINDROP_DEFAULT_CENTER ("LAT,LON"), PINDROP_DEFAULT_ZOOM, PINDROP_PUBLIC_DIR, \
             PINDROP_MUSICBRAINZ_URL, PINDROP_MUSICBRAINZ_CONTACT, PINDROP_ALLOWED_HOSTS, PINDROP_CORS_ORIGINS (comma-separated), \
-            PINDROP_MAX_CONNECTIONS, PINDROP_IDLE_TIMEOUT, PINDROP_WRITES_PER_MINUTE, PINDROP_MAX_SAVED. Flags win over them.
+            PINDROP_MAX_CONNECTIONS, PINDROP_IDLE_TIMEOUT, PINDROP_WRITES_PER_MINUTE, PINDROP_MAX_SAVED, PINDROP_REQUIRE_TOKEN (1 or true). \
+            Flags win over them.
             """)
 
     @Option(help: "Interface to listen on (default 127.0.0.1).")
@@ -68,6 +70,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Saves and recent addresses one client address may send per minute (default 600; 0: no limit).")
     var writesPerMinute: Int?
 
+    @Flag(help: "Refuse /v1/saved and /v1/recent without a user's bearer token (pindrop users add NAME makes one), instead of answering them as the local user.")
+    var requireToken = false
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
@@ -87,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let maxConnections { configuration.maxConnections = maxConnections }
             if let idleTimeout { configuration.idleTimeoutSeconds = idleTimeout }
             if let writesPerMinute { configuration.writesPerMinute = writesPerMinute }
+            if requireToken { configuration.requireToken = true }
             try configuration.validate()
         } catch {
             throw ValidationError(error.message)
@@ -107,10 +113,13 @@ struct ServeCommand: AsyncParsableCommand {
 
         let services = try await reportingErrors {
             let location = try store.location
-            let userData = try location.openUserData()
+            let users = try await location.openUsers()
+            if configuration.requireToken || users.localUser == nil, try await users.users().isEmpty {
+                Terminal.note("no users yet, so saved places and recent addresses answer 401: `pindrop users add NAME` makes one")
+            }
             // The store as "embedded", plus the remote providers the environment configures.
             let places = try ProviderSetup.service(store: try await location.open())
-            return ServerServices(places: places, saved: userData, recent: userData, music: try musicSearch(geocoder: places.store),
+            return ServerServices(places: places, users: users, music: try musicSearch(geocoder: places.store),
                                   coastline: try readCoastline(configuration.coastlineDirectory))
         }
         let host = configuration.host

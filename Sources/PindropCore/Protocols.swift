@@ -1,3 +1,5 @@
+import Foundation
+
 /// Forward geocoding: text to places, best first.
 public protocol PlaceSearching: Sendable {
     func search(_ request: SearchRequest) async throws -> [PlaceResult]
@@ -125,6 +127,23 @@ public struct UserAccount: Sendable, Hashable {
 
     /// Makes an account.
     public init(id: Int64, name: String) { self.id = id; self.name = name }
+
+    /// Longest name a user may have, in characters.
+    public static let maxNameLength = 64
+
+    /// `name` when it can name a user: 1 to `maxNameLength` characters, no control character, no space at
+    /// either end. Throws `invalidInput` saying why not. Every `UserAccounts` store checks names with it.
+    public static func validatedName(_ name: String) throws(PindropError) -> String {
+        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw .invalidInput("a user's name must not be empty")
+        }
+        guard name.count <= maxNameLength else { throw .invalidInput("a user's name is at most \(maxNameLength) characters") }
+        guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }),
+              name.trimmingCharacters(in: .whitespaces) == name else {
+            throw .invalidInput("a user's name may not hold control characters or start or end with a space")
+        }
+        return name
+    }
 }
 
 /// The people whose saved places and recent addresses a store keeps apart, each known by a bearer token

@@ -9,7 +9,8 @@ import PostgresNIO
 public final class PostgresPool: Sendable {
     /// The URL with its password masked, for status answers, logs and errors.
     public let redactedURL: String
-    let client: PostgresClient
+    /// The connection pool itself, for tools that run SQL of their own (the benchmark).
+    public let client: PostgresClient
     let logger: Logger
     private let runner: Task<Void, Never>
 

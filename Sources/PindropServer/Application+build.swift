@@ -36,7 +36,7 @@ public func buildRouter(configuration: ServerConfiguration, services: ServerServ
     let v1 = router.group("v1")
     PlacesController<PindropRequestContext>(places: services.places, suggestMinChars: configuration.suggestMinChars)
         .addRoutes(to: v1)
-    UserDataController<PindropRequestContext>(places: services.places, saved: services.saved, recent: services.recent,
+    UserDataController<PindropRequestContext>(places: services.places, users: services.users, requireToken: configuration.requireToken,
                                               maxBodyBytes: configuration.maxBodyBytes, maxSaved: configuration.maxSavedPlaces)
         .addRoutes(to: v1)
     StreetMapController<PindropRequestContext>(places: services.places).addRoutes(to: v1)

@@ -31,10 +31,12 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// The error document with its status. (A 405's `Allow` is `MethodResponder`'s, which knows the path.)
+    /// The error document with its status, and `WWW-Authenticate: Bearer` on a 401 (RFC 6750). (A 405's `Allow` is
+    /// `MethodResponder`'s, which knows the path.)
     static func response(_ error: PindropError) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if case .unauthorized = error { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: HTTPResponse.Status(code: error.httpStatus), headers: headers,
                         body: .init(byteBuffer: ByteBuffer(bytes: WireEncoding.errorDocument(error).bytes)))
     }

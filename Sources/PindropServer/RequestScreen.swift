@@ -27,7 +27,8 @@ public struct PindropRequestContext: RequestContext, RemoteAddressRequestContext
 /// - a write (PUT, POST, DELETE) from a page of another origin is refused unless CORS allows that origin (403);
 /// - a write's body is JSON (415), so a form or `text/plain` post cannot be forged without a preflight;
 /// - writes per client address are rate-limited (429 with `Retry-After`);
-/// - CORS is off unless origins are configured; then their preflights are answered and answers carry the header.
+/// - CORS is off unless origins are configured; then their preflights are answered (allowing `Content-Type` and
+///   `Authorization`, for a user's bearer token) and answers carry the header.
 struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: RemoteAddressRequestContext {
     typealias Context = Inner.Context
     let inner: Inner
@@ -109,7 +110,7 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
         Response(status: .noContent, headers: [
             .accessControlAllowOrigin: corsOrigins.contains("*") ? "*" : origin,
             .accessControlAllowMethods: "GET, HEAD, PUT, POST, DELETE",
-            .accessControlAllowHeaders: "Content-Type",
+            .accessControlAllowHeaders: "Content-Type, Authorization",
             .accessControlMaxAge: "600",
             .vary: "Origin",
         ])

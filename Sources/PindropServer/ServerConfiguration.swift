@@ -39,6 +39,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxBodyBytes: Int = 16 * 1024
     /// Most saved places the store holds; a new save beyond it is 409 until some are removed.
     public var maxSavedPlaces: Int = 5000
+    /// Whether `/v1/saved` and `/v1/recent` need a bearer token even where the store has a local user (the
+    /// embedded one does): without one they answer 401. A token no user has is 401 either way.
+    public var requireToken: Bool = false
     /// Writes (PUT, POST, DELETE) one client address may make per minute, in bursts of a tenth of it; more are
     /// 429 with `Retry-After`. 0 turns the limit off.
     public var writesPerMinute: Int = 600
@@ -69,7 +72,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `PINDROP_LEAFLET_DIR`, `PINDROP_LEAFLET_URL`, `PINDROP_BASEMAP`, `PINDROP_COASTLINE`, `PINDROP_TILE_URL`, `PINDROP_TILE_ATTRIBUTION`,
     /// `PINDROP_DEFAULT_CENTER` ("lat,lon"), `PINDROP_DEFAULT_ZOOM`, `PINDROP_PUBLIC_DIR`, `PINDROP_ALLOWED_HOSTS` and
     /// `PINDROP_CORS_ORIGINS` (comma-separated), `PINDROP_MAX_CONNECTIONS`, `PINDROP_IDLE_TIMEOUT` (seconds),
-    /// `PINDROP_WRITES_PER_MINUTE`, `PINDROP_MAX_SAVED`.
+    /// `PINDROP_WRITES_PER_MINUTE`, `PINDROP_MAX_SAVED`, `PINDROP_REQUIRE_TOKEN` ("1" or "true"; "0", "false" or "").
     /// Throws `.invalidInput` naming the variable when a value cannot be used.
     public mutating func apply(environment: [String: String]) throws(PindropError) {
         if let v = environment["PINDROP_HOST"], !v.isEmpty { host = v }
@@ -96,6 +99,13 @@ public struct ServerConfiguration: Sendable, Equatable {
         if let v = environment["PINDROP_IDLE_TIMEOUT"] { idleTimeoutSeconds = try Self.integer(v, name: "PINDROP_IDLE_TIMEOUT", in: 1...3600) }
         if let v = environment["PINDROP_WRITES_PER_MINUTE"] { writesPerMinute = try Self.integer(v, name: "PINDROP_WRITES_PER_MINUTE", in: 0...1_000_000) }
         if let v = environment["PINDROP_MAX_SAVED"] { maxSavedPlaces = try Self.integer(v, name: "PINDROP_MAX_SAVED", in: 1...10_000_000) }
+        if let v = environment["PINDROP_REQUIRE_TOKEN"] {
+            switch v.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "1", "true": requireToken = true
+            case "0", "false", "": requireToken = false
+            default: throw .invalidInput("PINDROP_REQUIRE_TOKEN must be 1, true, 0 or false, got \"\(v.prefix(40))\"")
+            }
+        }
     }
 
     /// "a, b,,c" as ["a", "b", "c"].

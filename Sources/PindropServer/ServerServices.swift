@@ -4,10 +4,9 @@ import PindropCore
 public struct ServerServices: Sendable {
     /// Search, suggest, reverse, nearby, lookup by id, status and the street map: the one door into the engine.
     public var places: PlaceService
-    /// The user's saved places.
-    public var saved: any SavedPlaces
-    /// The user's recent addresses.
-    public var recent: any RecentPlaces
+    /// The users, and each one's saved places and recent addresses (`/v1/saved`, `/v1/recent`), found by the
+    /// request's bearer token, or the local user's for a request without one (unless `requireToken`).
+    public var users: any UserAccounts
     /// Music place search (MusicBrainz) for `/v1/music/places`; nil answers 503 "not configured".
     public var music: (any MusicPlaceSearching)?
     /// Coastlines and borders for `/v1/basemap` (the CLI reads them with PindropImport's `CoastlineReader`); nil
@@ -15,11 +14,10 @@ public struct ServerServices: Sendable {
     public var coastline: Coastline?
 
     /// Bundles the services.
-    public init(places: PlaceService, saved: any SavedPlaces, recent: any RecentPlaces,
+    public init(places: PlaceService, users: any UserAccounts,
                 music: (any MusicPlaceSearching)? = nil, coastline: Coastline? = nil) {
         self.places = places
-        self.saved = saved
-        self.recent = recent
+        self.users = users
         self.music = music
         self.coastline = coastline
     }

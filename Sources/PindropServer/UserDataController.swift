@@ -1,15 +1,18 @@
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 import NIOCore
 import PindropCore
 
-/// `/v1/saved` and `/v1/recent`: the user's saved places and recent addresses.
+/// `/v1/saved` and `/v1/recent`: the saved places and recent addresses of the user the request names with
+/// `Authorization: Bearer <token>`, or of the local user when it names none (and the server allows that).
 struct UserDataController<Context: RequestContext>: Sendable {
     let places: PlaceService
-    let saved: any SavedPlaces
-    let recent: any RecentPlaces
+    let users: any UserAccounts
+    /// Whether a request without a token is refused even where the store has a local user.
+    let requireToken: Bool
     let maxBodyBytes: Int
-    /// Most places the saved list holds.
+    /// Most places one user's saved list holds.
     let maxSaved: Int
     /// Most recent places one `GET /v1/recent` returns.
     static var maxRecent: Int { 50 }
@@ -24,12 +27,31 @@ struct UserDataController<Context: RequestContext>: Sendable {
         group.post("recent", use: remember)
     }
 
+    /// The places of the user the request names: its bearer token's user (401 for a token no user has), else
+    /// the local user unless a token is required or the store has none (401). Any other `Authorization` is 401.
+    func userPlaces(_ request: Request) async throws -> any SavedPlaces & RecentPlaces {
+        if let bearer = request.headers.bearer {
+            guard let user = try await users.user(withToken: bearer.token) else {
+                throw PindropError.unauthorized("the bearer token is not one this server knows; ask for a new one (pindrop users add NAME)")
+            }
+            return users.places(of: user)
+        }
+        if request.headers[.authorization] != nil {
+            throw PindropError.unauthorized("only a bearer token is accepted: Authorization: Bearer <token>")
+        }
+        guard !requireToken, let local = users.localUser else {
+            throw PindropError.unauthorized("saved places and recent addresses need a token: Authorization: Bearer <token> (pindrop users add NAME makes one)")
+        }
+        return local
+    }
+
     /// A page of saved places, newest first: `limit` (default 100) from `cursor` (the previous page's `next`).
     @Sendable func listSaved(_ request: Request, context: Context) async throws -> Response {
         let query = try QueryParameters(request)
         let limit = try query.integer("limit", default: 100, in: 1...Self.maxSavedPage)
         let offset = try Self.offset(of: query)
         let format = try query.format()
+        let saved = try await userPlaces(request)
         let places = try await saved.page(offset: offset, limit: limit)
         let total = try await saved.count()
         let next = offset + places.count < total ? String(offset + places.count) : nil
@@ -54,6 +76,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
     /// so a reverse-geocoded point can be kept too. 201 when new, 200 when it was already saved.
     @Sendable func save(_ request: Request, context: Context) async throws -> Response {
         let id = try PlaceID.from(context)
+        let saved = try await userPlaces(request)
         var request = request
         let place: Place
         if let body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) {
@@ -75,7 +98,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
 
     @Sendable func remove(_ request: Request, context: Context) async throws -> Response {
         let id = try PlaceID.from(context)
-        guard try await saved.remove(id: id) else { throw PindropError.notFound("no saved place has the id \"\(id)\"") }
+        guard try await userPlaces(request).remove(id: id) else { throw PindropError.notFound("no saved place has the id \"\(id)\"") }
         return Response(status: .noContent)
     }
 
@@ -84,6 +107,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
         let limit = try query.integer("limit", default: 2, in: 1...Self.maxRecent)
         let offset = try Self.offset(of: query)
         let format = try query.format()
+        let recent = try await userPlaces(request)
         // One more than asked says whether a next page exists; the list is short (a hundred at most).
         let places = try await recent.recent(offset: offset, limit: limit + 1)
         let next = places.count > limit ? String(offset + limit) : nil
@@ -94,6 +118,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
     /// POST `{"id": "..."}` remembers the engine's place; a whole place (with name, latitude, longitude)
     /// is remembered as sent. Answers with the updated recent list (the two newest).
     @Sendable func remember(_ request: Request, context: Context) async throws -> Response {
+        let recent = try await userPlaces(request)
         var request = request
         guard let body = try await WirePlace.decodeIfPresent(from: &request, limit: maxBodyBytes) else {
             throw PindropError.invalidInput("the body must be a JSON object like {\"id\": \"geonames:2988507\"}")

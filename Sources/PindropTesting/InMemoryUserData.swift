@@ -1,3 +1,4 @@
+import Foundation
 import PindropCore
 
 /// Saved places kept in memory, with the same rules as the durable store: unique by id, newest first,
@@ -47,5 +48,72 @@ public actor InMemoryRecentPlaces: RecentPlaces {
         if list.first?.displayName == place.displayName { list.removeFirst() }
         list.removeAll { $0.id == place.id }
         list.insert(place, at: 0)
+    }
+}
+
+/// Users and their places kept in memory, with the same rules as the durable store (`UserAccountsConformance`
+/// holds both to them). Tokens are kept as given, not hashed: nothing here outlives the process.
+public actor InMemoryUserAccounts: UserAccounts {
+    private var accounts: [(account: UserAccount, token: String)] = []
+    private var lists: [Int64: (saved: InMemorySavedPlaces, recent: InMemoryRecentPlaces)] = [:]
+    private var lastID: Int64 = 0
+    private let hasLocalUser: Bool
+
+    /// No named users yet; with a local user (id 0) for requests without a token, unless `localUser` is false.
+    public init(localUser: Bool = true) { hasLocalUser = localUser }
+
+    /// Adds a user and returns a new random token for them.
+    public func addUser(named name: String) async throws -> String {
+        let name = try UserAccount.validatedName(name)
+        guard !accounts.contains(where: { $0.account.name == name }) else {
+            throw PindropError.invalidInput("a user named \"\(name)\" already exists")
+        }
+        lastID += 1
+        let token = "fake_" + UUID().uuidString + UUID().uuidString
+        accounts.append((UserAccount(id: lastID, name: name), token))
+        return token
+    }
+
+    /// Every named user, oldest first.
+    public func users() async throws -> [UserAccount] { accounts.map(\.account) }
+
+    /// Removes a user and their places; returns whether the name was known.
+    @discardableResult public func removeUser(named name: String) async throws -> Bool {
+        guard let index = accounts.firstIndex(where: { $0.account.name == name }) else { return false }
+        lists[accounts.remove(at: index).account.id] = nil
+        return true
+    }
+
+    /// The user a token belongs to, or nil.
+    public func user(withToken token: String) async throws -> UserAccount? {
+        accounts.first { $0.token == token }?.account
+    }
+
+    /// A user's saved places and recent addresses.
+    public nonisolated func places(of user: UserAccount) -> any SavedPlaces & RecentPlaces { Places(accounts: self, id: user.id) }
+
+    /// The local user's (id 0), or nil when made without one.
+    public nonisolated var localUser: (any SavedPlaces & RecentPlaces)? { hasLocalUser ? Places(accounts: self, id: 0) : nil }
+
+    /// The lists of user `id`, made on first use.
+    func lists(of id: Int64) -> (saved: InMemorySavedPlaces, recent: InMemoryRecentPlaces) {
+        if let found = lists[id] { return found }
+        let made = (InMemorySavedPlaces(), InMemoryRecentPlaces())
+        lists[id] = made
+        return made
+    }
+
+    /// One user's view.
+    struct Places: SavedPlaces, RecentPlaces {
+        let accounts: InMemoryUserAccounts
+        let id: Int64
+
+        func page(offset: Int, limit: Int) async throws -> [Place] { try await accounts.lists(of: id).saved.page(offset: offset, limit: limit) }
+        func count() async throws -> Int { try await accounts.lists(of: id).saved.count() }
+        func save(_ place: Place) async throws { try await accounts.lists(of: id).saved.save(place) }
+        @discardableResult func remove(id place: String) async throws -> Bool { try await accounts.lists(of: id).saved.remove(id: place) }
+        func contains(id place: String) async throws -> Bool { try await accounts.lists(of: id).saved.contains(id: place) }
+        func recent(offset: Int, limit: Int) async throws -> [Place] { try await accounts.lists(of: id).recent.recent(offset: offset, limit: limit) }
+        func remember(_ place: Place) async throws { try await accounts.lists(of: id).recent.remember(place) }
     }
 }

@@ -236,6 +236,38 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: home["PINDROP_HOME"]! + "/geonames.sqlite"))
     }
 
+    @Test("users add, list and remove work as the very first command in an empty home (no index is needed)", arguments: [
+        (["users", "add", "alice"], 0, "pd_", "not shown again"),
+        (["users", "list"], 0, "", "no users yet"),
+        (["users", "remove", "alice"], 1, "", "no user is named \"alice\""),
+    ])
+    func firstUsersCommand(arguments: [String], status: Int32, stdout: String, stderr: String) throws {
+        let home = try Self.emptyHome(arguments.joined(separator: "-"))
+        let run = try Self.pindrop(arguments, environment: home)
+        #expect(run.status == status, "\(arguments): \(run.stderr)")
+        #expect(run.stdout.hasPrefix(stdout) && run.stderr.contains(stderr), "\(arguments): \(run.stdout) \(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: home["PINDROP_HOME"]! + "/userdata.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: home["PINDROP_HOME"]! + "/geonames.sqlite"))
+    }
+
+    @Test("users add prints only the token on stdout, once; names are checked; list and remove follow")
+    func usersLifecycle() throws {
+        let home = try Self.emptyHome("users")
+        let added = try Self.pindrop(["users", "add", "alice"], environment: home)
+        let token = added.stdout.trimmingCharacters(in: .newlines)
+        #expect(added.status == 0 && token.hasPrefix("pd_") && token.count == 46 && !token.contains("\n"), "\(added.stdout)")
+        #expect(!added.stderr.contains(token))
+        #expect(try Self.pindrop(["users", "add", "bob"], environment: home).status == 0)
+        for (name, message) in [("alice", "already exists"), ("", "must not be empty")] {
+            let refused = try Self.pindrop(["users", "add", name], environment: home)
+            #expect(refused.status == 64 && refused.stdout.isEmpty && refused.stderr.contains(message), "\(refused.stderr)")
+        }
+        #expect(try Self.pindrop(["users", "list"], environment: home).stdout == "alice\nbob\n")
+        #expect(try Self.pindrop(["users", "list"], environment: home).stdout.contains(token) == false)
+        #expect(try Self.pindrop(["users", "remove", "alice"], environment: home).status == 0)
+        #expect(try Self.pindrop(["users", "list"], environment: home).stdout == "bob\n")
+    }
+
     @Test("nearby --limit up to 10000 and --all collect every place within the radius, page by page, in every output")
     func nearbyAll() throws {
         let home = try Self.emptyHome("nearby-all")
@@ -276,6 +308,9 @@ struct CommandLineTests {
         let exposed = try await Self.serveUntilListening(["serve", "--port", "0", "--host", "0.0.0.0"], home: home)
         #expect(exposed.contains("warning: listening on 0.0.0.0, so other machines can reach this server"), "\(exposed.prefix(600))")
         #expect(exposed.contains("localhost"), "\(exposed.prefix(600))")
+        // With --require-token and no users yet, it says requests will be refused.
+        let required = try await Self.serveUntilListening(["serve", "--port", "0", "--require-token"], home: home)
+        #expect(required.contains("no users yet") && required.contains("pindrop users add NAME"), "\(required.prefix(600))")
 
         let music = try Self.pindrop(["music", "Copenhagen", "--musicbrainz-url", "http://127.0.0.1:9", "--contact", "test@example.org"],
                                      environment: try Self.emptyHome("music"))

@@ -15,6 +15,41 @@ struct PostgresStoreTests {
         try await check.run(StoreConformance(store: try await TestDatabase.shared(), data: try TestDatabase.data.get()))
     }
 
+    @Test("its users pass the user accounts suite", arguments: UserAccountsConformance.checks)
+    func usersConform(_ check: UserAccountsConformance.Check) async throws {
+        try await check.run(UserAccountsConformance {
+            try await PostgresUserAccounts.open(database: try await TestDatabase.create("pindrop_users_\(UInt32.random(in: 0...UInt32.max))"))
+        })
+    }
+
+    @Test("a saved place is on disk once save returns, and one user's writes through two servers all land")
+    func concurrentWritesOfOneUser() async throws {
+        let database = try await TestDatabase.create("pindrop_writes")
+        defer { database.close() }
+        let users = try await PostgresUserAccounts.open(database: database)
+        let token = try await users.addUser(named: "walker")
+        // Two pools stand for two servers sharing the database.
+        let other = try PostgresPool(url: try TestDatabase.url(of: "pindrop_writes_\(getpid())"))
+        defer { other.close() }
+        let second = PostgresUserAccounts(database: other)
+        let user = try #require(try await users.user(withToken: token))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<60 {
+                let places = (n % 2 == 0 ? users : second).places(of: user)
+                group.addTask {
+                    let place = Place(id: "point:\(n)", name: "Point \(n)", displayName: "Point \(n)",
+                                      coordinate: Coordinate(latitude: 60, longitude: 24 + Double(n) / 1000))
+                    try await places.save(place)
+                    try await places.remember(place)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await second.places(of: user).count() == 60)
+        #expect(try await users.places(of: user).recent(offset: 0, limit: 100).count == 60)
+        #expect(Set(try await users.places(of: user).page(offset: 0, limit: 100).map(\.id)).count == 60)
+    }
+
     @Test("it answers exactly as the embedded store built from the same files")
     func answersAsEmbedded() async throws {
         let shared = try await TestDatabase.shared()

@@ -20,7 +20,6 @@ enum TestDatabase {
     /// previous run left it behind).
     static func create(_ name: String) async throws -> PostgresPool {
         let server = try #require(url)
-        var parts = try #require(URLComponents(string: server))
         let database = "\(name)_\(getpid())"
         let admin = try PostgresPool(url: server)
         defer { admin.close() }
@@ -28,8 +27,15 @@ enum TestDatabase {
             try await connection.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)", logger: admin.logger)
             try await connection.execute("CREATE DATABASE \(database)", logger: admin.logger)
         }
-        parts.path = "/" + database
-        return try PostgresPool(url: parts.string!)
+        return try PostgresPool(url: try self.url(of: database))
+    }
+
+    /// The URL of the database `name` on the test server.
+    static func url(of name: String) throws -> String {
+        let server = try #require(url)
+        var parts = try #require(URLComponents(string: server))
+        parts.path = "/" + name
+        return try #require(parts.string)
     }
 
     /// The shipped data imported once into a database of its own, and the store serving it: what the

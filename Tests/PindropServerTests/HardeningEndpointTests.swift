@@ -118,6 +118,7 @@ struct HardeningEndpointTests {
                                                             headers: [.origin: "https://maps.example.com", .accessControlRequestMethod: "POST"], body: nil)
             #expect(preflight.status == .noContent)
             #expect(preflight.headers[.accessControlAllowMethods]?.contains("POST") == true)
+            #expect(preflight.headers[.accessControlAllowHeaders]?.contains("Authorization") == true, "a page may send a user's token")
         }
     }
 

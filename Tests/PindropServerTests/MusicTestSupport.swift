@@ -117,8 +117,8 @@ struct MusicTestServer {
 
     var services: ServerServices {
         get throws {
-            ServerServices(places: try PlaceService(store: FakeStore(places: SamplePlaces.all)), saved: InMemorySavedPlaces(),
-                           recent: InMemoryRecentPlaces(), music: LocalMusicBrainzSearch(server: fake))
+            ServerServices(places: try PlaceService(store: FakeStore(places: SamplePlaces.all)), users: InMemoryUserAccounts(),
+                           music: LocalMusicBrainzSearch(server: fake))
         }
     }
 

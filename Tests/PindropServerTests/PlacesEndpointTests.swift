@@ -298,7 +298,7 @@ struct PlacesEndpointTests {
 
     @Test("engine failures keep their meaning: an unavailable index is a 503, not a crash")
     func engineFailure() async throws {
-        let services = ServerServices(places: try PlaceService(store: FailingStore()), saved: InMemorySavedPlaces(), recent: InMemoryRecentPlaces())
+        let services = ServerServices(places: try PlaceService(store: FailingStore()), users: InMemoryUserAccounts())
         let app = buildApplication(configuration: ServerConfiguration(), services: services)
         try await app.test(.router) { client in
             let response = try await client.get("/v1/search?q=Paris")

@@ -12,7 +12,7 @@ private func withProviderServer<Value: Sendable>(
     _ environment: [String: String], store: any PlaceStore = FakeStore(places: SamplePlaces.all),
     _ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
     let services = ServerServices(places: try ProviderSetup.service(store: store, environment: environment),
-                                  saved: InMemorySavedPlaces(), recent: InMemoryRecentPlaces())
+                                  users: InMemoryUserAccounts())
     return try await buildApplication(configuration: ServerConfiguration(), services: services).test(.router, body)
 }
 

@@ -8,8 +8,8 @@ import Testing
 
 /// The real server, built in-process over fakes.
 struct TestServer {
-    let saved = InMemorySavedPlaces()
-    let recent = InMemoryRecentPlaces()
+    /// The users, with a local user for requests without a token.
+    var users = InMemoryUserAccounts()
     var configuration = ServerConfiguration()
     /// The store the facade answers from: the sample places, no streets unless a test sets them.
     var store: any PlaceStore = FakeStore(places: SamplePlaces.all)
@@ -21,8 +21,11 @@ struct TestServer {
     }
 
     var services: ServerServices {
-        get throws { ServerServices(places: try PlaceService(store: store), saved: saved, recent: recent, coastline: coastline) }
+        get throws { ServerServices(places: try PlaceService(store: store), users: users, coastline: coastline) }
     }
+
+    /// The local user's saved places and recent addresses (what requests without a token use).
+    var local: any SavedPlaces & RecentPlaces { users.localUser! }
 
     /// Runs `body` with a client of a fresh application.
     @discardableResult

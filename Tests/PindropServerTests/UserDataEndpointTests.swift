@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import PindropCore
 import PindropServer
@@ -28,7 +29,7 @@ struct UserDataEndpointTests {
             #expect(again.status == .notFound)
             #expect(try again.errorCode == "not_found")
         }
-        #expect(try await server.saved.all().isEmpty)
+        #expect(try await server.local.all().isEmpty)
     }
 
     @Test("saved places list newest first, in JSON and GeoJSON")
@@ -55,7 +56,7 @@ struct UserDataEndpointTests {
             #expect(listed["latitude"] as? Double == 60.17)
             #expect((listed["address"] as? [String: Any])?["street"] as? String == "Aleksanterinkatu")
         }
-        #expect(try await server.saved.all().first?.name == "Pinned spot")
+        #expect(try await server.local.all().first?.name == "Pinned spot")
     }
 
     @Test("bad saves are 4xx: unknown id, mismatched or malformed body, out-of-range point, oversized body")
@@ -132,5 +133,124 @@ struct UserDataEndpointTests {
             let response = try await client.get(uri)
             #expect(response.status == .badRequest)
         }
+    }
+}
+
+@Suite("saved places and recent addresses per user (bearer tokens)")
+struct UserTokenEndpointTests {
+    static let paris = pathID("geonames:2988507")
+
+    @Test("each token's user sees, counts and deletes only their own places; no token is the local user")
+    func usersApart() async throws {
+        let server = TestServer()
+        let alice = try await server.users.addUser(named: "alice")
+        let bob = try await server.users.addUser(named: "bob")
+        try await server.test { client in
+            #expect(try await client.send(.put, "/v1/saved/\(Self.paris)", token: alice).status == .created)
+            #expect(try await client.send(.post, "/v1/recent", json: #"{"id":"geonames:658225"}"#, token: alice).status == .created)
+            let bobs = try await client.send(.get, "/v1/saved", token: bob)
+            #expect(bobs.status == .ok)
+            #expect(try bobs.resultIDs.isEmpty && bobs.json["total"] as? Int == 0)
+            #expect(try await client.send(.delete, "/v1/saved/\(Self.paris)", token: bob).status == .notFound)
+            #expect(try await client.send(.get, "/v1/recent", token: bob).resultIDs.isEmpty)
+            #expect(try await client.get("/v1/saved").resultIDs.isEmpty, "the local user is nobody else")
+            #expect(try await client.get("/v1/recent").resultIDs.isEmpty)
+            let alices = try await client.send(.get, "/v1/saved", token: alice)
+            #expect(try alices.resultIDs == ["geonames:2988507"] && alices.json["total"] as? Int == 1)
+            #expect(try await client.send(.get, "/v1/recent", token: alice).resultIDs == ["geonames:658225"])
+            // The same place saved by bob and then deleted by him stays alice's.
+            #expect(try await client.send(.put, "/v1/saved/\(Self.paris)", token: bob).status == .created)
+            #expect(try await client.send(.delete, "/v1/saved/\(Self.paris)", token: bob).status == .noContent)
+            #expect(try await client.send(.get, "/v1/saved", token: alice).resultIDs == ["geonames:2988507"])
+        }
+    }
+
+    @Test("a token no user has, or another kind of Authorization, is 401 with the JSON error and WWW-Authenticate: Bearer",
+          arguments: ["Bearer pd_nobodyhasthis", "Bearer ", "Basic YWxpY2U6c2VjcmV0", "bearer pd_x"])
+    func unknownToken(_ authorization: String) async throws {
+        let server = TestServer()
+        _ = try await server.users.addUser(named: "alice")
+        try await server.test { client in
+            for (method, uri, json) in Self.routes {
+                var headers: HTTPFields = [.authorization: authorization]
+                if json != nil { headers[.contentType] = "application/json" }
+                let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+                #expect(response.status == .unauthorized, "\(method) \(uri)")
+                #expect(try response.errorCode == "unauthorized")
+                #expect(response.headers[.wwwAuthenticate] == "Bearer")
+            }
+            // Nothing reached the local user, and the place routes do not look at tokens.
+            #expect(try await client.get("/v1/saved").resultIDs.isEmpty)
+            #expect(try await client.get("/v1/recent").resultIDs.isEmpty)
+            let search = try await client.executeRequest(uri: "/v1/search?q=Paris", method: .get, headers: [.authorization: authorization], body: nil)
+            #expect(search.status == .ok)
+        }
+    }
+
+    @Test("with requireToken, or a store without a local user, a request without a token is 401; with one it works")
+    func tokenRequired() async throws {
+        var required = TestServer { $0.requireToken = true }
+        var noLocal = TestServer()
+        noLocal.users = InMemoryUserAccounts(localUser: false)
+        for server in [required, noLocal] {
+            let alice = try await server.users.addUser(named: "alice")
+            try await server.test { client in
+                for (method, uri, json) in Self.routes {
+                    let response = try await client.send(method, uri, json: json)
+                    #expect(response.status == .unauthorized, "\(method) \(uri)")
+                    #expect(try response.errorCode == "unauthorized")
+                    #expect(response.headers[.wwwAuthenticate] == "Bearer")
+                }
+                #expect(try await client.send(.put, "/v1/saved/\(Self.paris)", token: alice).status == .created)
+                #expect(try await client.send(.get, "/v1/saved", token: alice).resultIDs == ["geonames:2988507"])
+            }
+        }
+        required.configuration.requireToken = false
+        try await required.test { client async throws in #expect(try await client.get("/v1/saved").status == .ok) }
+    }
+
+    @Test("the saved cap is each user's own")
+    func capPerUser() async throws {
+        let server = TestServer { $0.maxSavedPlaces = 1 }
+        let alice = try await server.users.addUser(named: "alice")
+        let bob = try await server.users.addUser(named: "bob")
+        try await server.test { client async throws in
+            #expect(try await client.send(.put, "/v1/saved/\(Self.paris)", token: alice).status == .created)
+            #expect(try await client.send(.put, "/v1/saved/\(pathID("geonames:658225"))", token: alice).status == .conflict)
+            #expect(try await client.send(.put, "/v1/saved/\(pathID("geonames:658225"))", token: bob).status == .created)
+        }
+    }
+
+    @Test("the OpenAPI document declares the bearer scheme, optional, and 401 on every user-data operation, and nowhere else")
+    func openAPIDeclaresTokens() async throws {
+        try await TestServer().test { client in
+            let document = try await client.getJSON("/openapi.json")
+            let schemes = (document["components"] as? [String: Any])?["securitySchemes"] as? [String: [String: Any]]
+            #expect(schemes?["bearer"]?["scheme"] as? String == "bearer")
+            let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+            for (path, operations) in paths {
+                for (method, operation) in operations {
+                    let userData = path.hasPrefix("/v1/saved") || path.hasPrefix("/v1/recent")
+                    let security = operation["security"] as? [[String: Any]]
+                    #expect((security?.count == 2 && security?.last?.isEmpty == true) == userData, "\(method) \(path)")
+                    #expect(((operation["responses"] as? [String: Any])?["401"] != nil) == userData, "\(method) \(path)")
+                }
+            }
+        }
+    }
+
+    /// Every user-data route, with a body where it takes one.
+    static let routes: [(HTTPRequest.Method, String, String?)] = [
+        (.get, "/v1/saved", nil), (.put, "/v1/saved/\(paris)", nil), (.delete, "/v1/saved/\(paris)", nil),
+        (.get, "/v1/recent", nil), (.post, "/v1/recent", #"{"id":"geonames:658225"}"#),
+    ]
+}
+
+extension TestClientProtocol {
+    /// A request carrying `Authorization: Bearer <token>`, with a JSON body given as text.
+    func send(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil, token: String) async throws -> TestResponse {
+        var headers: HTTPFields = [.authorization: "Bearer \(token)"]
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await executeRequest(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
     }
 }

@@ -2,18 +2,23 @@ import Foundation
 import GRDB
 import PindropCore
 
-/// The user's saved places and recent addresses, in their own SQLite file in the data folder
+/// Users, and each user's saved places and recent addresses, in their own SQLite file in the data folder
 /// (apart from the index, so rebuilding the index never touches them).
 ///
+/// - Named users (`pindrop users add NAME`) are known by a token whose SHA-256 only is kept (`UserTokens`); the
+///   local user (`localUser`, id 0, no row) holds what a request without a token saves, and what files made
+///   before there were users held.
 /// - Whole places are stored (name, coordinates, address...), so a saved place keeps them after the index changes.
 /// - WAL journal with `synchronous = FULL`: a write is on disk when the call returns, and a crash (even
 ///   `kill -9`) right after loses nothing.
 /// - The schema only grows through named, append-only migrations (`DatabaseMigrator`).
-public final class UserDataStore: SavedPlaces, RecentPlaces, Sendable {
+public final class UserDataStore: UserAccounts, Sendable {
     /// The file's name inside the data folder.
     public static let fileName = "userdata.sqlite"
-    /// How many recent places are kept; older ones are dropped.
+    /// How many recent places are kept for each user; older ones are dropped.
     public static let recentKept = 100
+    /// The local user's id; named users' ids start at 1.
+    public static let localUserID: Int64 = 0
 
     /// The SQLite file.
     public let path: String
@@ -72,90 +77,114 @@ public final class UserDataStore: SavedPlaces, RecentPlaces, Sendable {
                 CREATE INDEX recent_place_position ON recent_place(position);
                 """)
         }
+        // Places belong to a user: the tables are made anew with a user id (SQLite cannot change a primary key),
+        // and the rows already there become the local user's.
+        migrator.registerMigration("v2 users") { db in
+            let columns = "id, name, display_name, latitude, longitude, country_code, admin1, population, category, "
+                + "house_number, street, postcode, town, source, position"
+            let placeColumns = """
+                user_id INTEGER NOT NULL,
+                id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                display_name TEXT NOT NULL,
+                latitude REAL NOT NULL,
+                longitude REAL NOT NULL,
+                country_code TEXT,
+                admin1 TEXT,
+                population INTEGER NOT NULL DEFAULT 0,
+                category TEXT,
+                house_number TEXT,
+                street TEXT,
+                postcode TEXT,
+                town TEXT,
+                source TEXT,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (user_id, id)
+                """
+            try db.execute(sql: """
+                CREATE TABLE user_account (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE,
+                    token_sha256 BLOB NOT NULL UNIQUE,
+                    created_at TEXT NOT NULL
+                );
+                CREATE TABLE saved_place_v2 (\(placeColumns));
+                INSERT INTO saved_place_v2 (user_id, \(columns)) SELECT 0, \(columns) FROM saved_place;
+                DROP TABLE saved_place;
+                ALTER TABLE saved_place_v2 RENAME TO saved_place;
+                CREATE INDEX saved_place_position ON saved_place(user_id, position);
+                CREATE TABLE recent_place_v2 (\(placeColumns));
+                INSERT INTO recent_place_v2 (user_id, \(columns)) SELECT 0, \(columns) FROM recent_place;
+                DROP TABLE recent_place;
+                ALTER TABLE recent_place_v2 RENAME TO recent_place;
+                CREATE INDEX recent_place_position ON recent_place(user_id, position);
+                """)
+        }
         return migrator
     }
 
-    // MARK: SavedPlaces
+    // MARK: UserAccounts
 
-    /// Saved places newest first, `limit` of them from the `offset`th.
-    public func page(offset: Int, limit: Int) async throws -> [Place] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM saved_place ORDER BY position DESC LIMIT ? OFFSET ?",
-                             arguments: [min(max(0, limit), Int(Int64.max)), max(0, offset)]).map(UserDataPlaceColumns.place)
-        }
-    }
-
-    /// How many places are saved.
-    public func count() async throws -> Int {
-        try await read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM saved_place") ?? 0 }
-    }
-
-    /// Saves a place; saving it again keeps one copy, refreshed with the new data, in its original position.
-    public func save(_ place: Place) async throws {
+    /// Adds a user and returns their new token (only its SHA-256 is kept). Throws `invalidInput` when the name
+    /// is empty, malformed or taken.
+    public func addUser(named name: String) async throws -> String {
+        let name = try UserAccount.validatedName(name)
+        let token = UserTokens.make()
+        let hash = Data(UserTokens.hash(token))
         try await write { db in
-            try db.execute(sql: """
-                INSERT INTO saved_place (\(UserDataPlaceColumns.names), position)
-                VALUES (\(UserDataPlaceColumns.placeholders), (SELECT COALESCE(MAX(position), 0) + 1 FROM saved_place))
-                ON CONFLICT(id) DO UPDATE SET \(UserDataPlaceColumns.updates)
-                """, arguments: UserDataPlaceColumns.arguments(place))
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM user_account WHERE name = ?)", arguments: [name]) == true {
+                throw PindropError.invalidInput("a user named \"\(name)\" already exists")
+            }
+            try db.execute(sql: "INSERT INTO user_account (name, token_sha256, created_at) VALUES (?, ?, ?)",
+                           arguments: [name, hash, ISO8601DateFormatter().string(from: Date())])
         }
+        return token
     }
 
-    /// Removes a place; returns whether it was saved.
-    @discardableResult public func remove(id: String) async throws -> Bool {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM saved_place WHERE id = ?", arguments: [id])
-            return db.changesCount > 0
-        }
-    }
-
-    /// Whether the id is saved.
-    public func contains(id: String) async throws -> Bool {
+    /// Every named user, oldest first (the local user is not one).
+    public func users() async throws -> [UserAccount] {
         try await read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM saved_place WHERE id = ?)", arguments: [id]) ?? false
+            try Row.fetchAll(db, sql: "SELECT id, name FROM user_account ORDER BY id").map { UserAccount(id: $0["id"], name: $0["name"]) }
         }
     }
 
-    // MARK: RecentPlaces
-
-    /// Recent places newest first, `limit` of them from the `offset`th.
-    public func recent(offset: Int, limit: Int) async throws -> [Place] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM recent_place ORDER BY position DESC LIMIT ? OFFSET ?",
-                             arguments: [max(0, limit), max(0, offset)]).map(UserDataPlaceColumns.place)
-        }
-    }
-
-    /// Records a place as the newest, moving it up (and refreshing it) if it was already there; the same address
-    /// twice in a row (same id, or same `displayName` under another id) is kept once, as the newer.
-    public func remember(_ place: Place) async throws {
+    /// Removes a user with their saved places and recent addresses, in one transaction; returns whether the name
+    /// was known.
+    @discardableResult public func removeUser(named name: String) async throws -> Bool {
         try await write { db in
-            try db.execute(sql: """
-                DELETE FROM recent_place WHERE display_name = ? AND id != ?
-                AND position = (SELECT MAX(position) FROM recent_place)
-                """, arguments: [place.displayName, place.id])
-            try db.execute(sql: """
-                INSERT INTO recent_place (\(UserDataPlaceColumns.names), position)
-                VALUES (\(UserDataPlaceColumns.placeholders), (SELECT COALESCE(MAX(position), 0) + 1 FROM recent_place))
-                ON CONFLICT(id) DO UPDATE SET \(UserDataPlaceColumns.updates), position = excluded.position
-                """, arguments: UserDataPlaceColumns.arguments(place))
-            try db.execute(sql: """
-                DELETE FROM recent_place WHERE position <= (
-                    SELECT position FROM recent_place ORDER BY position DESC LIMIT 1 OFFSET ?)
-                """, arguments: [Self.recentKept])
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user_account WHERE name = ?", arguments: [name]) else { return false }
+            try db.execute(sql: "DELETE FROM saved_place WHERE user_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM recent_place WHERE user_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM user_account WHERE id = ?", arguments: [id])
+            return true
         }
     }
+
+    /// The user whose token's SHA-256 is `token`'s, or nil.
+    public func user(withToken token: String) async throws -> UserAccount? {
+        let hash = Data(UserTokens.hash(token))
+        return try await read { db in
+            try Row.fetchOne(db, sql: "SELECT id, name FROM user_account WHERE token_sha256 = ?", arguments: [hash])
+                .map { UserAccount(id: $0["id"], name: $0["name"]) }
+        }
+    }
+
+    /// A user's saved places and recent addresses.
+    public func places(of user: UserAccount) -> any SavedPlaces & RecentPlaces { UserPlaces(store: self, userID: user.id) }
+
+    /// The local user's: what requests without a token save and read (and what files older than users held).
+    public var localUser: (any SavedPlaces & RecentPlaces)? { UserPlaces(store: self, userID: Self.localUserID) }
 
     // MARK: Access
 
-    private func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        do { return try await pool.read(body) } catch {
+    func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do { return try await pool.read(body) } catch let error as PindropError { throw error } catch {
             throw PindropError.indexUnavailable("the user data file \(path) cannot be read: \(Self.describe(error))")
         }
     }
 
-    private func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        do { return try await pool.write(body) } catch {
+    func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do { return try await pool.write(body) } catch let error as PindropError { throw error } catch {
             throw PindropError.indexUnavailable("the user data file \(path) cannot be written: \(Self.describe(error))")
         }
     }
@@ -165,11 +194,97 @@ public final class UserDataStore: SavedPlaces, RecentPlaces, Sendable {
     }
 }
 
-/// How a `Place` is laid out in the user data tables: one column per field, coordinates as two columns.
+/// One user's saved places and recent addresses in a `UserDataStore`: every statement is limited to the user's
+/// rows, so paging, counts, the saved cap, the recent de-duplication and the hundred kept are each user's own.
+struct UserPlaces: SavedPlaces, RecentPlaces {
+    let store: UserDataStore
+    let userID: Int64
+
+    // MARK: SavedPlaces
+
+    /// Saved places newest first, `limit` of them from the `offset`th.
+    func page(offset: Int, limit: Int) async throws -> [Place] {
+        try await store.read { [userID] db in
+            try Row.fetchAll(db, sql: "SELECT * FROM saved_place WHERE user_id = ? ORDER BY position DESC LIMIT ? OFFSET ?",
+                             arguments: [userID, min(max(0, limit), Int(Int64.max)), max(0, offset)]).map(UserDataPlaceColumns.place)
+        }
+    }
+
+    /// How many places are saved.
+    func count() async throws -> Int {
+        try await store.read { [userID] db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM saved_place WHERE user_id = ?", arguments: [userID]) ?? 0
+        }
+    }
+
+    /// Saves a place; saving it again keeps one copy, refreshed with the new data, in its original position.
+    func save(_ place: Place) async throws {
+        try await store.write { [userID] db in
+            try db.execute(sql: """
+                INSERT INTO saved_place (user_id, \(UserDataPlaceColumns.names), position)
+                VALUES (?, \(UserDataPlaceColumns.placeholders),
+                        (SELECT COALESCE(MAX(position), 0) + 1 FROM saved_place WHERE user_id = ?))
+                ON CONFLICT(user_id, id) DO UPDATE SET \(UserDataPlaceColumns.updates)
+                """, arguments: [userID] + UserDataPlaceColumns.arguments(place) + [userID])
+        }
+    }
+
+    /// Removes a place; returns whether it was saved.
+    @discardableResult func remove(id: String) async throws -> Bool {
+        try await store.write { [userID] db in
+            try db.execute(sql: "DELETE FROM saved_place WHERE user_id = ? AND id = ?", arguments: [userID, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Whether the id is saved.
+    func contains(id: String) async throws -> Bool {
+        try await store.read { [userID] db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM saved_place WHERE user_id = ? AND id = ?)",
+                              arguments: [userID, id]) ?? false
+        }
+    }
+
+    // MARK: RecentPlaces
+
+    /// Recent places newest first, `limit` of them from the `offset`th.
+    func recent(offset: Int, limit: Int) async throws -> [Place] {
+        try await store.read { [userID] db in
+            try Row.fetchAll(db, sql: "SELECT * FROM recent_place WHERE user_id = ? ORDER BY position DESC LIMIT ? OFFSET ?",
+                             arguments: [userID, max(0, limit), max(0, offset)]).map(UserDataPlaceColumns.place)
+        }
+    }
+
+    /// Records a place as the newest, moving it up (and refreshing it) if it was already there; the same address
+    /// twice in a row (same id, or same `displayName` under another id) is kept once, as the newer. The newest
+    /// `UserDataStore.recentKept` are kept.
+    func remember(_ place: Place) async throws {
+        try await store.write { [userID] db in
+            try db.execute(sql: """
+                DELETE FROM recent_place WHERE user_id = ? AND display_name = ? AND id != ?
+                AND position = (SELECT MAX(position) FROM recent_place WHERE user_id = ?)
+                """, arguments: [userID, place.displayName, place.id, userID])
+            try db.execute(sql: """
+                INSERT INTO recent_place (user_id, \(UserDataPlaceColumns.names), position)
+                VALUES (?, \(UserDataPlaceColumns.placeholders),
+                        (SELECT COALESCE(MAX(position), 0) + 1 FROM recent_place WHERE user_id = ?))
+                ON CONFLICT(user_id, id) DO UPDATE SET \(UserDataPlaceColumns.updates), position = excluded.position
+                """, arguments: [userID] + UserDataPlaceColumns.arguments(place) + [userID])
+            try db.execute(sql: """
+                DELETE FROM recent_place WHERE user_id = ? AND position <= (
+                    SELECT position FROM recent_place WHERE user_id = ? ORDER BY position DESC LIMIT 1 OFFSET ?)
+                """, arguments: [userID, userID, UserDataStore.recentKept])
+        }
+    }
+}
+
+/// How a `Place` is laid out in the user data tables: one column per field, coordinates as two columns (and,
+/// since "v2 users", the owner's `user_id` before them, which the statements bind themselves).
 enum UserDataPlaceColumns {
     static let all = ["id", "name", "display_name", "latitude", "longitude", "country_code", "admin1", "population",
                       "category", "house_number", "street", "postcode", "town", "source"]
 
+    /// The v1 tables' place columns, as the v1 migrations made them: frozen, never edit.
     static let definitions = """
         id TEXT PRIMARY KEY NOT NULL,
         name TEXT NOT NULL,

@@ -4,15 +4,17 @@
 // Modules, from the bottom up: dom.js (DOM helpers), place.js (how a place reads), panel.js (panel, status,
 // messages), providers.js (provider picker and credits), api.js (every server call), basemap.js (the offline
 // coastlines, lakes and borders), map.js (the Leaflet map and its pins), card.js (the chosen place and Save /
-// Delete), suggest.js (suggestions and recent addresses), search.js (search and results), saved.js (saved places
-// list), centerpin.js (address under the pin), streetmap.js (offline streets), labels.js (offline place names),
-// nearme.js ("Near me") and music.js ("Music").
+// Delete), account.js (the user's token: sent with saved/recent calls, asked for on a 401), suggest.js (suggestions
+// and recent addresses), search.js (search and results), saved.js (saved places list), centerpin.js (address under
+// the pin), streetmap.js (offline streets), labels.js (offline place names), nearme.js ("Near me") and music.js
+// ("Music").
 import { api } from "./api.js";
 import { initProviders, showProviders } from "./providers.js";
 import { initPanel, showMessage } from "./panel.js";
 import { map, initMap, placeMarkerCount } from "./map.js";
 import { basemapForTests } from "./basemap.js";
 import { initCard, loadSaved, reopenLinkedPlace } from "./card.js";
+import { initAccount } from "./account.js";
 import { initSuggest, loadRecent } from "./suggest.js";
 import { initSearch } from "./search.js";
 import { initSaved } from "./saved.js";
@@ -35,6 +37,7 @@ initSearch();
 initSuggest(config);
 initCard();
 initSaved();
+initAccount();
 
 async function start() {
   api("/v1/providers").then((body) => { if (body) showProviders(body); })

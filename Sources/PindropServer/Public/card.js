@@ -2,6 +2,7 @@
 // Delete (Delete asks first), which places are saved, and the #place= link that reopens the place after a reload.
 import { $ } from "./dom.js";
 import { api } from "./api.js";
+import { userApi } from "./account.js";
 import { setStatus, showMessage } from "./panel.js";
 import { showPlace } from "./map.js";
 import { placeName, placeBody, formatCoordinates } from "./place.js";
@@ -57,7 +58,7 @@ async function save() {
   }
   saveButton.disabled = true;
   try {
-    await api("/v1/saved/" + idPath(place.id), { method: "PUT", headers: { "Content-Type": "application/json" }, body: placeBody(place) });
+    await userApi("/v1/saved/" + idPath(place.id), { method: "PUT", headers: { "Content-Type": "application/json" }, body: placeBody(place) }, true);
     savedIDs.add(place.id);
     setStatus("Saved “" + placeName(place) + "”.");
   } catch (error) {
@@ -73,7 +74,7 @@ async function remove() {
   const place = single;
   if (!place) return;
   try {
-    await api("/v1/saved/" + idPath(place.id), { method: "DELETE" });
+    await userApi("/v1/saved/" + idPath(place.id), { method: "DELETE" }, true);
     savedIDs.delete(place.id);
     setStatus("Deleted “" + placeName(place) + "” from saved places.");
   } catch (error) {
@@ -82,17 +83,24 @@ async function remove() {
   updateSaveButton();
 }
 
-/** Every saved place, in the server's order (page after page); also tells the card which places are saved. */
-export async function loadSaved() {
+/** Every saved place, in the server's order (page after page); also tells the card which places are saved.
+ *  `asked`: the person asked for the list (so the token dialog may open again after a cancel). */
+export async function loadSaved(asked = false) {
   const places = [];
-  let body = await api("/v1/saved?limit=500");
+  let body = await userApi("/v1/saved?limit=500", {}, asked);
   places.push(...body.results);
   while (body.next) {
-    body = await api("/v1/saved?limit=500&cursor=" + encodeURIComponent(body.next));
+    body = await userApi("/v1/saved?limit=500&cursor=" + encodeURIComponent(body.next));
     places.push(...body.results);
   }
   savedIDs = new Set(places.map((p) => p.id));
   return places;
+}
+
+/** Forgets which places are saved (another person's token, or none, now answers). */
+export function forgetSaved() {
+  savedIDs = new Set();
+  updateSaveButton();
 }
 
 /** Reopens the place a reload left on screen (#place=ID), with its saved state. */

@@ -17,6 +17,8 @@ export function userMessage(code, serverMessage, retryAfter) {
       return providerTrouble(provider || "The online service", code) + ". Try again in a moment, or pick another provider.";
     case "rate_limited":
       return providerTrouble(provider || "The online service", code) + "." + inSeconds;
+    case "unauthorized":
+      return "This server keeps saved places for each person: open Saved places (the star) to enter your token.";
     case "too_many_requests":
       return "That was a lot of changes in a short time." + inSeconds;
     case "overloaded":

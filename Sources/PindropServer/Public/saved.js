@@ -1,8 +1,9 @@
 // Pindrop web app: the saved places list (the star button, PRODUCT.md §1): every saved place as a row that opens it
-// on the map with its card.
+// on the map with its card, and, when a token is kept (account.js), the way to forget it.
 import { $, element, section, rowButton } from "./dom.js";
 import { setStatus, showMessage, setList, setPanelCollapsed, collapseOnSmallScreens } from "./panel.js";
-import { loadSaved, openSingle } from "./card.js";
+import { loadSaved, openSingle, forgetSaved } from "./card.js";
+import { keptToken, forgetToken } from "./account.js";
 import { closeSuggestions } from "./suggest.js";
 import { placeName } from "./place.js";
 
@@ -12,7 +13,7 @@ export function initSaved() {
 
 async function showSaved() {
   try {
-    const places = await loadSaved();
+    const places = await loadSaved(true);
     closeSuggestions();
     setPanelCollapsed(false);
     const s = section("Saved places", "saved-list");
@@ -26,6 +27,17 @@ async function showSaved() {
         ul.append(li);
       });
       s.append(ul);
+    }
+    if (keptToken()) {
+      const forget = element("button", "forget-token", "Forget my token on this browser");
+      forget.type = "button";
+      forget.addEventListener("click", () => {
+        forgetToken();
+        forgetSaved();
+        setList();
+        setStatus("Your token is forgotten on this browser.");
+      });
+      s.append(forget);
     }
     setList(s);
     setStatus("");

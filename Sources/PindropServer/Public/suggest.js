@@ -4,6 +4,7 @@
 // When the server offers a correction, "Did you mean Helsinki?" heads the suggestions and asks again with it.
 import { $, element } from "./dom.js";
 import { api } from "./api.js";
+import { userApi } from "./account.js";
 import { setStatus, showMessage, setList } from "./panel.js";
 import { openSingle } from "./card.js";
 import { placeName, placeBody } from "./place.js";
@@ -56,7 +57,7 @@ export function initSuggest(settings) {
 
 export async function loadRecent() {
   try {
-    const body = await api("/v1/recent?limit=" + config.recentShown);
+    const body = await userApi("/v1/recent?limit=" + config.recentShown);
     state.recent = body.results;
   } catch (error) { state.recent = []; }
 }
@@ -64,13 +65,14 @@ export async function loadRecent() {
 /** Remembers a picked or pinned address (by id when the engine knows it, else the whole place). */
 export async function remember(place, whole) {
   try {
-    const body = await api("/v1/recent", {
+    const body = await userApi("/v1/recent", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: whole ? placeBody(place) : JSON.stringify({ id: place.id }),
     });
     state.recent = body.results.slice(0, config.recentShown);
   } catch (error) {
     if (!whole && error.status === 404) return remember(place, true);
+    if (error.status === 401) return;   // no token given: nothing to remember it for
     showMessage("Could not remember the address: " + error.message);
   }
 }
