@@ -225,8 +225,15 @@ struct UserTokenEndpointTests {
     func openAPIDeclaresTokens() async throws {
         try await TestServer().test { client in
             let document = try await client.getJSON("/openapi.json")
-            let schemes = (document["components"] as? [String: Any])?["securitySchemes"] as? [String: [String: Any]]
+            let components = try #require(document["components"] as? [String: Any])
+            let schemes = components["securitySchemes"] as? [String: [String: Any]]
             #expect(schemes?["bearer"]?["scheme"] as? String == "bearer")
+            // A real 401's code is one the Error schema lists.
+            let error = (components["schemas"] as? [String: Any])?["Error"] as? [String: Any]
+            let codes = ((((error?["properties"] as? [String: Any])?["error"] as? [String: Any])?["properties"] as? [String: Any])?["code"]
+                as? [String: Any])?["enum"] as? [String]
+            let refused = try await client.send(.get, "/v1/saved", token: "pd_unknown")
+            #expect(codes?.contains(try #require(try refused.errorCode)) == true)
             let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
             for (path, operations) in paths {
                 for (method, operation) in operations {
