@@ -37,7 +37,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Largest request body accepted (PUT/POST), in bytes; bigger bodies get 413. (A saved place's own size is
     /// capped by its fields' lengths.)
     public var maxBodyBytes: Int = 16 * 1024
-    /// Most saved places the store holds; a new save beyond it is 409 until some are removed.
+    /// Most saved places one user keeps; a new save beyond it is 409 until some are removed.
     public var maxSavedPlaces: Int = 5000
     /// Whether `/v1/saved` and `/v1/recent` need a bearer token even where the store has a local user (the
     /// embedded one does): without one they answer 401. A token no user has is 401 either way.
