@@ -18,3 +18,4 @@ if ! grep -q 'Suite "PostgreSQL store.* passed after' /tmp/pindrop-swift-test.lo
     exit 1
 fi
 PINDROP_BIN=.build/debug/pindrop scripts/test-browser.sh
+PINDROP_BIN=.build/debug/pindrop scripts/test-shared.sh

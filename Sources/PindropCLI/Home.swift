@@ -37,7 +37,7 @@ struct StoreOptions: ParsableArguments {
             if url != nil, index != nil {
                 throw PindropError.invalidInput("name one store: --index (the embedded index) or --store (PostgreSQL), not both")
             }
-            return StoreLocation(indexPath: index, databaseURL: url)
+            return StoreLocation(indexPath: index, database: try url.map { try PostgresPool(url: $0) })
         }
     }
 }
@@ -47,8 +47,9 @@ struct StoreOptions: ParsableArguments {
 struct StoreLocation: Sendable, CustomStringConvertible {
     /// The index named with `--index`, or nil for the default one.
     let indexPath: String?
-    /// The shared store named with `--store` or `$PINDROP_DATABASE_URL`, or nil for the embedded one.
-    let databaseURL: String?
+    /// The shared store named with `--store` or `$PINDROP_DATABASE_URL` (one pool for everything a command does
+    /// there), or nil for the embedded one.
+    let database: PostgresPool?
 
     /// The default index's path.
     static var defaultIndexPath: String { (PindropHome.path as NSString).appendingPathComponent("geonames.sqlite") }
@@ -58,23 +59,17 @@ struct StoreLocation: Sendable, CustomStringConvertible {
 
     /// Where the store is, for messages: the index file, or the database's URL without its password.
     var description: String {
-        databaseURL.map { "the database at \(PostgresPool.redact($0))" } ?? "the index at \(path)"
+        database.map { "the database at \($0.redactedURL)" } ?? "the index at \(path)"
     }
 
     /// Where servers on the shared store cache the index built from the database, one file per import.
     static var postgresCacheFolder: String { (PindropHome.path as NSString).appendingPathComponent("postgres-cache") }
 
-    /// The shared store's database; commands run once, so a short statement timeout is not needed for imports
-    /// (they lift it themselves) and bounds everything else.
-    func database() throws -> PostgresPool? {
-        try databaseURL.map { try PostgresPool(url: $0) }
-    }
-
     /// Opens the store. The default index is built from the shipped data the first time, and rebuilt from it
     /// when it cannot be used (after an upgrade changed its format) only if it was built from that data: a
     /// user's own import is never thrown away unasked. An index named with `--index` is only ever opened.
     func open() async throws -> any PlaceStore {
-        if let database = try database() {
+        if let database {
             try await buildDefaultIfMissing(in: database)
             return try await PostgresPlaceStore.open(database: database, cacheFolder: Self.postgresCacheFolder,
                                                      progress: Terminal.progressBar())
@@ -98,7 +93,7 @@ struct StoreLocation: Sendable, CustomStringConvertible {
     /// Builds the default index when there is none yet, without reading an existing one (a writer reads what
     /// it needs itself).
     func buildDefaultIfMissing() async throws {
-        if let database = try database() { return try await buildDefaultIfMissing(in: database) }
+        if let database { return try await buildDefaultIfMissing(in: database) }
         if indexPath == nil, !FileManager.default.fileExists(atPath: Self.defaultIndexPath) { try await buildDefault() }
     }
 
@@ -115,8 +110,8 @@ struct StoreLocation: Sendable, CustomStringConvertible {
     }
 
     /// The store's writer, for `pindrop import`.
-    func writer() throws -> any PlaceStoreWriter {
-        if let database = try database() { return PostgresPlaceWriter(database: database) }
+    var writer: any PlaceStoreWriter {
+        if let database { return PostgresPlaceWriter(database: database) }
         return IndexBuilder(path: path)
     }
 
@@ -124,7 +119,7 @@ struct StoreLocation: Sendable, CustomStringConvertible {
     /// the shared database, where every request names its user; else the embedded store in
     /// `$PINDROP_HOME/userdata.sqlite`, whichever index is used, with a local user for requests without a token.
     func openUsers() async throws -> any UserAccounts {
-        if let database = try database() { return try await PostgresUserAccounts.open(database: database) }
+        if let database { return try await PostgresUserAccounts.open(database: database) }
         return try UserDataStore.open(inFolder: PindropHome.path)
     }
 

@@ -23,7 +23,7 @@ struct ImportGeoNamesCommand: AsyncParsableCommand {
         try await reportingErrors(keeping: location) {
             let files = try GeoNamesReader.locate(source)
             Terminal.note("importing \(files.places)" + (files.admin1Codes == nil ? " (no admin1CodesASCII.txt beside it)" : ""))
-            let report = try await location.writer().importGeoNames(files, streets: nil, progress: Terminal.progressBar())
+            let report = try await location.writer.importGeoNames(files, streets: nil, progress: Terminal.progressBar())
             for skipped in report.summary.skipped.prefix(20) { Terminal.note("skipped \(skipped)") }
             if report.summary.skipped.count > 20 { Terminal.note("... and \(report.summary.skipped.count - 20) more skipped lines") }
             print("read \(report.summary.rowsRead) rows, imported \(report.summary.rowsImported), skipped \(report.summary.rowsRead - report.summary.rowsImported)"
@@ -48,7 +48,7 @@ struct ImportOSMCommand: AsyncParsableCommand {
             guard !files.isEmpty else { throw PindropError.invalidInput("give at least one .osm.pbf file") }
             // The street level sits on GeoNames places: on first use, build the default store first.
             try await location.buildDefaultIfMissing()
-            let report = try await location.writer().importStreets(OSMExtracts(files: files), progress: Terminal.progressBar())
+            let report = try await location.writer.importStreets(OSMExtracts(files: files), progress: Terminal.progressBar())
             print("imported \(report.venues) venues, \(report.addresses) addresses, \(report.streets) streets"
                   + " in \(String(format: "%.2f", report.seconds)) s; \(location) (\(report.storeBytes / 1_048_576) MB)")
         }
