@@ -70,23 +70,7 @@ until curl -fsS "$URL/v1/status" >/dev/null 2>&1; do sleep 0.05; done
 # the wrk script at start: the engine never answers the same question twice in a row.
 INDEX_FILE=${INDEX_ARGS[1]:-$PINDROP_HOME/geonames.sqlite}
 python3 scripts/suggest-prefixes.py "$INDEX_FILE" "$WORK/prefixes.txt"
-cat >"$WORK/suggest.lua" <<'LUA'
-local threads = 0
-function setup(thread)
-    thread:set("id", threads)
-    threads = threads + 1
-end
-local requests, i = {}, 0
-function init(args)
-    for path in io.lines(args[1]) do requests[#requests + 1] = wrk.format("GET", path) end
-    -- Each thread starts at its own place in the list, so two threads do not ask the same question together.
-    i = (id or 0) * 10007 % #requests
-end
-function request()
-    i = i % #requests + 1
-    return requests[i]
-end
-LUA
+cp scripts/suggest-mix.lua "$WORK/suggest.lua"
 curl -fsS "$URL/v1/suggest?q=Pari" >/dev/null
 
 # The server's CPU time so far (user + system), in clock ticks.
