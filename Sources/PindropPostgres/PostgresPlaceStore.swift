@@ -69,17 +69,15 @@ public final class PostgresPlaceStore: PlaceStore {
             try await PostgresDataset.current(on: connection, logger: logger)
         }) else { return nil }
         if dataset.id == current { return nil }
-        let path = (cacheFolder as NSString).appendingPathComponent("postgres-\(dataset.id.uuidString.lowercased()).sqlite")
-        if let index = try? PlaceIndex.open(at: path) { return Served(index: index, dataset: dataset) }
+        if let index = try? PlaceIndex.open(at: cachePath(dataset.id, in: cacheFolder)) { return Served(index: index, dataset: dataset) }
         // Read in one snapshot, so that an import committing meanwhile cannot mix two datasets.
-        let rows = try await database.transaction("reading its places", bounded: false) { connection in
-            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
-            guard let now = try await PostgresDataset.current(on: connection, logger: logger) else {
-                throw PindropError.indexUnavailable("the places in \(database.redactedURL) were removed while being read")
-            }
-            return try await StoredPlaces.read(dataset: now, on: connection, logger: logger)
+        guard let rows = try await database.transaction("reading its places", bounded: false, { connection in
+            try await StoredPlaces.read(on: connection, logger: logger)
+        }) else {
+            throw PindropError.indexUnavailable("the places in \(database.redactedURL) were removed while being read")
         }
+        // The import read may be a newer one than asked about, if it committed meanwhile: it names the file.
+        let path = cachePath(rows.dataset.id, in: cacheFolder)
         // Built beside its final name under a name of this process's own, so that servers sharing a cache
         // folder never write one file at once; rename(2) publishes it whole.
         let building = path + ".\(ProcessInfo.processInfo.processIdentifier).building"
@@ -91,6 +89,11 @@ public final class PostgresPlaceStore: PlaceStore {
         }
         removeOtherCaches(in: cacheFolder, keeping: path)
         return Served(index: try PlaceIndex.open(at: path), dataset: rows.dataset)
+    }
+
+    /// Where the index built from an import is cached.
+    static func cachePath(_ dataset: UUID, in folder: String) -> String {
+        (folder as NSString).appendingPathComponent("postgres-\(dataset.uuidString.lowercased()).sqlite")
     }
 
     /// Older imports' cached indexes: a server still answering from one keeps its open copy.
@@ -218,7 +221,12 @@ struct StoredPlaces: GeoNamesSource, StreetDataSource {
         return summary
     }
 
-    static func read(dataset: PostgresDataset, on connection: PostgresConnection, logger: Logger) async throws -> StoredPlaces {
+    /// The served import's rows, read in one snapshot; nil when nothing was imported. The first statement of a
+    /// transaction of its own (it sets the snapshot and lifts the statement timeout: the rows take a while).
+    static func read(on connection: PostgresConnection, logger: Logger) async throws -> StoredPlaces? {
+        try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+        try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+        guard let dataset = try await PostgresDataset.current(on: connection, logger: logger) else { return nil }
         let s = PostgresSchema.places
         func query(_ sql: String) async throws -> PostgresRowSequence {
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)

@@ -165,10 +165,9 @@ struct PostgresStoreTests {
         rows[2].latitude = -33.868_819_999_999_99
         rows[2].longitude = 151.209_295_123_456_78
         _ = try await PostgresPlaceWriter(database: database).importGeoNames(MemoryGeoNames(rows: rows), streets: nil, progress: nil)
-        let read = try await database.transaction("reading") { connection in
-            try await StoredPlaces.read(dataset: try #require(try await PostgresDataset.current(on: connection, logger: database.logger)),
-                                        on: connection, logger: database.logger)
-        }
+        let read = try #require(try await database.transaction("reading", bounded: false) { connection in
+            try await StoredPlaces.read(on: connection, logger: database.logger)
+        })
         #expect(read.records == rows)
         #expect(read.countries() == [GeoNamesCountry(code: "FI", iso3: "FIN", name: "Finland")])
         #expect(read.admin1Names() == ["FI.18": "Uusimaa"])
@@ -178,10 +177,9 @@ struct PostgresStoreTests {
     func geometryRoundTrips() async throws {
         let store = try await TestDatabase.shared()
         let features = try TestDatabase.data.get().streets
-        let read = try await store.database.transaction("reading", bounded: false) { connection in
-            try await StoredPlaces.read(dataset: try #require(try await PostgresDataset.current(on: connection, logger: store.database.logger)),
-                                        on: connection, logger: store.database.logger)
-        }
+        let read = try #require(try await store.database.transaction("reading", bounded: false) { connection in
+            try await StoredPlaces.read(on: connection, logger: store.database.logger)
+        })
         #expect(read.features.streets == features.streets)
         #expect(read.features.buildings == features.buildings)
         #expect(read.features.venues == features.venues)
