@@ -5,7 +5,8 @@
 #
 #   eval "$(scripts/postgres-cluster.sh start)"   # sets PINDROP_TEST_DATABASE_URL and PINDROP_PG_CLUSTER
 #   scripts/postgres-cluster.sh stop "$PINDROP_PG_CLUSTER"
-#   scripts/postgres-cluster.sh restart "$PINDROP_PG_CLUSTER"   # the multi-instance test restarts it
+#   scripts/postgres-cluster.sh restart "$PINDROP_PG_CLUSTER"   # the shared-deployment test restarts it,
+#   scripts/postgres-cluster.sh down|up "$PINDROP_PG_CLUSTER"   # and takes it away for a while
 set -euo pipefail
 BIN=/usr/lib/postgresql/15/bin
 
@@ -43,8 +44,16 @@ restart)
     dir=${2:?the cluster folder}
     as_owner "$BIN/pg_ctl -D $dir/data -l $dir/log -m fast -w restart" >&2
     ;;
+down)
+    dir=${2:?the cluster folder}
+    as_owner "$BIN/pg_ctl -D $dir/data -m fast -w stop" >&2
+    ;;
+up)
+    dir=${2:?the cluster folder}
+    as_owner "$BIN/pg_ctl -D $dir/data -l $dir/log -w start" >&2
+    ;;
 *)
-    echo "usage: $0 start | stop DIR | restart DIR" >&2
+    echo "usage: $0 start | stop DIR | restart DIR | down DIR | up DIR" >&2
     exit 64
     ;;
 esac

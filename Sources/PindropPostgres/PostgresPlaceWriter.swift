@@ -57,7 +57,7 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
                            load: @escaping @Sendable (PostgresConnection, String) async throws -> (ImportSummary, String))
         async throws -> ImportReport {
         try await PostgresSchema.migrate(database)
-        try await database.ping("before importing")
+        try await database.ping("importing")
         let started = Date()
         let logger = database.logger
         let staging = PostgresSchema.staging

@@ -98,7 +98,7 @@ public final class PostgresPool: Sendable {
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     throw PindropError.storeUnavailable("the database at \(self.redactedURL) did not answer within "
-                                                        + "\(timeout.components.seconds) s \(doing)")
+                                                        + "\(timeout.components.seconds) s while \(doing)")
                 }
                 defer { group.cancelAll() }
                 return try await group.next()!
@@ -120,12 +120,12 @@ public final class PostgresPool: Sendable {
             if let message = psql.serverInfo?[.message] {
                 let code = psql.serverInfo?[.sqlState] ?? ""
                 // 57014 query_canceled (statement_timeout), 55P03 lock_not_available, 57P01..03 shutting down.
-                return PindropError.storeUnavailable("the database at \(redactedURL) failed \(doing): \(message)"
+                return PindropError.storeUnavailable("the database at \(redactedURL) failed while \(doing): \(message)"
                                                      + (code.isEmpty ? "" : " (SQLSTATE \(code))"))
             }
-            return PindropError.storeUnavailable("the database at \(redactedURL) cannot be reached \(doing) (\(Self.kind(of: psql)))")
+            return PindropError.storeUnavailable("the database at \(redactedURL) cannot be reached while \(doing) (\(Self.kind(of: psql)))")
         }
-        return PindropError.storeUnavailable("the database at \(redactedURL) failed \(doing) (\(type(of: error)))")
+        return PindropError.storeUnavailable("the database at \(redactedURL) failed while \(doing) (\(type(of: error)))")
     }
 
     /// A short, password-free name for a client-side failure.

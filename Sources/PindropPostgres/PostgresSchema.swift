@@ -178,7 +178,7 @@ enum PostgresSchema {
     /// that several servers starting at once apply each once. Returns the names applied by this call.
     @discardableResult
     static func migrate(_ database: PostgresPool) async throws -> [String] {
-        try await database.ping("before updating its schema")
+        try await database.ping("updating its schema")
         // Creating PostGIS takes seconds on a busy machine, and servers starting together wait on the lock.
         return try await database.transaction("updating its schema", bounded: false) { connection in
             try await connection.query("SET LOCAL statement_timeout = 0", logger: database.logger)

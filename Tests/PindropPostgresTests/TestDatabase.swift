@@ -21,14 +21,18 @@ enum TestDatabase {
     static func create(_ name: String) async throws -> PostgresPool {
         let server = try #require(url)
         let database = "\(name)_\(getpid())"
-        let admin = try PostgresPool(url: server)
+        let admin = try PostgresPool(url: server, statementTimeout: patience, answerTimeout: patience)
         defer { admin.close() }
         try await admin.withConnection("creating a test database") { connection in
             try await connection.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)", logger: admin.logger)
             try await connection.execute("CREATE DATABASE \(database)", logger: admin.logger)
         }
-        return try PostgresPool(url: try self.url(of: database))
+        return try PostgresPool(url: try self.url(of: database), statementTimeout: patience, answerTimeout: patience)
     }
+
+    /// The tests run many at once on a loaded machine (CI shares two cores with everything else), so they wait
+    /// longer than a server would; the timeouts themselves are tested with an unreachable database.
+    static let patience = Duration.seconds(60)
 
     /// The URL of the database `name` on the test server.
     static func url(of name: String) throws -> String {

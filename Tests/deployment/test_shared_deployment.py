@@ -251,3 +251,27 @@ def test_postgresql_restarting_under_load_gives_503_at_worst_and_both_servers_re
     assert statuses["suggest"] and all(s == 200 for s, _ in statuses["suggest"]), sorted({str(s) for s, _ in statuses["suggest"]})
     # And writes work again.
     assert request(servers[1].port, "PUT", "/v1/saved/point:test/9", alice, place(9))[0] in (200, 201)
+
+
+def test_with_the_database_down_saved_places_answer_503_within_seconds_and_places_still_answer(deployment):
+    servers, alice = [deployment["a"], deployment["b"]], deployment["alice"]
+    cluster = os.path.join(ROOT, "scripts/postgres-cluster.sh")
+    subprocess.run([cluster, "down", CLUSTER], check=True, timeout=120)
+    try:
+        for server in servers:
+            started = time.time()
+            status, body = request(server.port, "GET", "/v1/saved", alice, timeout=30)
+            waited = time.time() - started
+            print("\ndatabase down: %s in %.1f s" % (status, waited))
+            assert status == 503 and body["error"]["code"] == "store_unavailable", body
+            assert waited < 10, "the answer took %.1f s" % waited
+            status, body = request(server.port, "PUT", "/v1/saved/point:test/7", alice, place(7), timeout=30)
+            assert status == 503, body
+            assert request(server.port, "GET", "/v1/suggest?q=Hel", timeout=10)[0] == 200
+    finally:
+        subprocess.run([cluster, "up", CLUSTER], check=True, timeout=120)
+    deadline = time.time() + 30
+    while time.time() < deadline and request(servers[0].port, "GET", "/v1/saved", alice)[0] != 200:
+        time.sleep(0.2)
+    assert request(servers[0].port, "GET", "/v1/saved", alice)[0] == 200
+    assert "point:test/7" not in saved_ids(servers[1].port, alice), "a refused save must not have landed"
