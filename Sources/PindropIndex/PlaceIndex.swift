@@ -26,8 +26,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
             throw .indexUnavailable("the index at \(path) has format \(meta["structure_version"] ?? "unknown"), this pindrop reads format \(IndexDatabase.structureVersion); rebuild it with `pindrop import geonames`")
         }
         let divisions = try database.countriesAndAdmin1()
-        let (places, names, spatial, street) = try IndexStructures.decode(
-            try database.structures(), countries: divisions.countries, admin1Names: divisions.admin1)
+        let (places, names, spatial, street) = try database.readStructures { blobs throws(PindropError) in
+            try IndexStructures.decode(blobs, countries: divisions.countries, admin1Names: divisions.admin1)
+        }
         return PlaceIndex(places: places, names: names, spatial: spatial, street: street, path: path)
     }
 
@@ -64,14 +65,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
         firstStreetLevelRow = first
         streetLevelEntries = names.entryPlace.indices.filter { Int(names.entryPlace[$0]) >= first }.map(Int32.init)
         // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
-        var start = [Int32](repeating: 0, count: places.count - first + 1)
         let rowOfSlot = street.streetPoints.slotPlace.map { Int(street.streetPointRow[Int($0)]) - first }
-        for r in rowOfSlot where r >= 0 { start[r + 1] += 1 }
-        for r in start.indices.dropFirst() { start[r] += start[r - 1] }
-        var next = start, slots = [Int32](repeating: 0, count: Int(start.last ?? 0))
-        for (slot, r) in rowOfSlot.enumerated() where r >= 0 { slots[Int(next[r])] = Int32(slot); next[r] += 1 }
-        streetPointStart = start
-        streetPointSlots = slots
+        let grouped = groupedByKey(rowOfSlot, keyCount: places.count - first)
+        streetPointStart = grouped.start
+        streetPointSlots = grouped.order
     }
 
     /// The countries and admin1 divisions a qualifier form names ("il" → Illinois and others).
