@@ -24,7 +24,7 @@ target = sys.argv[2] if len(sys.argv) > 2 else "docs/scaling.png"
 rows = json.load(open(source))
 
 panels = [
-    ("import: rows (OSM: nodes) per second", lambda r: r["perSecond"]),
+    ("import: rows (OSM: nodes) per CPU second", lambda r: r["rows"] / r["importCPUSeconds"]),
     ("import: peak RSS, MB", lambda r: r["importPeakMB"]),
     ("index MB (OSM: added)", lambda r: r["indexMB"]),
     ("open, ms", lambda r: r["openMS"]),
@@ -43,11 +43,12 @@ for ax, (title, value) in zip(axes.flat, panels):
     ax.grid(True, alpha=0.3)
     ax.legend()
 ax = axes.flat[5]
-for t in types:
-    part = [r for r in rows if t in r["latency"]]
-    if part:
-        ax.plot([r["size"] for r in part], [r["latency"][t][1] for r in part], "o-", label=f"{t} ({part[0]['input']})")
-ax.set_title("query p99, µs")
+for source_kind, style in (("geonames", "o-"), ("osm", "s--")):
+    for t in types:
+        part = [r for r in rows if r["input"] == source_kind and t in r["latency"]]
+        if part:
+            ax.plot([r["size"] for r in part], [r["latency"][t][1] for r in part], style, label=f"{t} ({source_kind})")
+ax.set_title("query p99, µs of CPU")
 ax.set_xscale("log")
 ax.set_yscale("log")
 ax.set_xlabel("size (× the shipped data)")
