@@ -14,6 +14,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let labelOrder = Mutex<[Int32]?>(nil)
     /// The names a weak match may be corrected to (`correctionForms`), made on first use.
     let corrections = Mutex<[(hash: UInt64, slot: Int32)]?>(nil)
+    /// The town lookup of reverse's "near X, Town", made on first use.
+    let townFinder = Mutex<TownFinder?>(nil)
     /// Where the index was read from.
     public let path: String
 
@@ -217,8 +219,12 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// lies in, `AddressContext.containingTown`), or "near Helsinki" when it is the town.
     func nearName(ofSlot i: Int) -> String {
         let name = places.name(i)
-        let town = AddressContext.containingTown(at: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i]),
-                                                 places: places, spatial: spatial).map(places.name)
+        let finder = townFinder.withLock { cached in
+            if cached == nil { cached = TownFinder(places: places, spatial: spatial) }
+            return cached!
+        }
+        let town = finder.containingTown(at: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i]),
+                                         places: places, spatial: spatial).map(places.name)
         return "near " + ([name] + [town].compactMap { $0 }.filter { $0 != name }).joined(separator: ", ")
     }
 
