@@ -45,9 +45,12 @@ func row(_ name: String, _ m: (p50: Double, p99: Double, qps: Double)) {
     say("  \(name.padding(toLength: 28, withPad: " ", startingAt: 0)) p50 \(micros(m.p50))  p99 \(micros(m.p99))  \(String(format: "%10.0f", m.qps)) q/s")
 }
 
-func peakResidentMegabytes() -> Double {
+func peakResidentMegabytes() -> Double { statusMegabytes("VmHWM:") }
+
+/// A memory figure of this process from /proc/self/status ("VmHWM:" peak resident, "VmRSS:" resident now).
+func statusMegabytes(_ field: String) -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return .nan }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    for line in status.split(separator: "\n") where line.hasPrefix(field) {
         return Double(line.split(separator: " ")[1]).map { $0 / 1024 } ?? .nan
     }
     return .nan

@@ -23,7 +23,8 @@ struct ImportGeoNamesCommand: AsyncParsableCommand {
         try await reportingErrors(keeping: location) {
             let files = try GeoNamesReader.locate(source)
             Terminal.note("importing \(files.places)" + (files.admin1Codes == nil ? " (no admin1CodesASCII.txt beside it)" : ""))
-            let report = try await location.writer.importGeoNames(files, streets: nil, progress: Terminal.progressBar())
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: files.places)[.size] as? Int) ?? nil
+            let report = try await location.writer.importGeoNames(files, streets: nil, progress: Terminal.progressBar(inputBytes: bytes))
             for skipped in report.summary.skipped.prefix(20) { Terminal.note("skipped \(skipped)") }
             if report.summary.skipped.count > 20 { Terminal.note("... and \(report.summary.skipped.count - 20) more skipped lines") }
             print("read \(report.summary.rowsRead) rows, imported \(report.summary.rowsImported), skipped \(report.summary.rowsRead - report.summary.rowsImported)"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PindropCore
+import Synchronization
 
 /// Writing to the terminal: notes and progress on stderr, results on stdout.
 enum Terminal {
@@ -22,16 +23,43 @@ enum Terminal {
     /// Writes a JSON document and a newline on stdout.
     static func write(_ document: JSONWriter) { write(document.bytes + [0x0A]) }
 
-    /// A progress bar on stderr when it is a terminal; nil otherwise (so logs stay clean).
-    static func progressBar() -> ImportProgress? {
+    /// A progress bar on stderr when it is a terminal; nil otherwise (so logs stay clean). Each stage shows its
+    /// fraction, rate and time left; with `inputBytes` (the file being read), the reading stage counts megabytes.
+    static func progressBar(inputBytes: Int? = nil) -> ImportProgress? {
         guard isatty(2) == 1 else { return nil }
+        let state = Mutex((stage: "", started: Date(), drawn: Date.distantPast))
         return { stage, fraction in
-            let width = 30
-            let filled = Int((fraction * Double(width)).rounded(.down))
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let line = "\r[\(bar)] \(String(format: "%3d", Int(fraction * 100)))% \(stage)\u{1B}[K" + (stage == "done" ? "\n" : "")
-            FileHandle.standardError.write(Data(line.utf8))
+            let now = Date()
+            let (elapsed, due) = state.withLock { s -> (Double, Bool) in
+                if s.stage != stage { s = (stage, now, .distantPast) }
+                // At most ten redraws a second: the reader reports every few thousand rows.
+                let due = now.timeIntervalSince(s.drawn) >= 0.1 || stage == "done"
+                if due { s.drawn = now }
+                return (now.timeIntervalSince(s.started), due)
+            }
+            guard due else { return }
+            FileHandle.standardError.write(Data(progressLine(stage, fraction, elapsed: elapsed, inputBytes: inputBytes).utf8))
         }
+    }
+
+    /// One redraw of the progress bar: `[####------]  40% reading 724/1,811 MB, 38 MB/s, 0:29 left`.
+    static func progressLine(_ stage: String, _ fraction: Double, elapsed: Double, inputBytes: Int?) -> String {
+        let width = 30
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        var detail = ""
+        if stage == "reading", let bytes = inputBytes, bytes > 0 {
+            let done = fraction * Double(bytes) / 1e6
+            detail += " \(grouped(Int(done)))/\(grouped(bytes / 1_000_000)) MB"
+            if elapsed > 0.5 { detail += ", \(grouped(Int(done / elapsed))) MB/s" }
+        } else if elapsed > 0.5, stage != "done" {
+            detail += String(format: " %.1f%%/s", fraction * 100 / elapsed)
+        }
+        if fraction > 0.01, elapsed > 1, stage != "done" {
+            let left = Int(elapsed * (1 - fraction) / fraction)
+            detail += (detail.isEmpty ? " " : ", ") + String(format: "%d:%02d left", left / 60, left % 60)
+        }
+        return "\r[\(bar)] \(String(format: "%3d", Int(fraction * 100)))% \(stage)\(detail)\u{1B}[K" + (stage == "done" ? "\n" : "")
     }
 
     /// Prints rows as aligned columns, the first row being the header; a row's `notes` line (if any) follows it.

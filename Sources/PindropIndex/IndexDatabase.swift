@@ -8,8 +8,9 @@ import PindropCore
 final class IndexDatabase {
     /// Bumped whenever the blob layout or what the blobs hold changes (14: street-level towns in their GeoNames
     /// name, postcodes lent by the nearest address, and each row's alternate names for `matchedName`; 15: the
-    /// own-names-first segment tree stored, not built at open); an index of another version is rebuilt, not misread.
-    static let structureVersion = "15"
+    /// own-names-first segment tree stored, not built at open; 16: 64 KiB pages, and a structure over `ArrayBlob.partBytes` cut
+    /// into several rows); an index of another version is rebuilt, not misread.
+    static let structureVersion = "16"
     /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.
     static let shippedOrigin = "shipped"
     /// Meta `origin` of an index holding a user's import: never rebuilt unasked. An index from before
@@ -44,11 +45,10 @@ final class IndexDatabase {
     }
 
     /// Replaces every stored structure and updates meta, in one transaction: readers see the old index or the new.
-    func replaceStructures(_ structures: [String: Data], meta: [String: String]) throws {
+    func replaceStructures(_ structures: [StoredArray], meta: [String: String]) throws {
         try queue.write { db in
             try db.execute(sql: "DELETE FROM structure")
-            let insertStructure = try db.makeStatement(sql: "INSERT INTO structure VALUES (?, ?)")
-            for (name, data) in structures { try insertStructure.execute(arguments: [name, data]) }
+            for structure in structures { try ArrayBlob.write(structure, to: db) }
             let insertMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta VALUES (?, ?)")
             for (key, value) in meta { try insertMeta.execute(arguments: [key, value]) }
         }
@@ -59,6 +59,8 @@ final class IndexDatabase {
         try? FileManager.default.removeItem(atPath: path)
         var configuration = Configuration()
         configuration.journalMode = .default
+        // Large pages: the structures are long blobs, read and written page by page (SQLite's largest page).
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 65536") }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         self.path = path
         try Self.migrator.migrate(queue)
@@ -96,26 +98,41 @@ final class IndexDatabase {
 
     // MARK: Writing
 
-    func write(records: [GeoNamesRecord], countries: [GeoNamesCountry], admin1Names: [String: String],
-               structures: [String: Data], meta: [String: String]) throws {
-        try queue.write { db in
-            let insertCountry = try db.makeStatement(sql: "INSERT OR REPLACE INTO country VALUES (?, ?, ?)")
-            for c in countries { try insertCountry.execute(arguments: [c.code, c.iso3, c.name]) }
-            let insertAdmin = try db.makeStatement(sql: "INSERT OR REPLACE INTO admin1 VALUES (?, ?)")
-            for (code, name) in admin1Names { try insertAdmin.execute(arguments: [code, name]) }
-            let insertPlace = try db.makeStatement(sql: "INSERT OR REPLACE INTO place VALUES (?,?,?,?,?,?,?,?,?,?,?)")
-            for r in records {
-                try insertPlace.execute(arguments: [
-                    r.geonameID, r.name, r.asciiName, r.alternateNames.joined(separator: ","), r.latitude, r.longitude,
-                    r.featureCode, r.countryCode, r.admin1Code, r.population, r.timezone,
-                ])
-            }
-            let insertStructure = try db.makeStatement(sql: "INSERT OR REPLACE INTO structure VALUES (?, ?)")
-            for (name, data) in structures { try insertStructure.execute(arguments: [name, data]) }
-            let insertMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta VALUES (?, ?)")
-            for (key, value) in meta.merging(["structure_version": Self.structureVersion], uniquingKeysWith: { a, _ in a }) {
-                try insertMeta.execute(arguments: [key, value])
-            }
+    /// Runs `body` in one write transaction: all of it lands, or none.
+    func write(_ body: (Database) throws -> Void) throws {
+        try queue.write(body)
+    }
+
+    /// Stores GeoNames rows one at a time, as they are read (a later row with the same id replaces the earlier).
+    static func placeInserter(_ db: Database) throws -> (GeoNamesRecord) throws -> Void {
+        let insertPlace = try db.makeStatement(sql: "INSERT OR REPLACE INTO place VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+        return { r in
+            try insertPlace.execute(arguments: [
+                r.geonameID, r.name, r.asciiName, r.alternateNames.joined(separator: ","), r.latitude, r.longitude,
+                r.featureCode, r.countryCode, r.admin1Code, r.population, r.timezone,
+            ])
+        }
+    }
+
+    /// A stored place's name, ASCII name and alternate names, in that order.
+    static func names(_ db: Database, geonameID: Int) throws -> [String] {
+        guard let row = try Row.fetchOne(db, sql: "SELECT name, asciiname, alternatenames FROM place WHERE geonameid = ?",
+                                         arguments: [geonameID]) else { return [] }
+        let alternates: String = row[2]
+        return [row[0], row[1]] + (alternates.isEmpty ? [] : alternates.split(separator: ",").map(String.init))
+    }
+
+    /// Writes the country and admin1 tables, the structures and meta (with the format version).
+    static func writeTables(_ db: Database, countries: [GeoNamesCountry], admin1Names: [String: String],
+                            structures: [StoredArray], meta: [String: String]) throws {
+        let insertCountry = try db.makeStatement(sql: "INSERT OR REPLACE INTO country VALUES (?, ?, ?)")
+        for c in countries { try insertCountry.execute(arguments: [c.code, c.iso3, c.name]) }
+        let insertAdmin = try db.makeStatement(sql: "INSERT OR REPLACE INTO admin1 VALUES (?, ?)")
+        for (code, name) in admin1Names { try insertAdmin.execute(arguments: [code, name]) }
+        for structure in structures { try ArrayBlob.write(structure, to: db) }
+        let insertMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta VALUES (?, ?)")
+        for (key, value) in meta.merging(["structure_version": Self.structureVersion], uniquingKeysWith: { a, _ in a }) {
+            try insertMeta.execute(arguments: [key, value])
         }
     }
 
@@ -125,8 +142,15 @@ final class IndexDatabase {
         try reading { db in try Self.dictionary(db, sql: "SELECT key, value FROM meta") }
     }
 
-    func structures() throws(PindropError) -> [String: Data] {
-        try reading { db in try Self.dictionary(db, sql: "SELECT name, data FROM structure") }
+    /// Runs `body` with the stored structures, which it reads one by one straight into arrays.
+    func readStructures<R>(_ body: (StructureReader) throws(PindropError) -> R) throws(PindropError) -> R {
+        do {
+            return try queue.read { db in try body(StructureReader(db, path: path)) }
+        } catch let error as PindropError {
+            throw error
+        } catch {
+            throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
+        }
     }
 
     /// The GeoNames places the index was built from (the durable rows, for rebuilding).

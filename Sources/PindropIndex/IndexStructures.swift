@@ -3,75 +3,75 @@ import PindropCore
 
 /// Turns read structures into named blobs and back.
 enum IndexStructures {
-    static func encode(places: PlaceTable, names: NameIndex, spatial: SpatialIndex) -> [String: Data] {
+    static func encode(places: PlaceTable, names: NameIndex, spatial: SpatialIndex) -> [StoredArray] {
         [
-            "place.geonameid": ArrayBlob.data(places.geonameID),
-            "place.latitude": ArrayBlob.data(places.latitude),
-            "place.longitude": ArrayBlob.data(places.longitude),
-            "place.population": ArrayBlob.data(places.population),
-            "place.country": ArrayBlob.data(places.country),
-            "place.admin1": ArrayBlob.data(places.admin1),
-            "place.name_start": ArrayBlob.data(places.nameStart),
-            "place.name_bytes": ArrayBlob.data(places.nameBytes),
-            "place.kind": ArrayBlob.data(places.kind),
-            "place.extra_start": ArrayBlob.data(places.extraStart),
-            "place.extra_bytes": ArrayBlob.data(places.extraBytes),
-            "place.alternate_start": ArrayBlob.data(places.alternateStart),
-            "place.alternate_bytes": ArrayBlob.data(places.alternateBytes),
-            "name.key_bytes": ArrayBlob.data(names.keyBytes),
-            "name.key_start": ArrayBlob.data(names.keyStart),
-            "name.key_length": ArrayBlob.data(names.keyLength),
-            "name.place": ArrayBlob.data(names.entryPlace),
-            "name.kind": ArrayBlob.data(names.entryKind),
-            "name.score": ArrayBlob.data(names.entryScore),
-            "name.tree": ArrayBlob.data(names.tree),
-            "name.own_tree": ArrayBlob.data(names.ownNameTree),
-            "spatial.xyz": ArrayBlob.data(spatial.xyz),
-            "spatial.place": ArrayBlob.data(spatial.slotPlace),
-            "spatial.axis": ArrayBlob.data(spatial.axis),
-            "spatial.box": ArrayBlob.data(spatial.box),
-            "spatial.cell_start": ArrayBlob.data(spatial.cellStart),
-            "spatial.cell_slots": ArrayBlob.data(spatial.cellSlots),
-            "spatial.cell_bound": ArrayBlob.data(spatial.cellBound),
+            StoredArray("place.geonameid", places.geonameID),
+            StoredArray("place.latitude", places.latitude),
+            StoredArray("place.longitude", places.longitude),
+            StoredArray("place.population", places.population),
+            StoredArray("place.country", places.country),
+            StoredArray("place.admin1", places.admin1),
+            StoredArray("place.name_start", places.nameStart),
+            StoredArray("place.name_bytes", places.nameBytes),
+            StoredArray("place.kind", places.kind),
+            StoredArray("place.extra_start", places.extraStart),
+            StoredArray("place.extra_bytes", places.extraBytes),
+            StoredArray("place.alternate_start", places.alternateStart),
+            StoredArray("place.alternate_bytes", places.alternateBytes),
+            StoredArray("name.key_bytes", names.keyBytes),
+            StoredArray("name.key_start", names.keyStart),
+            StoredArray("name.key_length", names.keyLength),
+            StoredArray("name.place", names.entryPlace),
+            StoredArray("name.kind", names.entryKind),
+            StoredArray("name.score", names.entryScore),
+            StoredArray("name.tree", names.tree),
+            StoredArray("name.own_tree", names.ownNameTree),
+            StoredArray("spatial.xyz", spatial.xyz),
+            StoredArray("spatial.place", spatial.slotPlace),
+            StoredArray("spatial.axis", spatial.axis),
+            StoredArray("spatial.box", spatial.box),
+            StoredArray("spatial.cell_start", spatial.cellStart),
+            StoredArray("spatial.cell_slots", spatial.cellSlots),
+            StoredArray("spatial.cell_bound", spatial.cellBound),
         ]
     }
 
-    /// The structures from their blobs, taking each blob out of `blobs` as it is read.
-    static func decode(_ blobs: consuming [String: Data], countries: [GeoNamesCountry], admin1Names: [String: String])
+    /// The structures, each read from the file straight into its array.
+    static func decode(_ blobs: StructureReader, countries: [GeoNamesCountry], admin1Names: [String: String])
         throws(PindropError) -> (PlaceTable, NameIndex, SpatialIndex, StreetLevel) {
         let (countryInfos, admin1Infos) = makeDivisions(countries: countries, admin1Names: admin1Names)
         let places = PlaceTable(
-            geonameID: try ArrayBlob.take(from: &blobs, name: "place.geonameid"),
-            latitude: try ArrayBlob.take(from: &blobs, name: "place.latitude"),
-            longitude: try ArrayBlob.take(from: &blobs, name: "place.longitude"),
-            population: try ArrayBlob.take(from: &blobs, name: "place.population"),
-            country: try ArrayBlob.take(from: &blobs, name: "place.country"),
-            admin1: try ArrayBlob.take(from: &blobs, name: "place.admin1"),
-            nameStart: try ArrayBlob.take(from: &blobs, name: "place.name_start"),
-            nameBytes: try ArrayBlob.take(from: &blobs, name: "place.name_bytes"),
-            kind: try ArrayBlob.take(from: &blobs, name: "place.kind"),
-            extraStart: try ArrayBlob.take(from: &blobs, name: "place.extra_start"),
-            extraBytes: try ArrayBlob.take(from: &blobs, name: "place.extra_bytes"),
+            geonameID: try blobs.array("place.geonameid"),
+            latitude: try blobs.array("place.latitude"),
+            longitude: try blobs.array("place.longitude"),
+            population: try blobs.array("place.population"),
+            country: try blobs.array("place.country"),
+            admin1: try blobs.array("place.admin1"),
+            nameStart: try blobs.array("place.name_start"),
+            nameBytes: try blobs.array("place.name_bytes"),
+            kind: try blobs.array("place.kind"),
+            extraStart: try blobs.array("place.extra_start"),
+            extraBytes: try blobs.array("place.extra_bytes"),
             countries: countryInfos, admin1s: admin1Infos,
-            alternateStart: try ArrayBlob.take(from: &blobs, name: "place.alternate_start"),
-            alternateBytes: try ArrayBlob.take(from: &blobs, name: "place.alternate_bytes"))
+            alternateStart: try blobs.array("place.alternate_start"),
+            alternateBytes: try blobs.array("place.alternate_bytes"))
         let names = NameIndex(
-            keyBytes: try ArrayBlob.take(from: &blobs, name: "name.key_bytes"),
-            keyStart: try ArrayBlob.take(from: &blobs, name: "name.key_start"),
-            keyLength: try ArrayBlob.take(from: &blobs, name: "name.key_length"),
-            entryPlace: try ArrayBlob.take(from: &blobs, name: "name.place"),
-            entryKind: try ArrayBlob.take(from: &blobs, name: "name.kind"),
-            entryScore: try ArrayBlob.take(from: &blobs, name: "name.score"),
-            tree: try ArrayBlob.take(from: &blobs, name: "name.tree"),
-            ownNameTree: try ArrayBlob.take(from: &blobs, name: "name.own_tree"))
+            keyBytes: try blobs.array("name.key_bytes"),
+            keyStart: try blobs.array("name.key_start"),
+            keyLength: try blobs.array("name.key_length"),
+            entryPlace: try blobs.array("name.place"),
+            entryKind: try blobs.array("name.kind"),
+            entryScore: try blobs.array("name.score"),
+            tree: try blobs.array("name.tree"),
+            ownNameTree: try blobs.array("name.own_tree"))
         let spatial = SpatialIndex(
-            xyz: try ArrayBlob.take(from: &blobs, name: "spatial.xyz"),
-            slotPlace: try ArrayBlob.take(from: &blobs, name: "spatial.place"),
-            axis: try ArrayBlob.take(from: &blobs, name: "spatial.axis"),
-            box: try ArrayBlob.take(from: &blobs, name: "spatial.box"),
-            cellStart: try ArrayBlob.take(from: &blobs, name: "spatial.cell_start"),
-            cellSlots: try ArrayBlob.take(from: &blobs, name: "spatial.cell_slots"),
-            cellBound: try ArrayBlob.take(from: &blobs, name: "spatial.cell_bound"))
+            xyz: try blobs.array("spatial.xyz"),
+            slotPlace: try blobs.array("spatial.place"),
+            axis: try blobs.array("spatial.axis"),
+            box: try blobs.array("spatial.box"),
+            cellStart: try blobs.array("spatial.cell_start"),
+            cellSlots: try blobs.array("spatial.cell_slots"),
+            cellBound: try blobs.array("spatial.cell_bound"))
         // Cheap consistency checks: a mismatch means a damaged file, which must not crash a query later.
         let n = places.geonameID.count
         let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,

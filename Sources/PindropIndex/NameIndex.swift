@@ -33,13 +33,38 @@ struct NameIndex: Sendable {
     /// Builds from unsorted (key, place, kind, score) entries.
     init(keys: [UInt8], starts: [UInt32], lengths: [UInt8], places: [Int32], kinds: [UInt8], scores: [Float]) {
         let n = places.count
-        var order = Array(0..<n)
+        // Each entry's first 8 key bytes as one big-endian number (zero-padded), so most comparisons are one
+        // integer compare; equal heads fall back to the whole key, then the score. Same order as comparing keys.
+        var head = [UInt64](repeating: 0, count: n)
         keys.withUnsafeBufferPointer { k in
-            order.sort { a, b in
-                let c = NameIndex.compare(k, Int(starts[a]), Int(lengths[a]), k, Int(starts[b]), Int(lengths[b]))
-                return c != 0 ? c < 0 : scores[a] > scores[b]
+            for e in 0..<n {
+                let s = Int(starts[e])
+                var h: UInt64 = 0
+                for i in 0..<8 { h = h << 8 | (i < Int(lengths[e]) ? UInt64(k[s + i]) : 0) }
+                head[e] = h
             }
         }
+        var order = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
+            for e in 0..<n { buffer[e] = Int32(e) }
+            count = n
+        }
+        keys.withUnsafeBufferPointer { k in
+            starts.withUnsafeBufferPointer { starts in
+                lengths.withUnsafeBufferPointer { lengths in
+                    scores.withUnsafeBufferPointer { scores in
+                        head.withUnsafeBufferPointer { head in
+                            order.sort { a, b in
+                                let a = Int(a), b = Int(b)
+                                if head[a] != head[b] { return head[a] < head[b] }
+                                let c = NameIndex.compare(k, Int(starts[a]), Int(lengths[a]), k, Int(starts[b]), Int(lengths[b]))
+                                return c != 0 ? c < 0 : scores[a] > scores[b]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        head = []
         // Key bytes laid out in sorted order, equal keys stored once: walks and binary searches then read
         // neighbouring memory instead of jumping across the whole pool.
         var sortedBytes: [UInt8] = []
@@ -48,7 +73,7 @@ struct NameIndex: Sendable {
         sortedStart.reserveCapacity(n)
         keys.withUnsafeBufferPointer { k in
             var previous = -1
-            for i in order {
+            for i in order.lazy.map({ Int($0) }) {
                 let s = Int(starts[i]), l = Int(lengths[i])
                 if previous >= 0, NameIndex.compare(k, s, l, k, Int(starts[previous]), Int(lengths[previous])) == 0 {
                     sortedStart.append(sortedStart[sortedStart.count - 1])
@@ -61,10 +86,10 @@ struct NameIndex: Sendable {
         }
         keyBytes = sortedBytes
         keyStart = sortedStart
-        keyLength = order.map { lengths[$0] }
-        entryPlace = order.map { places[$0] }
-        entryKind = order.map { kinds[$0] }
-        entryScore = order.map { scores[$0] }
+        keyLength = order.map { lengths[Int($0)] }
+        entryPlace = order.map { places[Int($0)] }
+        entryKind = order.map { kinds[Int($0)] }
+        entryScore = order.map { scores[Int($0)] }
         tree = NameIndex.buildTree(entryScore)
         ownNameTree = NameIndex.buildTree(NameIndex.ownNameScores(entryScore, entryKind))
         buckets = NameIndex.buildBuckets(keyBytes, keyStart, keyLength)

@@ -14,6 +14,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let labelOrder = Mutex<[Int32]?>(nil)
     /// The names a weak match may be corrected to (`correctionForms`), made on first use.
     let corrections = Mutex<[(hash: UInt64, slot: Int32)]?>(nil)
+    /// The town lookup of reverse's "near X, Town", made on first use.
+    let townFinder = Mutex<TownFinder?>(nil)
     /// Where the index was read from.
     public let path: String
 
@@ -26,8 +28,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
             throw .indexUnavailable("the index at \(path) has format \(meta["structure_version"] ?? "unknown"), this pindrop reads format \(IndexDatabase.structureVersion); rebuild it with `pindrop import geonames`")
         }
         let divisions = try database.countriesAndAdmin1()
-        let (places, names, spatial, street) = try IndexStructures.decode(
-            try database.structures(), countries: divisions.countries, admin1Names: divisions.admin1)
+        let (places, names, spatial, street) = try database.readStructures { blobs throws(PindropError) in
+            try IndexStructures.decode(blobs, countries: divisions.countries, admin1Names: divisions.admin1)
+        }
         return PlaceIndex(places: places, names: names, spatial: spatial, street: street, path: path)
     }
 
@@ -64,14 +67,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
         firstStreetLevelRow = first
         streetLevelEntries = names.entryPlace.indices.filter { Int(names.entryPlace[$0]) >= first }.map(Int32.init)
         // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
-        var start = [Int32](repeating: 0, count: places.count - first + 1)
         let rowOfSlot = street.streetPoints.slotPlace.map { Int(street.streetPointRow[Int($0)]) - first }
-        for r in rowOfSlot where r >= 0 { start[r + 1] += 1 }
-        for r in start.indices.dropFirst() { start[r] += start[r - 1] }
-        var next = start, slots = [Int32](repeating: 0, count: Int(start.last ?? 0))
-        for (slot, r) in rowOfSlot.enumerated() where r >= 0 { slots[Int(next[r])] = Int32(slot); next[r] += 1 }
-        streetPointStart = start
-        streetPointSlots = slots
+        let grouped = groupedByKey(rowOfSlot, keyCount: places.count - first)
+        streetPointStart = grouped.start
+        streetPointSlots = grouped.order
     }
 
     /// The countries and admin1 divisions a qualifier form names ("il" → Illinois and others).
@@ -220,8 +219,12 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// lies in, `AddressContext.containingTown`), or "near Helsinki" when it is the town.
     func nearName(ofSlot i: Int) -> String {
         let name = places.name(i)
-        let town = AddressContext.containingTown(at: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i]),
-                                                 places: places, spatial: spatial).map(places.name)
+        let finder = townFinder.withLock { cached in
+            if cached == nil { cached = TownFinder(places: places, spatial: spatial) }
+            return cached!
+        }
+        let town = finder.containingTown(at: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i]),
+                                         places: places, spatial: spatial).map(places.name)
         return "near " + ([name] + [town].compactMap { $0 }.filter { $0 != name }).joined(separator: ", ")
     }
 

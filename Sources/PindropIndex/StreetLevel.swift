@@ -64,17 +64,18 @@ struct StreetLevel: Sendable {
         self.map = map
         var slotOfPoint = [Int32](repeating: 0, count: addresses.count)
         for (slot, point) in addresses.slotPlace.enumerated() { slotOfPoint[Int(point)] = Int32(slot) }
-        var start: [Int32] = [0], slots: [Int32] = []
-        for f in map.features.indices {
-            if map.features[f].kind == .building {
-                for (i, a) in addressPoints.enumerated() where map.boxes[f].contains(a.point) && map.contains(a.point, feature: f) {
-                    slots.append(slotOfPoint[i])
-                }
+        // Each address point meets only the buildings of its grid cell; the pairs are then grouped by building
+        // (a counting sort, stable, so each building keeps its points in input order).
+        var pairs: [(feature: Int32, slot: Int32)] = []
+        for (i, a) in addressPoints.enumerated() {
+            for f in map.grid.candidates(at: a.point) where map.features[Int(f)].kind == .building
+                && map.boxes[Int(f)].contains(a.point) && map.contains(a.point, feature: Int(f)) {
+                pairs.append((f, slotOfPoint[i]))
             }
-            start.append(Int32(slots.count))
         }
+        let (start, order) = groupedByKey(pairs.map { Int($0.feature) }, keyCount: map.features.count)
         buildingSlotStart = start
-        buildingSlots = slots
+        buildingSlots = order.map { pairs[Int($0)].slot }
     }
 
     init(venueRows: Range<Int>, addressRows: Range<Int>, venues: SpatialIndex, addresses: SpatialIndex,
@@ -89,7 +90,7 @@ struct StreetLevel: Sendable {
     /// The address of the building a point is inside, if that building has any: the nearest of the addresses
     /// tagged in it, as a corner or block building has one per street door. Its row and distance.
     func buildingAddress(at c: Coordinate) -> (row: Int, meters: Double)? {
-        for f in map.boxes.indices where buildingSlotStart[f] < buildingSlotStart[f + 1]
+        for f in map.grid.candidates(at: c).lazy.map({ Int($0) }) where buildingSlotStart[f] < buildingSlotStart[f + 1]
             && map.boxes[f].contains(c) && map.contains(c, feature: f) {
             let (qx, qy, qz) = Geo.unitVector(latitude: c.latitude, longitude: c.longitude)
             var best = 0, bestD2 = Double.infinity
@@ -125,44 +126,38 @@ struct StreetLevel: Sendable {
         return hits.map { venueRows.lowerBound + Int($0.place) }
     }
 
-    func blobs() -> [String: Data] {
+    func blobs() -> [StoredArray] {
         var blobs = map.blobs()
-        blobs["street.rows"] = ArrayBlob.data([Int64(venueRows.lowerBound), Int64(venueRows.upperBound),
-                                               Int64(addressRows.lowerBound), Int64(addressRows.upperBound)])
+        blobs.append(StoredArray("street.rows", [Int64(venueRows.lowerBound), Int64(venueRows.upperBound),
+                                                 Int64(addressRows.lowerBound), Int64(addressRows.upperBound)]))
         for (name, tree) in [("venues", venues), ("addresses", addresses), ("points", streetPoints)] {
-            blobs["street.\(name).xyz"] = ArrayBlob.data(tree.xyz)
-            blobs["street.\(name).place"] = ArrayBlob.data(tree.slotPlace)
-            blobs["street.\(name).axis"] = ArrayBlob.data(tree.axis)
-            blobs["street.\(name).box"] = ArrayBlob.data(tree.box)
+            blobs += [StoredArray("street.\(name).xyz", tree.xyz), StoredArray("street.\(name).place", tree.slotPlace),
+                      StoredArray("street.\(name).axis", tree.axis), StoredArray("street.\(name).box", tree.box)]
         }
-        blobs["street.point_row"] = ArrayBlob.data(streetPointRow)
-        blobs["street.address_point_row"] = ArrayBlob.data(addressPointRow)
-        blobs["street.building_slot_start"] = ArrayBlob.data(buildingSlotStart)
-        blobs["street.building_slots"] = ArrayBlob.data(buildingSlots)
+        blobs += [StoredArray("street.point_row", streetPointRow), StoredArray("street.address_point_row", addressPointRow),
+                  StoredArray("street.building_slot_start", buildingSlotStart), StoredArray("street.building_slots", buildingSlots)]
         return blobs
     }
 
-    static func decode(_ blobs: [String: Data], placeCount: Int) throws(PindropError) -> StreetLevel {
-        guard let rowsBlob = blobs["street.rows"] else { return .empty }
+    static func decode(_ blobs: StructureReader, placeCount: Int) throws(PindropError) -> StreetLevel {
+        guard blobs.has("street.rows") else { return .empty }
         func tree(_ name: String) throws(PindropError) -> SpatialIndex {
-            SpatialIndex(xyz: try ArrayBlob.array(in: blobs, name: "street.\(name).xyz"),
-                         slotPlace: try ArrayBlob.array(in: blobs, name: "street.\(name).place"),
-                         axis: try ArrayBlob.array(in: blobs, name: "street.\(name).axis"),
-                         box: try ArrayBlob.array(in: blobs, name: "street.\(name).box"))
+            SpatialIndex(xyz: try blobs.array("street.\(name).xyz"), slotPlace: try blobs.array("street.\(name).place"),
+                         axis: try blobs.array("street.\(name).axis"), box: try blobs.array("street.\(name).box"))
         }
-        let rows: [Int64] = try ArrayBlob.array(rowsBlob, name: "street.rows")
+        let rows: [Int64] = try blobs.array("street.rows")
         guard rows.count == 4, rows.allSatisfy({ $0 >= 0 && $0 <= placeCount }), rows[0] <= rows[1], rows[2] <= rows[3] else {
             throw .indexUnavailable("the index is corrupt: street-level rows out of range")
         }
         let level = StreetLevel(
             venueRows: Int(rows[0])..<Int(rows[1]), addressRows: Int(rows[2])..<Int(rows[3]),
             venues: try tree("venues"), addresses: try tree("addresses"),
-            addressPointRow: try ArrayBlob.array(in: blobs, name: "street.address_point_row"),
+            addressPointRow: try blobs.array("street.address_point_row"),
             streetPoints: try tree("points"),
-            streetPointRow: try ArrayBlob.array(in: blobs, name: "street.point_row"),
+            streetPointRow: try blobs.array("street.point_row"),
             map: try StreetMapShapes.decode(blobs),
-            buildingSlotStart: try ArrayBlob.array(in: blobs, name: "street.building_slot_start"),
-            buildingSlots: try ArrayBlob.array(in: blobs, name: "street.building_slots"))
+            buildingSlotStart: try blobs.array("street.building_slot_start"),
+            buildingSlots: try blobs.array("street.building_slots"))
         guard level.venues.count == level.venueRows.count, level.addresses.count == level.addressPointRow.count,
               level.addressPointRow.allSatisfy({ level.addressRows.contains(Int($0)) }),
               level.streetPoints.count == level.streetPointRow.count,
@@ -179,14 +174,17 @@ struct StreetLevel: Sendable {
 
 /// Street lines and building outlines, for drawing; found by bounding box.
 struct StreetMapShapes: Sendable {
-    var features: [MapFeature]
+    let features: [MapFeature]
     /// south, west, north, east per feature.
-    var boxes: [BoundingBox]
+    let boxes: [BoundingBox]
+    /// The boxes by grid cell, so neither a point nor a view scans every feature.
+    let grid: BoxGrid
 
     init(features: [MapFeature]) {
         // Streets first, so a limit keeps the streets.
         self.features = features.sorted { ($0.kind == .street ? 0 : 1) < ($1.kind == .street ? 0 : 1) }
         boxes = self.features.map { BoundingBox(covering: $0.lines.joined()) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0) }
+        grid = BoxGrid(boxes: boxes)
     }
 
     /// Whether a point is inside feature `f`'s outline (even-odd rule over its rings; lat/lon as a plane,
@@ -209,14 +207,16 @@ struct StreetMapShapes: Sendable {
 
     func features(in box: BoundingBox, limit: Int) -> [MapFeature] {
         var found: [MapFeature] = []
-        for (i, b) in boxes.enumerated() where b.south <= box.north && b.north >= box.south && b.west <= box.east && b.east >= box.west {
+        let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(boxes.indices)
+        for i in candidates where boxes[i].south <= box.north && boxes[i].north >= box.south
+            && boxes[i].west <= box.east && boxes[i].east >= box.west {
             found.append(features[i])
             if found.count == limit { break }
         }
         return found
     }
 
-    func blobs() -> [String: Data] {
+    func blobs() -> [StoredArray] {
         var kinds: [UInt8] = [], lineCounts: [UInt32] = [], pointCounts: [UInt32] = [], coordinates: [Double] = []
         var text: [UInt8] = [], textStart: [UInt32] = [0]
         for f in features {
@@ -229,13 +229,13 @@ struct StreetMapShapes: Sendable {
             text += PlaceTable.encodeExtras(id: f.id, category: f.category, address: Address(street: f.name))
             textStart.append(UInt32(text.count))
         }
-        return ["map.kind": ArrayBlob.data(kinds), "map.line_count": ArrayBlob.data(lineCounts),
-                "map.point_count": ArrayBlob.data(pointCounts), "map.coordinates": ArrayBlob.data(coordinates),
-                "map.text": ArrayBlob.data(text), "map.text_start": ArrayBlob.data(textStart)]
+        return [StoredArray("map.kind", kinds), StoredArray("map.line_count", lineCounts),
+                StoredArray("map.point_count", pointCounts), StoredArray("map.coordinates", coordinates),
+                StoredArray("map.text", text), StoredArray("map.text_start", textStart)]
     }
 
-    static func decode(_ blobs: [String: Data]) throws(PindropError) -> StreetMapShapes {
-        func array<T: BitwiseCopyable>(_ name: String) throws(PindropError) -> [T] { try ArrayBlob.array(in: blobs, name: name) }
+    static func decode(_ blobs: StructureReader) throws(PindropError) -> StreetMapShapes {
+        func array<T: BitwiseCopyable>(_ name: String) throws(PindropError) -> [T] { try blobs.array(name) }
         let kinds: [UInt8] = try array("map.kind"), lineCounts: [UInt32] = try array("map.line_count")
         let pointCounts: [UInt32] = try array("map.point_count"), coordinates: [Double] = try array("map.coordinates")
         let text: [UInt8] = try array("map.text"), textStart: [UInt32] = try array("map.text_start")

@@ -1,0 +1,236 @@
+import Foundation
+import PindropCore
+import PindropImport
+import PindropIndex
+
+// `pindrop-bench scale`: the engine's cost at every size of the inputs `scripts/make-scaled-inputs.py` writes
+// (GeoNames ×1/×10/×50, OpenStreetMap Helsinki ×1/×10/×100 into a copy of the ×1 GeoNames index). Each import
+// and each serving run is its own child process, so its peak memory is its own. Writes scale.json and scale.md.
+
+/// One measured size.
+struct ScaleRow: Codable {
+    var input = "", size = 0, rows = 0, importSeconds = 0.0, perSecond = 0.0, importPeakMB = 0.0, indexMB = 0.0
+    /// The import's CPU time (user + system): on a shared machine, wall time also counts the others' work.
+    var importCPUSeconds = 0.0
+    var openMS = 0.0, servingMB = 0.0, servingPeakMB = 0.0
+    /// Opening's CPU time (the opening thread's), milliseconds.
+    var openCPUMS: Double?
+    /// p50 and p99 per query type, microseconds of the thread's CPU time.
+    var latency: [String: [Double]] = [:]
+    /// The same in wall time.
+    var wallLatency: [String: [Double]]?
+    /// `osmium fileinfo -e` on the same file, seconds (OSM only).
+    var osmiumSeconds: Double?
+}
+
+func runScaleBenchmark(arguments: [String]) throws {
+    func option(_ name: String, _ fallback: String) -> String {
+        arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } ?? fallback
+    }
+    let inputs = option("--inputs", "build/scale"), out = option("--out", "build/scale/bench")
+    let geonames = option("--geonames", "1,10,50").split(separator: ",").compactMap { Int($0) }
+    let osm = option("--osm", "1,10,100").split(separator: ",").compactMap { Int($0) }
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    var rows: [ScaleRow] = []
+    let resultsPath = out + "/scale.json"
+    func save() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(rows).write(to: URL(fileURLWithPath: resultsPath))
+        try scaleTable(rows).write(toFile: out + "/scale.md", atomically: true, encoding: .utf8)
+    }
+    // --serve-only: the indexes of an earlier run measured again (serving changed, imports did not).
+    if arguments.contains("--serve-only") {
+        rows = try JSONDecoder().decode([ScaleRow].self, from: Data(contentsOf: URL(fileURLWithPath: resultsPath)))
+        for i in rows.indices { try serve("\(out)/\(rows[i].input)-x\(rows[i].size).sqlite", into: &rows[i]) }
+        try save()
+        say(scaleTable(rows))
+        return
+    }
+
+    for k in geonames {
+        let index = "\(out)/geonames-x\(k).sqlite"
+        var row = try child(["scale-import", "geonames", "\(inputs)/geonames-x\(k)", index])
+        row.size = k
+        try serve(index, into: &row)
+        rows.append(row)
+        try save()
+        say(scaleTable([row]).split(separator: "\n").last.map(String.init) ?? "")
+    }
+    let base = "\(out)/geonames-x1.sqlite"
+    for k in osm where FileManager.default.fileExists(atPath: base) {
+        let file = "\(inputs)/osm/helsinki-x\(k).osm.pbf", index = "\(out)/osm-x\(k).sqlite"
+        try? FileManager.default.removeItem(atPath: index)
+        try FileManager.default.copyItem(atPath: base, toPath: index)
+        let before = Double(fileBytes(index)) / 1e6
+        var row = try child(["scale-import", "osm", file, index])
+        row.size = k
+        row.indexMB -= before
+        row.osmiumSeconds = osmiumSeconds(file)
+        try serve(index, into: &row)
+        rows.append(row)
+        try save()
+        say(scaleTable([row]).split(separator: "\n").last.map(String.init) ?? "")
+    }
+    say(scaleTable(rows))
+    say("wrote \(resultsPath) and \(out)/scale.md")
+}
+
+func serve(_ index: String, into row: inout ScaleRow) throws {
+    let served = try child(["scale-serve", index])
+    row.openMS = served.openMS; row.openCPUMS = served.openCPUMS; row.servingMB = served.servingMB; row.servingPeakMB = served.servingPeakMB
+    row.latency = served.latency
+    row.wallLatency = served.wallLatency
+}
+
+/// Runs this program again with `arguments`; its last output line is a `ScaleRow` as JSON.
+func child(_ arguments: [String]) throws -> ScaleRow {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    if !FileManager.default.fileExists(atPath: process.executableURL!.path) {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    }
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let last = output.split(separator: UInt8(ascii: "\n")).last else {
+        throw PindropError.internalFailure("pindrop-bench \(arguments.joined(separator: " ")) failed (\(process.terminationStatus))")
+    }
+    return try JSONDecoder().decode(ScaleRow.self, from: Data(last))
+}
+
+/// Child: imports one input and reports rows, seconds, peak memory and the index's size.
+func runScaleImport(arguments: [String]) async throws {
+    let (kind, input, index) = (arguments[0], arguments[1], arguments[2])
+    var row = ScaleRow(input: kind)
+    if kind == "geonames" {
+        try? FileManager.default.removeItem(atPath: index)
+        let report = try await IndexBuilder(path: index).importGeoNames(try GeoNamesReader.locate(input), streets: nil, progress: nil)
+        row.rows = report.summary.rowsImported
+        row.importSeconds = report.seconds
+    } else {
+        let started = Date()
+        _ = try await IndexBuilder(path: index).importStreets(OSMExtracts(files: [input]), progress: nil)
+        row.importSeconds = Date().timeIntervalSince(started)
+        row.rows = osmNodeCount(input)
+    }
+    row.perSecond = Double(row.rows) / row.importSeconds
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    row.importCPUSeconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    row.importPeakMB = peakResidentMegabytes()
+    row.indexMB = Double(fileBytes(index)) / 1e6
+    say(String(decoding: try JSONEncoder().encode(row), as: UTF8.self))
+}
+
+/// Child: opens an index, answers 5,000 queries of each type drawn from its own rows (the same seed at every
+/// size), and reports the opening time, resident memory after the queries, and p50/p99 per type.
+func runScaleServe(arguments: [String]) throws {
+    let (started, cpu) = (DispatchTime.now().uptimeNanoseconds, threadCPUNanos())
+    let index = try PlaceIndex.open(at: arguments[0])
+    var row = ScaleRow()
+    row.openMS = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+    row.openCPUMS = (threadCPUNanos() - cpu) / 1e6
+    var rng = SeededRandom(state: 11)
+    let n = 5_000
+    let places = (0..<n).map { _ in index.place(atSlot: Int.random(in: 0..<index.placeCount, using: &rng)) }
+    func jitter(_ c: Coordinate, _ degrees: Double) -> Coordinate {
+        Coordinate(latitude: max(-90, min(90, c.latitude + Double.random(in: -degrees...degrees, using: &rng))),
+                   longitude: max(-180, min(180, c.longitude + Double.random(in: -degrees...degrees, using: &rng))))
+    }
+    // Per query, this thread's CPU time as well as wall time: on a shared machine a wall p99 mostly times the
+    // neighbours' builds (preemption), which says nothing about how the engine grows.
+    func record<Q>(_ name: String, _ queries: [Q], _ body: (Q) throws -> Void) rethrows {
+        for q in queries.prefix(500) { try body(q) }
+        var cpu: [Double] = [], wall: [Double] = []
+        for q in queries {
+            let (c, w) = (threadCPUNanos(), DispatchTime.now().uptimeNanoseconds)
+            try body(q)
+            wall.append(Double(DispatchTime.now().uptimeNanoseconds - w))
+            cpu.append(threadCPUNanos() - c)
+        }
+        cpu.sort(); wall.sort()
+        row.latency[name] = [percentile(cpu, 0.5) / 1000, percentile(cpu, 0.99) / 1000]
+        row.wallLatency = row.wallLatency ?? [:]
+        row.wallLatency?[name] = [percentile(wall, 0.5) / 1000, percentile(wall, 0.99) / 1000]
+    }
+    let searches = try places.map { try SearchRequest(text: $0.name) }
+    try record("search", searches) { _ = try index.search($0) }
+    let prefixes = try places.map { try SuggestRequest(text: String($0.name.prefix(4)), minChars: 1) }
+    try record("suggest", prefixes) { _ = try index.suggest($0) }
+    let points = try places.map { try ReverseRequest(coordinate: jitter($0.coordinate, 0.1)) }
+    try record("reverse", points) { _ = try index.reverse($0) }
+    let near = try places.map { try NearbyRequest(coordinate: $0.coordinate, radiusMeters: 5_000) }
+    try record("nearby", near) { _ = try index.nearby($0) }
+    if index.streetLevelCount > 0 {
+        let street = (0..<n).map { _ in index.place(atSlot: index.placeCount + Int.random(in: 0..<index.streetLevelCount, using: &rng)) }
+        let spots = try street.map { try ReverseRequest(coordinate: jitter($0.coordinate, 0.0003)) }
+        try record("reverse street", spots) { _ = try index.reverse($0) }
+        let venues = street.filter { $0.category != nil }
+        let nearby = try venues.map { try NearbyRequest(coordinate: $0.coordinate, radiusMeters: 1_000, category: $0.category) }
+        try record("nearby + category", nearby) { _ = try index.nearby($0) }
+    }
+    row.servingMB = statusMegabytes("VmRSS:")
+    row.servingPeakMB = peakResidentMegabytes()
+    say(String(decoding: try JSONEncoder().encode(row), as: UTF8.self))
+}
+
+func threadCPUNanos() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) * 1e9 + Double(t.tv_nsec)
+}
+
+func fileBytes(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+
+/// Runs osmium with these arguments; its standard output, or nil when it is missing or fails.
+func osmium(_ arguments: [String]) -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/osmium")
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return process.terminationStatus == 0 ? String(decoding: output, as: UTF8.self) : nil
+}
+
+/// The nodes in a PBF, as `osmium fileinfo -e` counts them (0 without osmium).
+func osmNodeCount(_ file: String) -> Int {
+    osmium(["fileinfo", "-e", "-g", "data.count.nodes", file]).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+}
+
+/// Best of three `osmium fileinfo -e` runs on the file, seconds: the baseline for reading it.
+func osmiumSeconds(_ file: String) -> Double? {
+    var best: Double?
+    for _ in 0..<3 {
+        let start = Date()
+        guard osmium(["fileinfo", "-e", file]) != nil else { return nil }
+        best = min(best ?? .infinity, Date().timeIntervalSince(start))
+    }
+    return best
+}
+
+/// The rows as a Markdown table.
+func scaleTable(_ rows: [ScaleRow]) -> String {
+    let types = ["search", "suggest", "reverse", "nearby", "reverse street", "nearby + category"]
+    var lines = ["| input | size | rows (OSM: nodes) | import s | CPU s | rows/s | osmium ÷ | peak RSS MB | index MB | peak ÷ index | open ms (CPU) | serving RSS MB (peak) | "
+        + types.map { "\($0) p50 / p99 µs CPU" }.joined(separator: " | ") + " |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: types.count)]
+    for r in rows {
+        let ratio = r.osmiumSeconds.map { String(format: "%.1f×", r.importSeconds / $0) } ?? ""
+        // An OSM import's index figure is what it added; its peak is against the whole file.
+        let cells = [r.input, "×\(r.size)", r.rows.formatted(), String(format: "%.1f", r.importSeconds),
+                     String(format: "%.1f", r.importCPUSeconds), Int(r.perSecond).formatted(), ratio, String(format: "%.0f", r.importPeakMB), String(format: "%.1f", r.indexMB),
+                     r.input == "geonames" ? String(format: "%.2f", r.importPeakMB / r.indexMB) : "",
+                     String(format: "%.0f", r.openMS) + (r.openCPUMS.map { String(format: " (%.0f)", $0) } ?? ""), String(format: "%.0f (%.0f)", r.servingMB, r.servingPeakMB)]
+            + types.map { t in r.latency[t].map { String(format: "%.1f / %.1f", $0[0], $0[1]) } ?? "" }
+        lines.append("| " + cells.joined(separator: " | ") + " |")
+    }
+    return lines.joined(separator: "\n") + "\n"
+}

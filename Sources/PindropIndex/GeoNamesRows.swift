@@ -1,0 +1,108 @@
+import PindropCore
+
+/// GeoNames rows as they stream in from a dump, kept only as the place table's columns and the folded name
+/// entries (no `GeoNamesRecord` is held: at 12 M rows those were half of an import's memory). Countries and
+/// admin1 divisions are numbered as first seen until every code is known, and rows stay in file order until
+/// `finish` sorts them by id if the file was not.
+struct GeoNamesRows {
+    var places = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
+                            nameStart: [0], nameBytes: [], kind: [], extraStart: [0], extraBytes: [], countries: [], admin1s: [])
+    var entries = NameEntries(keys: [])
+    /// Each row's id as read (the table keeps 32 bits).
+    private var ids: [Int] = []
+    private var countryCodes: [String] = [], countryOfCode: [String: UInt16] = [:]
+    private var admin1Keys: [String] = [], admin1OfKey: [String: Int32] = [:]
+
+    var count: Int { ids.count }
+
+    mutating func append(_ r: GeoNamesRecord) {
+        let i = ids.count
+        ids.append(r.geonameID)
+        places.geonameID.append(Int32(truncatingIfNeeded: r.geonameID))
+        places.latitude.append(r.latitude)
+        places.longitude.append(r.longitude)
+        places.population.append(Int32(clamping: r.population))
+        places.country.append(r.countryCode.isEmpty ? PlaceTable.noCountry : number(r.countryCode, &countryCodes, &countryOfCode))
+        places.admin1.append(number("\(r.countryCode).\(r.admin1Code)", &admin1Keys, &admin1OfKey))
+        places.nameBytes.append(contentsOf: r.name.utf8)
+        places.nameStart.append(UInt32(places.nameBytes.count))
+        places.kind.append(PlaceTable.RowKind.geonames.rawValue)
+        places.extraStart.append(UInt32(places.extraBytes.count))
+        places.appendAlternates(r.alternateNames.filter(IndexBuilder.isName))
+        entries.addRow(primary: [r.name, r.asciiName], alternate: r.alternateNames, place: i, importance: places.importance(i))
+    }
+
+    /// The provisional number of `key`, given on first sight.
+    private func number<N: FixedWidthInteger>(_ key: String, _ keys: inout [String], _ numbers: inout [String: N]) -> N {
+        if let n = numbers[key] { return n }
+        let n = N(keys.count)
+        keys.append(key)
+        numbers[key] = n
+        return n
+    }
+
+    /// Sorts the rows by id (of equal ids the last read stays, as a re-import would replace it), names every
+    /// admin1 division a row uses in `admin1Names` (with "" when the table lacks it), and gives every row its
+    /// final country and admin1 number. Returns `countries` with, named by their code, those the rows use but
+    /// it lacks: every country a place names is stored, or the index would not read back.
+    mutating func finish(countries: [GeoNamesCountry], admin1Names: inout [String: String]) -> [GeoNamesCountry] {
+        if zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) { sortByID() }
+        var usedCountries = [Bool](repeating: false, count: countryCodes.count)
+        var usedAdmin1 = [Bool](repeating: false, count: admin1Keys.count)
+        for c in places.country where c != PlaceTable.noCountry { usedCountries[Int(c)] = true }
+        for a in places.admin1 { usedAdmin1[Int(a)] = true }
+        for (k, key) in admin1Keys.enumerated() where usedAdmin1[k] {
+            let code = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).last ?? ""
+            if !code.isEmpty, code != "00", admin1Names[key] == nil { admin1Names[key] = "" }
+        }
+        var all = countries
+        var known = Set(countries.map(\.code))
+        for (k, code) in countryCodes.enumerated() where usedCountries[k] && known.insert(code).inserted {
+            all.append(GeoNamesCountry(code: code, iso3: "", name: code))
+        }
+        let (countryInfos, admin1Infos) = IndexStructures.makeDivisions(countries: all, admin1Names: admin1Names)
+        let finalCountry = Dictionary(uniqueKeysWithValues: countryInfos.enumerated().map { ($1.code, UInt16($0)) })
+        let finalAdmin1 = Dictionary(uniqueKeysWithValues: admin1Infos.enumerated().map { ("\($1.countryCode).\($1.code)", Int32($0)) })
+        let countryMap = countryCodes.map { finalCountry[$0] ?? PlaceTable.noCountry }
+        let admin1Map = admin1Keys.map { finalAdmin1[$0] ?? -1 }
+        for i in places.country.indices where places.country[i] != PlaceTable.noCountry {
+            places.country[i] = countryMap[Int(places.country[i])]
+        }
+        for i in places.admin1.indices { places.admin1[i] = admin1Map[Int(places.admin1[i])] }
+        places.countries = countryInfos
+        places.admin1s = admin1Infos
+        ids = []
+        return all
+    }
+
+    /// Puts the rows in id order (a dump out of order, or with an id twice), and their name entries with them,
+    /// row after row as a sorted dump would have added them.
+    private mutating func sortByID() {
+        let order = ids.indices.sorted { ids[$0] < ids[$1] }
+        let kept = order.indices.filter { $0 + 1 == order.count || ids[order[$0 + 1]] != ids[order[$0]] }.map { order[$0] }
+        var newRow = [Int32](repeating: -1, count: ids.count)
+        var table = GeoNamesRows().places
+        for (n, old) in kept.enumerated() {
+            newRow[old] = Int32(n)
+            table.geonameID.append(places.geonameID[old]); table.latitude.append(places.latitude[old])
+            table.longitude.append(places.longitude[old]); table.population.append(places.population[old])
+            table.country.append(places.country[old]); table.admin1.append(places.admin1[old])
+            table.nameBytes += places.nameBytes[Int(places.nameStart[old])..<Int(places.nameStart[old + 1])]
+            table.nameStart.append(UInt32(table.nameBytes.count))
+            table.kind.append(places.kind[old])
+            table.extraStart.append(UInt32(table.extraBytes.count))
+            table.alternateBytes += places.alternateBytes[Int(places.alternateStart[old])..<Int(places.alternateStart[old + 1])]
+            table.alternateStart.append(UInt32(table.alternateBytes.count))
+        }
+        ids = kept.map { ids[$0] }
+        places = table
+        // Entries grouped by their new row, those of dropped rows left out.
+        let (_, keptEntries) = groupedByKey(entries.owners.map { Int(newRow[Int($0)]) }, keyCount: kept.count)
+        var sorted = NameEntries(keys: entries.keys)
+        for e in keptEntries.lazy.map({ Int($0) }) {
+            sorted.starts.append(entries.starts[e]); sorted.lengths.append(entries.lengths[e])
+            sorted.owners.append(newRow[Int(entries.owners[e])]); sorted.kinds.append(entries.kinds[e]); sorted.scores.append(entries.scores[e])
+        }
+        entries = sorted
+    }
+}
