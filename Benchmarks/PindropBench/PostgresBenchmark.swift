@@ -144,6 +144,18 @@ func measureDatabaseAnswers(database: PostgresPool, names: [String], prefixes: [
             if let id = try await search(i), expected == "geonames:\(id)" { agree += 1 }
         }
         say(String(format: "    its top-1 is the embedded engine's for %.1f%% of %d names", 100 * Double(agree) / Double(count), count))
+        // The kept query set (qualified names, other scripts, typos, prefixes), each with the place meant.
+        var right = 0, engineRight = 0
+        let kept = ConformanceData.keptQueries
+        for (_, text, expected) in kept {
+            if let id = try await first("""
+                SELECT geoname_id FROM pindrop_places.geonames_place WHERE name % \(text) OR \(text) = ANY(alternate_names)
+                ORDER BY similarity(name, \(text)) DESC, population DESC LIMIT 1
+                """), "geonames:\(id)" == expected { right += 1 }
+            if try embedded.search(try SearchRequest(text: text, limit: 1)).first?.place.id == expected { engineRight += 1 }
+        }
+        say(String(format: "    kept query set top-1: pg_trgm %.1f%%, the embedded engine %.1f%% (%d queries)",
+                   100 * Double(right) / Double(kept.count), 100 * Double(engineRight) / Double(kept.count), kept.count))
         row("suggest (ILIKE prefix)", try await measureAsync(count) { i in
             _ = try await first("""
                 SELECT geoname_id FROM pindrop_places.geonames_place WHERE name ILIKE \(prefixes[i] + "%")
