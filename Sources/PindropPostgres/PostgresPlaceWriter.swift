@@ -57,6 +57,7 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
                            load: @escaping @Sendable (PostgresConnection, String) async throws -> (ImportSummary, String))
         async throws -> ImportReport {
         try await PostgresSchema.migrate(database)
+        // Fails in seconds when the database is away, before the unbounded transaction below.
         try await database.ping("importing")
         let started = Date()
         let logger = database.logger

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PindropCore
 import PostgresNIO
+import Synchronization
 
 /// A PostgreSQL database named by a URL (`postgres://user:password@host:port/database?sslmode=prefer`), behind
 /// a connection pool that reconnects by itself. Every statement has a time limit (`statement_timeout`), a
@@ -9,6 +10,9 @@ import PostgresNIO
 public final class PostgresPool: Sendable {
     /// The URL with its password masked, for status answers, logs and errors.
     public let redactedURL: String
+    /// Whether this pool has brought the schema up to date: a command or server migrates once, however many of
+    /// its parts (places, users, the writer) open the database.
+    let migrated = Mutex(false)
     /// The connection pool itself, for tools that run SQL of their own (the benchmark).
     public let client: PostgresClient
     let logger: Logger

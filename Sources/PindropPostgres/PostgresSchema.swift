@@ -175,12 +175,14 @@ enum PostgresSchema {
     }
 
     /// Brings schema `pindrop` up to date: the missing migrations in order, in one transaction, under a lock so
-    /// that several servers starting at once apply each once. Returns the names applied by this call.
+    /// that several servers starting at once apply each once. A pool does it once (`PostgresPool.migrated`), however
+    /// many of a command's parts open the database. Returns the names applied by this call.
     @discardableResult
     static func migrate(_ database: PostgresPool) async throws -> [String] {
+        if database.migrated.withLock({ $0 }) { return [] }
         try await database.ping("updating its schema")
         // Creating PostGIS takes seconds on a busy machine, and servers starting together wait on the lock.
-        return try await database.transaction("updating its schema", bounded: false) { connection in
+        let ran = try await database.transaction("updating its schema", bounded: false) { connection in
             try await connection.query("SET LOCAL statement_timeout = 0", logger: database.logger)
             try await connection.query("SET LOCAL lock_timeout = '120s'", logger: database.logger)
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: database.logger)
@@ -200,6 +202,8 @@ enum PostgresSchema {
             }
             return ran
         }
+        database.migrated.withLock { $0 = true }
+        return ran
     }
 
     /// The migrations recorded in the database, oldest first.
