@@ -20,9 +20,11 @@ public final class PostgresPool: Sendable {
 
     /// Connects lazily to the database at `url` (`postgres://` or `postgresql://`; `sslmode` disable, prefer
     /// or require, prefer by default). Statements running longer than `statementTimeout` are cancelled by the
-    /// server; `connectTimeout` bounds the wait for a connection when the database is down.
+    /// server, and waits for a lock longer than `lockTimeout`; `connectTimeout` bounds the wait for a connection when
+    /// the database is down.
     public init(url: String, statementTimeout: Duration = .seconds(5), connectTimeout: Duration = .seconds(3),
-                answerTimeout: Duration = .seconds(6), maximumConnections: Int = 16) throws(PindropError) {
+                answerTimeout: Duration = .seconds(6), lockTimeout: Duration = .seconds(10),
+                maximumConnections: Int = 16) throws(PindropError) {
         self.answerTimeout = answerTimeout
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
               let host = parts.host, !host.isEmpty else {
@@ -45,7 +47,7 @@ public final class PostgresPool: Sendable {
         configuration.options.additionalStartupParameters = [
             ("application_name", "pindrop"),
             ("statement_timeout", String(statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000)),
-            ("lock_timeout", "10000"),
+            ("lock_timeout", String(lockTimeout.components.seconds * 1000)),
         ]
         redactedURL = Self.redact(url)
         logger = Logger(label: "pindrop.postgres")

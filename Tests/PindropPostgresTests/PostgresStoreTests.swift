@@ -30,7 +30,7 @@ struct PostgresStoreTests {
         let token = try await users.addUser(named: "walker")
         // Two pools stand for two servers sharing the database.
         let other = try PostgresPool(url: try TestDatabase.url(of: "pindrop_writes_\(getpid())"), statementTimeout: TestDatabase.patience,
-                                     answerTimeout: TestDatabase.patience)
+                                     answerTimeout: TestDatabase.patience, lockTimeout: TestDatabase.patience)
         defer { other.close() }
         let second = PostgresUserAccounts(database: other)
         let user = try #require(try await users.user(withToken: token))

@@ -21,13 +21,13 @@ enum TestDatabase {
     static func create(_ name: String) async throws -> PostgresPool {
         let server = try #require(url)
         let database = "\(name)_\(getpid())"
-        let admin = try PostgresPool(url: server, statementTimeout: patience, answerTimeout: patience)
+        let admin = try PostgresPool(url: server, statementTimeout: patience, answerTimeout: patience, lockTimeout: patience)
         defer { admin.close() }
         try await admin.withConnection("creating a test database") { connection in
             try await connection.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)", logger: admin.logger)
             try await connection.execute("CREATE DATABASE \(database)", logger: admin.logger)
         }
-        return try PostgresPool(url: try self.url(of: database), statementTimeout: patience, answerTimeout: patience)
+        return try PostgresPool(url: try self.url(of: database), statementTimeout: patience, answerTimeout: patience, lockTimeout: patience)
     }
 
     /// The tests run many at once on a loaded machine (CI shares two cores with everything else), so they wait
