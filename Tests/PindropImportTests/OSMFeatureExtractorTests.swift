@@ -1,3 +1,4 @@
+import Foundation
 import PindropCore
 import PindropImport
 import Testing
@@ -19,6 +20,27 @@ struct OSMFeatureExtractorTests {
         // The one-call path from a file gives the same.
         let fromFile = try OSMFeatureExtractor.extract(fromFileAt: OSMTestData.helsinkiPath)
         #expect(fromFile.addressPoints == features.addressPoints && fromFile.venues == features.venues)
+    }
+
+    @Test("a file in any order gives the same features: ways before their nodes, relations first, read from disk in two passes")
+    func anyBlockOrder() throws {
+        let blocks = OSMTestPBF.blocks(of: OSMTestData.helsinkiBytes)
+        let data = blocks.filter { $0.type == "OSMData" }
+        #expect(data.count > 2)
+        let reordered = OSMTestPBF.headerBlock()
+            + data.reversed().flatMap { OSMTestPBF.fileBlock(type: "OSMData", blob: OSMTestPBF.rawBlob($0.content)) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pindrop-reversed-\(UUID().uuidString).osm.pbf").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(reordered)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let sorted = try OSMTestData.helsinkiFeatures()
+        let fromReversed = try OSMFeatureExtractor.extract(fromFileAt: path)
+        // The same objects; their order follows the file's.
+        #expect(Set(fromReversed.streets) == Set(sorted.streets))
+        #expect(Set(fromReversed.buildings) == Set(sorted.buildings))
+        #expect(Set(fromReversed.addressPoints) == Set(sorted.addressPoints))
+        #expect(Set(fromReversed.venues) == Set(sorted.venues))
+        #expect(sorted.buildings.contains { $0.id.hasPrefix("osm:relation/") }, "multipolygon outlines come from the second pass's ways")
     }
 
     @Test("venue categories match the README's rough figures")

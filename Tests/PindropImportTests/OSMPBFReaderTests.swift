@@ -107,7 +107,7 @@ struct OSMPBFReaderTests {
 
     @Test("a missing file is a clear error")
     func missingFile() {
-        #expect(throws: PindropError.unreadableData("cannot read the OSM file at /nonexistent/x.osm.pbf")) {
+        #expect(throws: PindropError.unreadableData("cannot read the OSM file at /nonexistent/x.osm.pbf: No such file or directory")) {
             try OSMPBFReader(contentsOfFile: "/nonexistent/x.osm.pbf")
         }
     }

@@ -85,6 +85,21 @@ public struct OSMHeader: Sendable, Hashable {
     }
 }
 
+/// Which kinds of OSM element to decode, or which a block held.
+public struct OSMElementKinds: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Nodes, plain and dense.
+    public static let nodes = OSMElementKinds(rawValue: 1)
+    /// Ways.
+    public static let ways = OSMElementKinds(rawValue: 2)
+    /// Relations.
+    public static let relations = OSMElementKinds(rawValue: 4)
+    /// Every kind.
+    public static let all: OSMElementKinds = [.nodes, .ways, .relations]
+}
+
 /// The objects of one primitive block, as handed out while streaming a file.
 public struct OSMPrimitiveBlock: Sendable {
     /// The block's nodes (plain and dense), in file order.
@@ -93,6 +108,10 @@ public struct OSMPrimitiveBlock: Sendable {
     public var ways: [OSMWay] = []
     /// The block's relations, in file order.
     public var relations: [OSMRelation] = []
+    /// The kinds the block holds that were not asked for, so not decoded.
+    public var skipped: OSMElementKinds = []
+    /// Where the block starts in the file, to read it again (0 for a block that is not from a file).
+    public var offset = 0
 
     /// Makes an empty block.
     public init() {}

@@ -39,69 +39,66 @@ public struct OSMFeatureExtractor: Sendable {
 
     /// Reads the PBF file at `path` and extracts its features.
     public static func extract(fromFileAt path: String) throws(PindropError) -> OSMFeatures {
-        OSMFeatureExtractor().extract(from: try OSMPBFReader.read(contentsOfFile: path))
+        try OSMFeatureExtractor().extract(from: OSMPBFReader(contentsOfFile: path))
+    }
+
+    /// Extracts the features of a PBF file in two streaming passes, so memory holds the node locations and
+    /// the features, never the file: first nodes and relations (ways skipped undecoded, their blocks noted),
+    /// then the noted blocks' ways, which then find every node whatever the file's order.
+    public func extract(from reader: OSMPBFReader) throws(PindropError) -> OSMFeatures {
+        var extraction = OSMExtraction(extractor: self)
+        var wayBlocks: [Int] = []
+        try reader.forEachPrimitiveBlock(decoding: [.nodes, .relations]) { block in
+            extraction.add(nodes: block.nodes)
+            extraction.add(relations: block.relations)
+            if block.skipped.contains(.ways) { wayBlocks.append(block.offset) }
+        }
+        try reader.forEachPrimitiveBlock(at: wayBlocks, decoding: .ways) { block in
+            extraction.add(ways: block.ways)
+        }
+        return extraction.finish()
     }
 
     /// Extracts the features of a decoded file. Objects whose nodes are missing from the extract keep
     /// the nodes that are there; objects with none left are skipped.
     public func extract(from data: OSMData) -> OSMFeatures {
-        var locations = [Int64: Coordinate](minimumCapacity: data.nodes.count)
-        for node in data.nodes { locations[node.id] = node.coordinate }
-        let wayNodes = Dictionary(data.ways.map { ($0.id, $0.nodeIDs) }, uniquingKeysWith: { first, _ in first })
-        let streetRelations = OSMStreetRelationAddresses(data.relations)
+        var extraction = OSMExtraction(extractor: self)
+        extraction.add(nodes: data.nodes)
+        extraction.add(relations: data.relations)
+        extraction.add(ways: data.ways)
+        return extraction.finish()
+    }
 
-        var features = OSMFeatures()
+    /// Whether an object with these tags can be an address point or a venue (so is worth keeping until the
+    /// street relations, which come last in a file, are known).
+    static func mayBeAddressOrVenue(_ tags: [String: String]) -> Bool {
+        tags["addr:housenumber"] != nil || (tags["name"] != nil && category(of: tags) != nil)
+    }
+
+    /// An object that may be an address point or a venue, with where it is.
+    struct Candidate {
+        var id: String
+        var key: OSMMemberKey
+        var tags: [String: String]
+        var coordinate: Coordinate
+    }
+
+    /// Turns the candidates into address points and venues, in the order given.
+    func features(from candidates: [Candidate], streetRelations: OSMStreetRelationAddresses,
+                  into features: inout OSMFeatures) {
         var venueCandidates: [VenueCandidate] = []
-
-        func consider(id: String, memberKey: OSMMemberKey, tags: [String: String], location: () -> Coordinate?) {
-            guard !tags.isEmpty else { return }
-            let address = streetRelations.complete(Self.taggedAddress(tags), for: memberKey)
+        for candidate in candidates {
+            let tags = candidate.tags
+            let address = streetRelations.complete(Self.taggedAddress(tags), for: candidate.key)
             let name = tags["name"]
             let category = name == nil ? nil : Self.category(of: tags)
-            guard address != nil || category != nil, let coordinate = location() else { return }
-            if let address { features.addressPoints.append(OSMAddressPoint(id: id, coordinate: coordinate, address: address)) }
+            guard address != nil || category != nil else { continue }
+            if let address {
+                features.addressPoints.append(OSMAddressPoint(id: candidate.id, coordinate: candidate.coordinate, address: address))
+            }
             if let name, let category {
-                venueCandidates.append(VenueCandidate(id: id, name: name, key: category.key, category: category.category,
-                                                      coordinate: coordinate, address: address, tags: tags))
-            }
-        }
-
-        for node in data.nodes where !node.tags.isEmpty {
-            consider(id: "osm:node/\(node.id)", memberKey: OSMMemberKey(type: .node, id: node.id), tags: node.tags) {
-                node.coordinate
-            }
-        }
-
-        for way in data.ways where !way.tags.isEmpty {
-            let id = "osm:way/\(way.id)"
-            let points = Self.coordinates(of: way.nodeIDs, locations)
-            guard !points.isEmpty else { continue }
-            let isClosed = way.nodeIDs.count >= 4 && way.nodeIDs.first == way.nodeIDs.last
-            if let highway = way.tags["highway"], let name = way.tags["name"], points.count >= 2 {
-                features.streets.append(OSMStreet(id: id, name: name, highway: highway, points: points))
-            }
-            if isClosed, let kind = way.tags["building"], kind != "no", let ring = Self.ring(points) {
-                features.buildings.append(OSMBuilding(id: id, kind: kind, name: way.tags["name"], outlines: [ring]))
-            }
-            consider(id: id, memberKey: OSMMemberKey(type: .way, id: way.id), tags: way.tags) {
-                isClosed ? OSMGeometry.centroid(of: [points]) : OSMGeometry.meanOfVertices([points])
-            }
-        }
-
-        for relation in data.relations where relation.tags["type"] == "multipolygon" {
-            let id = "osm:relation/\(relation.id)"
-            let outerWays = relation.members
-                .filter { $0.type == .way && ($0.role == "outer" || $0.role.isEmpty) }
-                .compactMap { wayNodes[$0.id] }
-            let rings = OSMGeometry.assembleRings(outerWays)
-                .compactMap { Self.ring(Self.coordinates(of: $0, locations)) }
-            if let kind = relation.tags["building"], kind != "no", !rings.isEmpty {
-                features.buildings.append(OSMBuilding(id: id, kind: kind, name: relation.tags["name"], outlines: rings))
-            }
-            consider(id: id, memberKey: OSMMemberKey(type: .relation, id: relation.id), tags: relation.tags) {
-                // Clipped at the extract's edge, the rings may not close: use what is there.
-                OSMGeometry.centroid(of: rings)
-                    ?? OSMGeometry.meanOfVertices(outerWays.map { Self.coordinates(of: $0, locations) })
+                venueCandidates.append(VenueCandidate(id: candidate.id, name: name, key: category.key, category: category.category,
+                                                      coordinate: candidate.coordinate, address: address, tags: tags))
             }
         }
 
@@ -114,7 +111,6 @@ public struct OSMFeatureExtractor: Sendable {
                                             categoryKey: candidate.key, coordinate: candidate.coordinate,
                                             address: address, addressIsTagged: candidate.address != nil))
         }
-        return features
     }
 
     /// A named object with a category, waiting for the address points to be known.
@@ -158,15 +154,6 @@ public struct OSMFeatureExtractor: Sendable {
     }
 
     // MARK: Geometry
-
-    static func coordinates(of nodeIDs: [Int64], _ locations: [Int64: Coordinate]) -> [Coordinate] {
-        var points: [Coordinate] = []
-        points.reserveCapacity(nodeIDs.count)
-        for id in nodeIDs {
-            if let point = locations[id] { points.append(point) }
-        }
-        return points
-    }
 
     /// The points as a closed ring (first point repeated at the end: a clipped way may have lost it),
     /// or nil when fewer than three corners are left.

@@ -15,19 +15,16 @@ public struct OSMPBFReader: Sendable {
     /// The `required_features` this reader understands; a file needing anything else is refused.
     public static let supportedFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes"]
 
-    private let bytes: [UInt8]
+    private let source: OSMByteSource
 
     /// A reader over a whole file's bytes.
     public init(bytes: [UInt8]) {
-        self.bytes = bytes
+        source = .memory(bytes)
     }
 
-    /// A reader over the file at `path`, read into memory at once.
+    /// A reader over the file at `path`, read a block at a time: memory holds one block, never the file.
     public init(contentsOfFile path: String) throws(PindropError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unreadableData("cannot read the OSM file at \(path)")
-        }
-        self.init(bytes: [UInt8](data))
+        source = .file(try OSMOpenFile(path: path))
     }
 
     /// Decodes the whole file into arrays of nodes, ways and relations.
@@ -41,43 +38,56 @@ public struct OSMPBFReader: Sendable {
         return data
     }
 
-    /// Streams the file block by block, so memory stays at one block plus what `body` keeps.
+    /// Streams the file block by block, so memory stays at one block plus what `body` keeps. Only the
+    /// elements in `kinds` are decoded; the block says which others it held (`skipped`) and where it starts
+    /// (`offset`), so a second pass can read just those blocks again (`forEachPrimitiveBlock(at:decoding:_:)`).
     /// Returns the file's header, which has been checked before the first call of `body`.
     @discardableResult
     public func forEachPrimitiveBlock(
+        decoding kinds: OSMElementKinds = .all,
         _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
     ) throws(PindropError) -> OSMHeader {
-        guard !bytes.isEmpty else { throw .unreadableData("OSM PBF: the file is empty") }
-        return try bytes.osmWithUnsafeBytes { (file: UnsafeRawBufferPointer) throws(PindropError) -> OSMHeader in
-            var header: OSMHeader?
-            var offset = 0
-            var blockNumber = 0
-            while offset < file.count {
-                blockNumber += 1
-                let (type, blob, next) = try Self.fileBlock(in: file, at: offset, number: blockNumber)
-                offset = next
-                switch type {
-                case "OSMHeader":
-                    let decoded = try Self.withBlobContent(blob, number: blockNumber) { content throws(PindropError) in
-                        try Self.decodeHeader(content)
-                    }
-                    try Self.checkFeatures(decoded)
-                    header = decoded
-                case "OSMData":
-                    guard header != nil else {
-                        throw .unreadableData("OSM PBF: block \(blockNumber) holds data before any OSMHeader block")
-                    }
-                    let block = try Self.withBlobContent(blob, number: blockNumber) { content throws(PindropError) in
-                        var decoder = OSMPrimitiveBlockDecoder()
-                        return try decoder.decode(content)
-                    }
-                    try body(block)
-                default:
-                    continue  // The format says unknown block types are skipped.
+        guard source.count > 0 else { throw .unreadableData("OSM PBF: the file is empty") }
+        var scratch = OSMReadBuffer()
+        var header: OSMHeader?
+        var offset = 0
+        var blockNumber = 0
+        while offset < source.count {
+            blockNumber += 1
+            let block = try fileBlock(at: offset, number: blockNumber, &scratch)
+            switch block.type {
+            case "OSMHeader":
+                let decoded = try withBlobContent(block, number: blockNumber, &scratch) { content throws(PindropError) in
+                    try Self.decodeHeader(content)
                 }
+                try Self.checkFeatures(decoded)
+                header = decoded
+            case "OSMData":
+                guard header != nil else {
+                    throw .unreadableData("OSM PBF: block \(blockNumber) holds data before any OSMHeader block")
+                }
+                try body(try primitiveBlock(block, number: blockNumber, kinds: kinds, &scratch))
+            default:
+                break  // The format says unknown block types are skipped.
             }
-            guard let header else { throw .unreadableData("OSM PBF: the file has no OSMHeader block") }
-            return header
+            offset = block.next
+        }
+        guard let header else { throw .unreadableData("OSM PBF: the file has no OSMHeader block") }
+        return header
+    }
+
+    /// Reads again the data blocks that start at `offsets` (as an earlier pass gave them), decoding `kinds`.
+    public func forEachPrimitiveBlock(
+        at offsets: [Int], decoding kinds: OSMElementKinds,
+        _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
+    ) throws(PindropError) {
+        var scratch = OSMReadBuffer()
+        for (index, offset) in offsets.enumerated() {
+            let block = try fileBlock(at: offset, number: index + 1, &scratch)
+            guard block.type == "OSMData" else {
+                throw .unreadableData("OSM PBF: no data block at offset \(offset); did the file change during the import?")
+            }
+            try body(try primitiveBlock(block, number: index + 1, kinds: kinds, &scratch))
         }
     }
 
@@ -88,44 +98,71 @@ public struct OSMPBFReader: Sendable {
 
     // MARK: File blocks and blobs
 
-    /// Splits off the file block at `offset`: its type, its blob message, and where the next block starts.
-    private static func fileBlock(
-        in file: UnsafeRawBufferPointer, at offset: Int, number: Int
-    ) throws(PindropError) -> (type: String, blob: UnsafeRawBufferPointer, next: Int) {
-        let remaining = file.count - offset
+    /// A file block: its type, where its blob lies, and where the next block starts.
+    private struct FileBlock {
+        var type: String, offset: Int, blobOffset: Int, blobSize: Int, next: Int
+    }
+
+    /// Reads the file block header at `offset`.
+    private func fileBlock(at offset: Int, number: Int, _ scratch: inout OSMReadBuffer) throws(PindropError) -> FileBlock {
+        let remaining = source.count - offset
         guard remaining >= 4 else {
             throw .unreadableData("OSM PBF: the file is truncated (\(remaining) stray bytes after block \(number - 1))")
         }
-        let headerLength = Int(file[offset]) << 24 | Int(file[offset + 1]) << 16 | Int(file[offset + 2]) << 8 | Int(file[offset + 3])
-        guard headerLength > 0, headerLength <= maximumHeaderSize else {
+        let headerLength = try source.withBytes(at: offset, count: 4, &scratch) { (length: UnsafeRawBufferPointer) throws(PindropError) in
+            Int(length[0]) << 24 | Int(length[1]) << 16 | Int(length[2]) << 8 | Int(length[3])
+        }
+        guard headerLength > 0, headerLength <= Self.maximumHeaderSize else {
             throw .unreadableData("OSM PBF: block \(number) declares a header of \(headerLength) bytes; this is not an OSM PBF file or it is corrupt")
         }
         guard headerLength <= remaining - 4 else {
             throw .unreadableData("OSM PBF: the file is truncated inside the header of block \(number)")
         }
         let headerStart = offset + 4
-        var reader = OSMProtobufReader(UnsafeRawBufferPointer(rebasing: file[headerStart..<headerStart + headerLength]),
-                                       context: "BlobHeader of block \(number)")
-        var type: String?, dataSize: Int64?
-        while let field = try reader.nextField() {
-            switch (field.number, field.wireType) {
-            case (1, .lengthDelimited): type = try reader.readString()
-            case (3, .varint): dataSize = try reader.readInt64()
-            default: try reader.skip(field.wireType)
+        let (type, dataSize) = try source.withBytes(at: headerStart, count: headerLength, &scratch) {
+            (bytes: UnsafeRawBufferPointer) throws(PindropError) -> (String?, Int64?) in
+            var reader = OSMProtobufReader(bytes, context: "BlobHeader of block \(number)")
+            var type: String?, dataSize: Int64?
+            while let field = try reader.nextField() {
+                switch (field.number, field.wireType) {
+                case (1, .lengthDelimited): type = try reader.readString()
+                case (3, .varint): dataSize = try reader.readInt64()
+                default: try reader.skip(field.wireType)
+                }
             }
+            return (type, dataSize)
         }
         guard let type, let dataSize else {
             throw .unreadableData("OSM PBF: block \(number) has no type or no data size; this is not an OSM PBF file or it is corrupt")
         }
-        guard dataSize >= 0, dataSize <= Int64(maximumBlobSize) else {
-            throw .unreadableData("OSM PBF: block \(number) declares a blob of \(dataSize) bytes, over the \(maximumBlobSize)-byte limit")
+        guard dataSize >= 0, dataSize <= Int64(Self.maximumBlobSize) else {
+            throw .unreadableData("OSM PBF: block \(number) declares a blob of \(dataSize) bytes, over the \(Self.maximumBlobSize)-byte limit")
         }
         let blobStart = headerStart + headerLength
-        guard Int(dataSize) <= file.count - blobStart else {
-            throw .unreadableData("OSM PBF: the file is truncated inside the blob of block \(number) (\(dataSize) bytes declared, \(file.count - blobStart) left)")
+        guard Int(dataSize) <= source.count - blobStart else {
+            throw .unreadableData("OSM PBF: the file is truncated inside the blob of block \(number) (\(dataSize) bytes declared, \(source.count - blobStart) left)")
         }
-        let blobEnd = blobStart + Int(dataSize)
-        return (type, UnsafeRawBufferPointer(rebasing: file[blobStart..<blobEnd]), blobEnd)
+        return FileBlock(type: type, offset: offset, blobOffset: blobStart, blobSize: Int(dataSize), next: blobStart + Int(dataSize))
+    }
+
+    private func primitiveBlock(_ block: FileBlock, number: Int, kinds: OSMElementKinds,
+                                _ scratch: inout OSMReadBuffer) throws(PindropError) -> OSMPrimitiveBlock {
+        var decoded = try withBlobContent(block, number: number, &scratch) { content throws(PindropError) in
+            var decoder = OSMPrimitiveBlockDecoder()
+            return try decoder.decode(content, kinds: kinds)
+        }
+        decoded.offset = block.offset
+        return decoded
+    }
+
+    /// Calls `body` with the uncompressed content of a file block's blob.
+    private func withBlobContent<Result>(
+        _ block: FileBlock, number: Int, _ scratch: inout OSMReadBuffer,
+        _ body: (UnsafeRawBufferPointer) throws(PindropError) -> Result
+    ) throws(PindropError) -> Result {
+        try source.withBytes(at: block.blobOffset, count: block.blobSize, &scratch) { blob throws(PindropError) in
+            try Self.withBlobContent(blob, number: number, body)
+        }
     }
 
     /// Calls `body` with the uncompressed content of a blob: borrowed for `raw`, inflated for `zlib_data`.

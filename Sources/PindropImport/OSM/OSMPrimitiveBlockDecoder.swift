@@ -14,7 +14,8 @@ struct OSMPrimitiveBlockDecoder {
     private var keys: [Int64] = []
     private var values: [Int64] = []
 
-    mutating func decode(_ content: UnsafeRawBufferPointer) throws(PindropError) -> OSMPrimitiveBlock {
+    /// Decodes the block's elements of the `kinds` asked for, and notes in `skipped` which others it holds.
+    mutating func decode(_ content: UnsafeRawBufferPointer, kinds: OSMElementKinds = .all) throws(PindropError) -> OSMPrimitiveBlock {
         var reader = OSMProtobufReader(content, context: "PrimitiveBlock")
         var groups: [OSMProtobufReader] = []
         while let field = try reader.nextField() {
@@ -32,7 +33,7 @@ struct OSMPrimitiveBlockDecoder {
             throw reader.error("absurd granularity \(granularity)")
         }
         var block = OSMPrimitiveBlock()
-        for group in groups { try decodeGroup(group, into: &block) }
+        for group in groups { try decodeGroup(group, kinds: kinds, into: &block) }
         return block
     }
 
@@ -47,15 +48,26 @@ struct OSMPrimitiveBlockDecoder {
         }
     }
 
-    private mutating func decodeGroup(_ message: OSMProtobufReader, into block: inout OSMPrimitiveBlock) throws(PindropError) {
+    private mutating func decodeGroup(_ message: OSMProtobufReader, kinds: OSMElementKinds,
+                                      into block: inout OSMPrimitiveBlock) throws(PindropError) {
         var reader = message
         while let field = try reader.nextField() {
-            switch (field.number, field.wireType) {
-            case (1, .lengthDelimited): block.nodes.append(try decodeNode(reader.readMessage("Node")))
-            case (2, .lengthDelimited): try decodeDenseNodes(reader.readMessage("DenseNodes"), into: &block.nodes)
-            case (3, .lengthDelimited): block.ways.append(try decodeWay(reader.readMessage("Way")))
-            case (4, .lengthDelimited): block.relations.append(try decodeRelation(reader.readMessage("Relation")))
-            default: try reader.skip(field.wireType)  // changesets and future additions
+            let kind: OSMElementKinds = switch field.number {
+            case 1, 2: .nodes
+            case 3: .ways
+            case 4: .relations
+            default: []  // changesets and future additions
+            }
+            guard field.wireType == .lengthDelimited, kinds.contains(kind), !kind.isEmpty else {
+                block.skipped.formUnion(kind)
+                try reader.skip(field.wireType)
+                continue
+            }
+            switch field.number {
+            case 1: block.nodes.append(try decodeNode(reader.readMessage("Node")))
+            case 2: try decodeDenseNodes(reader.readMessage("DenseNodes"), into: &block.nodes)
+            case 3: block.ways.append(try decodeWay(reader.readMessage("Way")))
+            default: block.relations.append(try decodeRelation(reader.readMessage("Relation")))
             }
         }
     }

@@ -1,0 +1,93 @@
+import PindropCore
+
+/// One extraction in progress: nodes and relations first (in any order), then ways, then `finish()`.
+/// What it keeps grows with the features found, plus 16 bytes a node for the node locations.
+struct OSMExtraction {
+    let extractor: OSMFeatureExtractor
+    private var locations = OSMNodeLocations()
+    /// Objects that may be address points or venues: they wait for the street relations.
+    private var nodeCandidates: [OSMFeatureExtractor.Candidate] = []
+    private var wayCandidates: [OSMFeatureExtractor.Candidate] = []
+    /// Multipolygons (building outlines, venues drawn as areas) and street relations.
+    private var relations: [OSMRelation] = []
+    /// The ways multipolygons are made of, known once the relations are.
+    private var memberWayIDs: Set<Int64>?
+    private var memberWays: [Int64: [Int64]] = [:]
+    private var features = OSMFeatures()
+
+    init(extractor: OSMFeatureExtractor) { self.extractor = extractor }
+
+    mutating func add(nodes: [OSMNode]) {
+        for node in nodes {
+            locations.append(id: node.id, node.coordinate)
+            guard !node.tags.isEmpty, OSMFeatureExtractor.mayBeAddressOrVenue(node.tags) else { continue }
+            nodeCandidates.append(.init(id: "osm:node/\(node.id)", key: OSMMemberKey(type: .node, id: node.id),
+                                        tags: node.tags, coordinate: node.coordinate))
+        }
+    }
+
+    mutating func add(relations more: [OSMRelation]) {
+        for relation in more {
+            switch relation.tags["type"] {
+            case "multipolygon", "street", "associatedStreet": relations.append(relation)
+            default: continue
+            }
+        }
+    }
+
+    /// Adds ways; every node and relation must have been added before the first call.
+    mutating func add(ways: [OSMWay]) {
+        if memberWayIDs == nil {
+            locations.prepareForLookups()
+            memberWayIDs = Set(relations.lazy.filter { $0.tags["type"] == "multipolygon" }
+                .flatMap { $0.members.lazy.filter { $0.type == .way }.map(\.id) })
+        }
+        for way in ways {
+            if memberWayIDs!.contains(way.id), memberWays[way.id] == nil { memberWays[way.id] = way.nodeIDs }
+            guard !way.tags.isEmpty else { continue }
+            let isStreet = way.tags["highway"] != nil && way.tags["name"] != nil
+            let isBuilding = way.tags["building"].map { $0 != "no" } ?? false
+            let isCandidate = OSMFeatureExtractor.mayBeAddressOrVenue(way.tags)
+            guard isStreet || isBuilding || isCandidate else { continue }
+            let id = "osm:way/\(way.id)"
+            let points = locations.coordinates(of: way.nodeIDs)
+            guard !points.isEmpty else { continue }
+            let isClosed = way.nodeIDs.count >= 4 && way.nodeIDs.first == way.nodeIDs.last
+            if let highway = way.tags["highway"], let name = way.tags["name"], points.count >= 2 {
+                features.streets.append(OSMStreet(id: id, name: name, highway: highway, points: points))
+            }
+            if isClosed, let kind = way.tags["building"], kind != "no", let ring = OSMFeatureExtractor.ring(points) {
+                features.buildings.append(OSMBuilding(id: id, kind: kind, name: way.tags["name"], outlines: [ring]))
+            }
+            if isCandidate, let coordinate = isClosed ? OSMGeometry.centroid(of: [points]) : OSMGeometry.meanOfVertices([points]) {
+                wayCandidates.append(.init(id: id, key: OSMMemberKey(type: .way, id: way.id), tags: way.tags, coordinate: coordinate))
+            }
+        }
+    }
+
+    /// The features: address points and venues from nodes, then ways, then relations, as the file orders them.
+    mutating func finish() -> OSMFeatures {
+        if memberWayIDs == nil { add(ways: []) }
+        var relationCandidates: [OSMFeatureExtractor.Candidate] = []
+        for relation in relations where relation.tags["type"] == "multipolygon" {
+            let id = "osm:relation/\(relation.id)"
+            let outerWays = relation.members
+                .filter { $0.type == .way && ($0.role == "outer" || $0.role.isEmpty) }
+                .compactMap { memberWays[$0.id] }
+            let rings = OSMGeometry.assembleRings(outerWays)
+                .compactMap { OSMFeatureExtractor.ring(locations.coordinates(of: $0)) }
+            if let kind = relation.tags["building"], kind != "no", !rings.isEmpty {
+                features.buildings.append(OSMBuilding(id: id, kind: kind, name: relation.tags["name"], outlines: rings))
+            }
+            guard OSMFeatureExtractor.mayBeAddressOrVenue(relation.tags) else { continue }
+            // Clipped at the extract's edge, the rings may not close: use what is there.
+            guard let coordinate = OSMGeometry.centroid(of: rings)
+                ?? OSMGeometry.meanOfVertices(outerWays.map { locations.coordinates(of: $0) }) else { continue }
+            relationCandidates.append(.init(id: id, key: OSMMemberKey(type: .relation, id: relation.id),
+                                            tags: relation.tags, coordinate: coordinate))
+        }
+        extractor.features(from: nodeCandidates + wayCandidates + relationCandidates,
+                           streetRelations: OSMStreetRelationAddresses(relations), into: &features)
+        return features
+    }
+}
