@@ -70,6 +70,72 @@ public struct OSMBuilding: Sendable, Hashable {
     }
 }
 
+/// How far down the address hierarchy an area sits, coarse to fine; also the levels `reverse` can answer at.
+public enum AreaLevel: Int, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    /// A country (`admin_level` 2).
+    case country = 2
+    /// A state, region or province (`admin_level` 3–4).
+    case state = 4
+    /// A county or district (`admin_level` 5–6).
+    case county = 6
+    /// A municipality: a city, town or village (`admin_level` 7–8, `place=city|town|village|hamlet`).
+    case city = 8
+    /// A part of a town (`admin_level` 9–10, `place=suburb|quarter|borough`).
+    case suburb = 10
+    /// A neighbourhood (`admin_level` 11 and finer, `place=neighbourhood`).
+    case neighbourhood = 11
+    /// A postcode area (`boundary=postal_code`), beside the others rather than inside them.
+    case postcode = 20
+
+    public static func < (a: AreaLevel, b: AreaLevel) -> Bool { a.rawValue < b.rawValue }
+
+    /// The level of an OSM object's tags, or nil when they do not make it an area this index keeps.
+    public static func of(tags: [String: String]) -> AreaLevel? {
+        switch tags["boundary"] {
+        case "administrative":
+            guard let level = tags["admin_level"].flatMap({ Int($0) }) else { return nil }
+            switch level {
+            case ...2: return .country
+            case 3...4: return .state
+            case 5...6: return .county
+            case 7...8: return .city
+            case 9...10: return .suburb
+            default: return .neighbourhood
+            }
+        case "postal_code": return .postcode
+        default: break
+        }
+        switch tags["place"] {
+        case "city", "town", "village", "hamlet", "municipality": return .city
+        case "suburb", "quarter", "borough", "city_district": return .suburb
+        case "neighbourhood": return .neighbourhood
+        default: return nil
+        }
+    }
+}
+
+/// A named area from OSM: an administrative boundary, a postcode area, or a place drawn as a polygon.
+public struct OSMArea: Sendable, Hashable {
+    /// "osm:relation/123" or "osm:way/456".
+    public var id: String
+    /// The `name` tag; for a postcode area, its postcode.
+    public var name: String
+    /// Where it sits in the hierarchy, and its `admin_level` when it has one (finer than `level`: 7 or 8).
+    public var level: AreaLevel, adminLevel: Int?
+    /// The names in other languages: `name:de` → "de": "Liechtenstein".
+    public var localizedNames: [String: String]
+    /// Closed rings (first point repeated at the end), outer and inner alike: a point is inside when an odd
+    /// number of them surround it, so holes and exclaves need no flag.
+    public var rings: [[Coordinate]]
+
+    /// Makes an area.
+    public init(id: String, name: String, level: AreaLevel, adminLevel: Int? = nil, localizedNames: [String: String] = [:],
+                rings: [[Coordinate]]) {
+        self.id = id; self.name = name; self.level = level; self.adminLevel = adminLevel
+        self.localizedNames = localizedNames; self.rings = rings
+    }
+}
+
 /// Everything the street-level index takes from an OSM extract.
 public struct OSMFeatures: Sendable {
     /// Points with a house number and a street.
@@ -80,6 +146,11 @@ public struct OSMFeatures: Sendable {
     public var venues: [OSMVenue]
     /// Building footprints.
     public var buildings: [OSMBuilding]
+    /// Administrative, postcode and place areas.
+    public var areas: [OSMArea] = []
+    /// Areas left out because their rings could not be closed: "osm:relation/51701 (Schweiz): 3 of 41 member
+    /// ways are not in the file".
+    public var skippedAreas: [String] = []
 
     /// Makes a feature set.
     public init(addressPoints: [OSMAddressPoint] = [], streets: [OSMStreet] = [], venues: [OSMVenue] = [],

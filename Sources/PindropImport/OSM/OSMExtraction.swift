@@ -30,6 +30,7 @@ struct OSMExtraction {
         for relation in more {
             switch relation.tags["type"] {
             case "multipolygon", "street", "associatedStreet": relations.append(relation)
+            case "boundary" where AreaLevel.of(tags: relation.tags) != nil: relations.append(relation)
             default: continue
             }
         }
@@ -39,7 +40,7 @@ struct OSMExtraction {
     mutating func add(ways: [OSMWay]) {
         if memberWayIDs == nil {
             locations.prepareForLookups()
-            memberWayIDs = Set(relations.lazy.filter { $0.tags["type"] == "multipolygon" }
+            memberWayIDs = Set(relations.lazy.filter { $0.tags["type"] == "multipolygon" || $0.tags["type"] == "boundary" }
                 .flatMap { $0.members.lazy.filter { $0.type == .way }.map(\.id) })
         }
         for way in ways {
@@ -48,7 +49,8 @@ struct OSMExtraction {
             let isStreet = way.tags["highway"] != nil && way.tags["name"] != nil
             let isBuilding = way.tags["building"].map { $0 != "no" } ?? false
             let isCandidate = OSMFeatureExtractor.mayBeAddressOrVenue(way.tags)
-            guard isStreet || isBuilding || isCandidate else { continue }
+            let areaLevel = AreaLevel.of(tags: way.tags)
+            guard isStreet || isBuilding || isCandidate || areaLevel != nil else { continue }
             let id = "osm:way/\(way.id)"
             let points = locations.coordinates(of: way.nodeIDs)
             guard !points.isEmpty else { continue }
@@ -59,10 +61,44 @@ struct OSMExtraction {
             if isClosed, let kind = way.tags["building"], kind != "no", let ring = OSMFeatureExtractor.ring(points) {
                 features.buildings.append(OSMBuilding(id: id, kind: kind, name: way.tags["name"], outlines: [ring]))
             }
+            if let areaLevel, isClosed {
+                addArea(id: id, tags: way.tags, level: areaLevel, rings: [way.nodeIDs], memberWays: (1, 1))
+            }
             if isCandidate, let coordinate = isClosed ? OSMGeometry.centroid(of: [points]) : OSMGeometry.meanOfVertices([points]) {
                 wayCandidates.append(.init(id: id, key: OSMMemberKey(type: .way, id: way.id), tags: way.tags, coordinate: coordinate))
             }
         }
+    }
+
+    /// Adds a named area, or notes why it is left out: member ways or nodes missing from the file (an extract
+    /// cuts the boundaries crossing its edge), or rings that do not close.
+    private mutating func addArea(id: String, tags: [String: String], level: AreaLevel, rings: [[Int64]],
+                                  memberWays: (count: Int, found: Int)) {
+        let name = level == .postcode ? tags["postal_code"] ?? tags["ref"] ?? tags["name"] : tags["name"]
+        guard let name, !name.isEmpty else { return }  // unnamed boundary pieces name nothing
+        let label = "\(id) (\(name))"
+        guard memberWays.found == memberWays.count else {
+            features.skippedAreas.append("\(label): \(memberWays.count - memberWays.found) of \(memberWays.count) member ways are not in the file")
+            return
+        }
+        guard !rings.isEmpty else {
+            features.skippedAreas.append("\(label): its ways do not join into closed rings")
+            return
+        }
+        var coordinates: [[Coordinate]] = []
+        for ring in rings {
+            let points = locations.coordinates(of: ring)
+            guard points.count == ring.count, points.count >= 4 else {
+                features.skippedAreas.append("\(label): \(ring.count - points.count) nodes of its rings are not in the file")
+                return
+            }
+            coordinates.append(points)
+        }
+        let localized = Dictionary(tags.compactMap { key, value in
+            key.hasPrefix("name:") ? (String(key.dropFirst(5)), value) : nil
+        }, uniquingKeysWith: { first, _ in first })
+        features.areas.append(OSMArea(id: id, name: name, level: level, adminLevel: tags["admin_level"].flatMap { Int($0) },
+                                      localizedNames: localized, rings: coordinates))
     }
 
     /// The features: address points and venues from nodes, then ways, then relations, as the file orders them.
@@ -85,6 +121,14 @@ struct OSMExtraction {
                 ?? OSMGeometry.meanOfVertices(outerWays.map { locations.coordinates(of: $0) }) else { continue }
             relationCandidates.append(.init(id: id, key: OSMMemberKey(type: .relation, id: relation.id),
                                             tags: relation.tags, coordinate: coordinate))
+        }
+        for relation in relations where relation.tags["type"] != "street" && relation.tags["type"] != "associatedStreet" {
+            guard let level = AreaLevel.of(tags: relation.tags) else { continue }
+            let wayMembers = relation.members.filter { $0.type == .way && ["outer", "inner", ""].contains($0.role) }
+            let pieces = wayMembers.compactMap { memberWays[$0.id] }
+            let (rings, unclosed) = OSMGeometry.joinRings(pieces)
+            addArea(id: "osm:relation/\(relation.id)", tags: relation.tags, level: level, rings: unclosed == 0 ? rings : [],
+                    memberWays: (wayMembers.count, pieces.count))
         }
         extractor.features(from: nodeCandidates + wayCandidates + relationCandidates,
                            streetRelations: OSMStreetRelationAddresses(relations), into: &features)

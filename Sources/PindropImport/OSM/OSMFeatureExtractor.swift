@@ -17,6 +17,7 @@ public struct OSMExtracts: StreetDataSource {
             let more = try OSMFeatureExtractor.extract(fromFileAt: file)
             features.venues += more.venues; features.addressPoints += more.addressPoints
             features.streets += more.streets; features.buildings += more.buildings
+            features.areas += more.areas; features.skippedAreas += more.skippedAreas
         }
         return features
     }

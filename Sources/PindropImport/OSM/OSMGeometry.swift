@@ -55,7 +55,13 @@ enum OSMGeometry {
     /// Joins way node lists into closed rings by their shared end nodes (multipolygon members are often
     /// split into several ways). Pieces that cannot be closed (clipped at the extract's edge) are dropped.
     static func assembleRings(_ pieces: [[Int64]]) -> [[Int64]] {
+        joinRings(pieces).rings
+    }
+
+    /// The closed rings the pieces make, and how many pieces are left over, unclosed.
+    static func joinRings(_ pieces: [[Int64]]) -> (rings: [[Int64]], unclosed: Int) {
         var rings: [[Int64]] = []
+        var unclosed = 0
         var open: [[Int64]] = []
         for piece in pieces where piece.count >= 2 {
             if piece.first == piece.last { rings.append(piece) } else { open.append(piece) }
@@ -81,8 +87,8 @@ enum OSMGeometry {
                     break
                 }
             }
-            if current.first == current.last { rings.append(current) }
+            if current.first == current.last { rings.append(current) } else { unclosed += 1 }
         }
-        return rings
+        return (rings, unclosed)
     }
 }
