@@ -50,8 +50,17 @@ struct ImportOSMCommand: AsyncParsableCommand {
             // The street level sits on GeoNames places: on first use, build the default store first.
             try await location.buildDefaultIfMissing()
             let report = try await location.writer.importStreets(OSMExtracts(files: files), progress: Terminal.progressBar())
-            print("imported \(report.venues) venues, \(report.addresses) addresses, \(report.streets) streets"
+            print("imported \(report.venues) venues, \(report.addresses) addresses, \(report.streets) streets, \(report.areas) areas"
                   + " in \(String(format: "%.2f", report.seconds)) s; \(location) (\(report.storeBytes / 1_048_576) MB)")
+            Self.noteSkipped(report.skippedAreas)
         }
+    }
+
+    /// Says on stderr which areas were left out and why (boundaries cut by the extract's edge, mostly).
+    static func noteSkipped(_ areas: [String]) {
+        guard !areas.isEmpty else { return }
+        Terminal.note("left out \(areas.count) areas whose rings do not close here:")
+        for line in areas.prefix(10) { Terminal.note("  " + line) }
+        if areas.count > 10 { Terminal.note("  … and \(areas.count - 10) more") }
     }
 }

@@ -59,12 +59,15 @@ struct ReverseCommand: AsyncParsableCommand {
     @OptionGroup var batch: BatchOptions
     @Option(help: "How many places, nearest first (1-100).")
     var limit = 1
+    @Option(help: "What the first answer is: building (the address, the default), street, suburb, city, county, state or country (the area the point is in), or a Nominatim zoom (18 ... 3).")
+    var level = "building"
     @OptionGroup var service: ServiceOptions
 
     func run() async throws {
         try await reportingErrors {
-            if batch.batch { return try await service.answerBatch(.reverse(limit: limit)) }
-            let request = try ReverseRequest(coordinate: try point.coordinate(), limit: limit)
+            let level = try ReverseLevel(parsing: level)
+            if batch.batch { return try await service.answerBatch(.reverse(limit: limit, level: level)) }
+            let request = try ReverseRequest(coordinate: try point.coordinate(), limit: limit, level: level)
             try await service.ask(.reverse, echo: request.echo) { try await $0.reverse(request, provider: $1) }
         }
     }

@@ -1,15 +1,24 @@
 /// A structured postal address; absent parts are nil.
 public struct Address: Sendable, Hashable, Codable {
-    /// The parts as people write them: "5", "Mannerheimintie", "00100", "Helsinki".
+    /// The parts as people write them: "5", "Mannerheimintie", "00100", "Helsinki". The town is the
+    /// municipality (city, town or village) the address belongs to.
     public var houseNumber, street, postcode, town: String?
+    /// The areas that hold the address, from OSM boundaries where the index has them: the part of town
+    /// ("Kamppi"), the county or district ("Oberland"), the state or region, and the country.
+    public var suburb, county, state, country: String?
 
     /// Makes an address from its parts.
-    public init(houseNumber: String? = nil, street: String? = nil, postcode: String? = nil, town: String? = nil) {
+    public init(houseNumber: String? = nil, street: String? = nil, postcode: String? = nil, town: String? = nil,
+                suburb: String? = nil, county: String? = nil, state: String? = nil, country: String? = nil) {
         self.houseNumber = houseNumber; self.street = street; self.postcode = postcode; self.town = town
+        self.suburb = suburb; self.county = county; self.state = state; self.country = country
     }
 
     /// Whether no part is known.
-    public var isEmpty: Bool { houseNumber == nil && street == nil && postcode == nil && town == nil }
+    public var isEmpty: Bool {
+        houseNumber == nil && street == nil && postcode == nil && town == nil && suburb == nil && county == nil
+            && state == nil && country == nil
+    }
 
     /// The one line Pindrop shows for an address, street part first, then postcode and town, with the house
     /// number where the country writes it: "Simonkatu 7, 00100 Helsinki", "Städtle 35, 9490 Vaduz", but
@@ -48,14 +57,16 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
     public var address: Address?
     /// Which store or provider answered ("embedded", "nominatim", ...); nil when not recorded.
     public var source: String?
+    /// The extent of a place that is an area (a town's or a district's boundary), to fit a map to; nil for points.
+    public var boundingBox: BoundingBox?
 
     /// Makes a place from its parts.
     public init(id: String, name: String, displayName: String, coordinate: Coordinate, countryCode: String? = nil,
                 admin1: String? = nil, population: Int = 0, category: String? = nil, address: Address? = nil,
-                source: String? = nil) {
+                source: String? = nil, boundingBox: BoundingBox? = nil) {
         self.id = id; self.name = name; self.displayName = displayName; self.coordinate = coordinate
         self.countryCode = countryCode; self.admin1 = admin1; self.population = population
-        self.category = category; self.address = address; self.source = source
+        self.category = category; self.address = address; self.source = source; self.boundingBox = boundingBox
     }
 }
 

@@ -118,15 +118,56 @@ public struct SuggestRequest: Sendable, Hashable {
 public struct ReverseRequest: Sendable, Hashable {
     public var coordinate: Coordinate
     public var limit: Int
+    /// How coarse the first answer is: the building's address (the default), the street, or the suburb, town,
+    /// county, state or country the point lies in.
+    public var level: ReverseLevel
 
     /// Makes a request; the coordinate is already validated by its own initialiser.
-    public init(coordinate: Coordinate, limit: Int = 1) throws(PindropError) {
+    public init(coordinate: Coordinate, limit: Int = 1, level: ReverseLevel = .building) throws(PindropError) {
         self.coordinate = coordinate
         self.limit = try SearchRequest.validated(limit: limit)
+        self.level = level
     }
 
-    /// The request as echoed back in every answer's `query` object.
-    public var echo: [(String, QueryValue)] { coordinate.echo }
+    /// The request as echoed back in every answer's `query` object (the level only when it is not the default).
+    public var echo: [(String, QueryValue)] {
+        coordinate.echo + (level == .building ? [] : [("level", .text(level.rawValue))])
+    }
+}
+
+/// The levels `reverse` answers at, fine to coarse.
+public enum ReverseLevel: String, Sendable, Hashable, CaseIterable {
+    case building, street, suburb, city, county, state, country
+
+    /// The area level this asks for; nil for building and street, which are points and lines, not areas.
+    public var areaLevel: AreaLevel? {
+        switch self {
+        case .building, .street: nil
+        case .suburb: .suburb
+        case .city: .city
+        case .county: .county
+        case .state: .state
+        case .country: .country
+        }
+    }
+
+    /// A level by name ("city"), or by Nominatim's zoom (18 building, 16 street, 14 suburb, 10 city, 8 county,
+    /// 5 state, 3 country; the levels between round to the coarser one).
+    public init(parsing text: String) throws(PindropError) {
+        if let level = ReverseLevel(rawValue: text.lowercased()) { self = level; return }
+        guard let zoom = Int(text), (0...18).contains(zoom) else {
+            throw .invalidInput("level must be one of \(Self.allCases.map(\.rawValue).joined(separator: ", ")) or a zoom of 0-18; got \"\(text.prefix(40))\"")
+        }
+        switch zoom {
+        case 18...: self = .building
+        case 16...17: self = .street
+        case 12...15: self = .suburb
+        case 10...11: self = .city
+        case 8...9: self = .county
+        case 5...7: self = .state
+        default: self = .country
+        }
+    }
 }
 
 /// Places within a radius of a point in the stable nearby order: nearest first, ties by id. A page of them:

@@ -186,7 +186,17 @@ public enum WireEncoding {
             w.field("street", address.street)
             w.field("postcode", address.postcode)
             w.field("town", address.town)
+            w.field("suburb", address.suburb)
+            w.field("county", address.county)
+            w.field("state", address.state)
+            w.field("country", address.country)
             w.key("formatted"); w.string(address.formatted(countryCode: p.countryCode))
+            w.endObject()
+        }
+        if let box = p.boundingBox {
+            w.key("boundingBox")
+            w.beginObject()
+            w.field("south", box.south); w.field("west", box.west); w.field("north", box.north); w.field("east", box.east)
             w.endObject()
         }
         if let d = result.distanceMeters { w.key("distanceMeters"); w.number((d * 10).rounded() / 10) }

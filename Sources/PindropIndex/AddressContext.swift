@@ -1,8 +1,10 @@
 import PindropCore
 
-/// The postcode and town a street-level address is shown with. The town is always a GeoNames place's own
-/// name, the one people use ("Helsinki", not the tag's "Helsingin kaupunki"); a spot whose tags lack a part
-/// takes it from the nearest address that has it, and the town failing that from the containing place.
+/// The postcode, town and areas a street-level address is shown with. Its own `addr:*` tags win; the OSM
+/// areas that hold the spot fill what they lack (town, postcode, suburb, county, state, country); where no area
+/// does, the nearest address lends its postcode or town, and the town failing that is the containing GeoNames
+/// place. A tagged town is written as the GeoNames place's own name, the one people use ("Helsinki", not the
+/// tag's "Helsingin kaupunki").
 struct AddressContext {
     /// How far from a spot another address may lend it its postcode or town, metres.
     static let lendingReach = 300.0
@@ -48,10 +50,11 @@ struct AddressContext {
     let townPoints: SpatialIndex, townOfPoint: [String]
     /// Address points with a postcode, and that postcode.
     let postcodePoints: SpatialIndex, postcodeOfPoint: [String]
+    let areas: AreaIndex
 
     /// `places` and `spatial` are the GeoNames rows and their tree; `townsByName` the folded names of `nearbyTowns`.
-    init(features: OSMFeatures, places: PlaceTable, spatial: SpatialIndex, townsByName: [String: [Int]]) {
-        self.places = places; self.spatial = spatial; self.townsByName = townsByName
+    init(features: OSMFeatures, places: PlaceTable, spatial: SpatialIndex, townsByName: [String: [Int]], areas: AreaIndex) {
+        self.places = places; self.spatial = spatial; self.townsByName = townsByName; self.areas = areas
         var towns: [(Coordinate, String)] = [], postcodes: [(Coordinate, String)] = []
         for a in features.addressPoints {
             if let town = Self.recognisedTown(a.address.town, at: a.coordinate, places: places, townsByName: townsByName) {
@@ -77,11 +80,18 @@ struct AddressContext {
     /// Far from any GeoNames place (a partial dump) a tagged town that reads as a name is kept as tagged.
     func complete(_ address: Address, at c: Coordinate, postcode: Bool) -> Address {
         var a = address
+        let chain = areas.isEmpty ? [:] : areas.chain(at: c)
+        func area(_ level: AreaLevel) -> String? { chain[level].map { areas.areas[$0].name } }
         a.town = Self.recognisedTown(a.town, at: c, places: places, townsByName: townsByName)
+            ?? area(.city)
             ?? Self.lend(townPoints, townOfPoint, to: c)
             ?? Self.containingTown(at: c, places: places, spatial: spatial).map(places.name)
             ?? a.town.flatMap { $0.contains(where: \.isLetter) ? $0 : nil }
-        if postcode, a.postcode == nil { a.postcode = Self.lend(postcodePoints, postcodeOfPoint, to: c) }
+        if postcode, a.postcode == nil { a.postcode = area(.postcode) ?? Self.lend(postcodePoints, postcodeOfPoint, to: c) }
+        a.suburb = a.suburb ?? area(.suburb) ?? area(.neighbourhood)
+        a.county = a.county ?? area(.county)
+        a.state = a.state ?? area(.state)
+        a.country = a.country ?? area(.country)
         return a
     }
 

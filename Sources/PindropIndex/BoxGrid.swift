@@ -4,8 +4,9 @@ import PindropCore
 /// of every box (street-level shapes: the building a point is in, the features in a map view). Built when the
 /// shapes are, in memory; nothing of it is stored.
 struct BoxGrid: Sendable {
-    /// Cell side, degrees (~550 m north-south): a building touches one to four cells, a street a few dozen.
-    static let cellDegrees = 0.005
+    /// Cell side, degrees. The default (~550 m north-south) suits street-level shapes: a building touches one to
+    /// four cells, a street a few dozen.
+    let cellDegrees: Double
     /// A box touching more cells than this is not listed per cell but checked by every query.
     static let maxCellsPerBox = 4096
 
@@ -16,16 +17,17 @@ struct BoxGrid: Sendable {
     private let boxCount: Int
 
     /// A grid over those of `boxes` that `include` keeps.
-    init(boxes: [BoundingBox], including include: (Int) -> Bool = { _ in true }) {
+    init(boxes: [BoundingBox], cellDegrees: Double = 0.005, including include: (Int) -> Bool = { _ in true }) {
         boxCount = boxes.count
+        self.cellDegrees = cellDegrees
         for (i, b) in boxes.enumerated() where include(i) {
-            let (r0, c0) = Self.cell(b.south, b.west), (r1, c1) = Self.cell(b.north, b.east)
+            let (r0, c0) = cell(b.south, b.west), (r1, c1) = cell(b.north, b.east)
             guard r0 <= r1, c0 <= c1, (r1 - r0 + 1) * (c1 - c0 + 1) <= Self.maxCellsPerBox else { large.append(Int32(i)); continue }
             for r in r0...r1 { for c in c0...c1 { cells[Self.key(r, c), default: []].append(Int32(i)) } }
         }
     }
 
-    static func cell(_ latitude: Double, _ longitude: Double) -> (Int, Int) {
+    func cell(_ latitude: Double, _ longitude: Double) -> (Int, Int) {
         // Clamped, so a NaN or absurd coordinate lands in some cell instead of trapping.
         func index(_ v: Double) -> Int { v.isFinite ? Int(max(-1e8, min(1e8, (v / cellDegrees).rounded(.down)))) : 0 }
         return (index(latitude), index(longitude))
@@ -35,7 +37,7 @@ struct BoxGrid: Sendable {
 
     /// The boxes that may hold `c`, ascending (each still to be tested).
     func candidates(at c: Coordinate) -> [Int32] {
-        let (r, col) = Self.cell(c.latitude, c.longitude)
+        let (r, col) = cell(c.latitude, c.longitude)
         let listed = cells[Self.key(r, col)] ?? []
         return large.isEmpty ? listed : (listed + large).sorted()
     }
@@ -43,7 +45,7 @@ struct BoxGrid: Sendable {
     /// The boxes that may overlap `box`, ascending; nil when the box spans so many cells (or the antimeridian)
     /// that testing every box is cheaper.
     func candidates(overlapping box: BoundingBox) -> [Int32]? {
-        let (r0, c0) = Self.cell(box.south, box.west), (r1, c1) = Self.cell(box.north, box.east)
+        let (r0, c0) = cell(box.south, box.west), (r1, c1) = cell(box.north, box.east)
         guard r0 <= r1, c0 <= c1, (r1 - r0 + 1) * (c1 - c0 + 1) <= boxCount else { return nil }
         var found = large
         for r in r0...r1 { for c in c0...c1 { found += cells[Self.key(r, c)] ?? [] } }

@@ -67,6 +67,7 @@ public struct IndexBuilder: PlaceStoreWriter {
                     var street = StreetLevel.empty
                     if let streets {
                         let features = try streets.readFeatures()
+                        report.skippedAreas = features.skippedAreas
                         var townsByName: [String: [Int]] = [:]
                         for slot in AddressContext.nearbyTowns(of: features, spatial: spatial) {
                             for name in try IndexDatabase.names(db, geonameID: Int(places.geonameID[slot])) {
@@ -156,6 +157,7 @@ public struct IndexBuilder: PlaceStoreWriter {
         report.seconds = Date().timeIntervalSince(started)
         report.storeBytes = fileSize(path)
         report.count(street, places)
+        report.skippedAreas = features.skippedAreas
         return report
     }
 
@@ -201,7 +203,8 @@ public struct IndexBuilder: PlaceStoreWriter {
     static func appendStreetLevel(_ features: OSMFeatures, to places: inout PlaceTable,
                                   names: inout [(primary: [String], alternate: [String])],
                                   geonames: SpatialIndex, townsByName: [String: [Int]]) -> StreetLevel {
-        let context = AddressContext(features: features, places: places, spatial: geonames, townsByName: townsByName)
+        let areas = AreaIndex(features.areas)
+        let context = AddressContext(features: features, places: places, spatial: geonames, townsByName: townsByName, areas: areas)
         func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
                     address: Address?, primary: [String], alternate: [String] = []) {
             let nearest = geonames.nearest(latitude: c.latitude, longitude: c.longitude).map { Int($0.place) }
@@ -248,7 +251,7 @@ public struct IndexBuilder: PlaceStoreWriter {
         }
         let shapes = features.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
             + features.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }
-        return StreetLevel(places: places, addressPoints: addressPoints, streetLines: lines, features: shapes)
+        return StreetLevel(places: places, addressPoints: addressPoints, streetLines: lines, features: shapes, areas: areas)
     }
 
     static func length(_ points: [Coordinate]) -> Double {
@@ -291,6 +294,7 @@ extension ImportReport {
         venues = street.venueRows.count
         addresses = street.addressRows.count
         streets = places.kind.filter { $0 == PlaceTable.RowKind.street.rawValue }.count
+        areas = street.areas.areas.count
     }
 }
 

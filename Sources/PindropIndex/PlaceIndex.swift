@@ -191,7 +191,20 @@ public final class PlaceIndex: PlaceStore, Sendable {
     public func reverse(_ request: ReverseRequest) throws(PindropError) -> [PlaceResult] {
         let c = request.coordinate
         var results: [PlaceResult] = []
-        if let hit = streetLevelHit(at: c) {
+        if let level = request.level.areaLevel {
+            if let area = containingArea(at: c, level: level) {
+                results.append(PlaceResult(place: area, distanceMeters: 0))
+            } else if level == .city, let town = containingTown(at: c) {
+                // No boundary here: the town whose reach covers the point, as for "near Kamppi, Helsinki".
+                results.append(PlaceResult(place: places.place(town), distanceMeters: distance(town, c)))
+            }
+        } else if request.level == .street {
+            if let hit = street.nearestStreet(to: c, within: Self.streetReach), streetCoverage?.contains(c) == true {
+                var place = places.place(hit.row)
+                place.coordinate = c
+                results.append(PlaceResult(place: place, distanceMeters: hit.meters))
+            }
+        } else if let hit = streetLevelHit(at: c) {
             var place = places.place(hit.row)
             if places.rowKind(hit.row) == .street {
                 // The answer is the point on the street, not the street's label point.
@@ -215,17 +228,52 @@ public final class PlaceIndex: PlaceStore, Sendable {
         return results
     }
 
+    /// The area of `level` the point lies in, as a place with its boundary's box: the finest area at that level
+    /// or coarser (a point in no suburb answers its town). Nil where the index has no area there.
+    func containingArea(at c: Coordinate, level: AreaLevel) -> Place? {
+        let areas = street.areas
+        guard !areas.isEmpty else { return nil }
+        let chain = areas.containing(c).filter { areas.areas[$0].level != .postcode }
+        guard let pick = chain.last(where: { areas.areas[$0].level <= level }) else { return nil }
+        let area = areas.areas[pick]
+        let nearest = spatial.nearest(latitude: c.latitude, longitude: c.longitude).map { places.place(Int($0.place)) }
+        var address = Address()
+        for a in chain where areas.areas[a].level <= area.level {
+            let name = areas.areas[a].name
+            switch areas.areas[a].level {
+            case .country: address.country = name
+            case .state: address.state = name
+            case .county: address.county = name
+            case .city: address.town = name
+            case .suburb, .neighbourhood: address.suburb = address.suburb ?? name
+            case .postcode: break
+            }
+        }
+        // "Balzers, Oberland, Liechtenstein": the area, then each coarser one (an area named like its parent once).
+        var names: [String] = []
+        for a in chain.reversed() where areas.areas[a].level <= area.level && names.last != areas.areas[a].name {
+            names.append(areas.areas[a].name)
+        }
+        return Place(id: area.id, name: area.name, displayName: names.joined(separator: ", "), coordinate: areas.centre(of: pick),
+                     countryCode: nearest?.countryCode, admin1: address.state, category: "\(area.level)",
+                     address: address, source: "embedded", boundingBox: area.box)
+    }
+
     /// A GeoNames place as the answer for a spot with no street address: "near Kamppi, Helsinki" (with the town it
     /// lies in, `AddressContext.containingTown`), or "near Helsinki" when it is the town.
     func nearName(ofSlot i: Int) -> String {
         let name = places.name(i)
+        let town = containingTown(at: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])).map(places.name)
+        return "near " + ([name] + [town].compactMap { $0 }.filter { $0 != name }).joined(separator: ", ")
+    }
+
+    /// The GeoNames town a point lies in (`AddressContext.containingTown`): its slot.
+    func containingTown(at c: Coordinate) -> Int? {
         let finder = townFinder.withLock { cached in
             if cached == nil { cached = TownFinder(places: places, spatial: spatial) }
             return cached!
         }
-        let town = finder.containingTown(at: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i]),
-                                         places: places, spatial: spatial).map(places.name)
-        return "near " + ([name] + [town].compactMap { $0 }.filter { $0 != name }).joined(separator: ", ")
+        return finder.containingTown(at: c, places: places, spatial: spatial)
     }
 
     /// The street-level answer at a point: the building's address, else the nearest address within 50 m,

@@ -118,13 +118,15 @@ struct PlaceTable: Sendable {
         guard !range.isEmpty else { return nil }
         let parts = extraBytes[range].split(separator: 0x1F, omittingEmptySubsequences: false)
             .map { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
-        guard parts.count == 6, let id = parts[0] else { return nil }
-        return (id, parts[1], Address(houseNumber: parts[2], street: parts[3], postcode: parts[4], town: parts[5]))
+        guard parts.count == 10, let id = parts[0] else { return nil }
+        return (id, parts[1], Address(houseNumber: parts[2], street: parts[3], postcode: parts[4], town: parts[5],
+                                      suburb: parts[6], county: parts[7], state: parts[8], country: parts[9]))
     }
 
     /// Encodes an OpenStreetMap row's extras.
     static func encodeExtras(id: String, category: String?, address: Address?) -> [UInt8] {
-        let fields = [id, category, address?.houseNumber, address?.street, address?.postcode, address?.town]
+        let fields = [id, category, address?.houseNumber, address?.street, address?.postcode, address?.town,
+                      address?.suburb, address?.county, address?.state, address?.country]
         return Array(fields.map { ($0 ?? "").replacingOccurrences(of: "\u{1F}", with: " ") }.joined(separator: "\u{1F}").utf8)
     }
     var count: Int { geonameID.count }

@@ -22,20 +22,23 @@ struct StreetLevel: Sendable {
     /// Building after building, the slots in `addresses` of the address points inside it: its own (at its
     /// centroid) and those of its shops and entrances.
     var buildingSlots: [Int32]
+    /// Boundaries, postcode areas and places drawn as polygons.
+    var areas: AreaIndex
 
     static let empty = StreetLevel(venueRows: 0..<0, addressRows: 0..<0, venues: SpatialIndex(latitudes: [], longitudes: []),
                                    addresses: SpatialIndex(latitudes: [], longitudes: []), addressPointRow: [],
                                    streetPoints: SpatialIndex(latitudes: [], longitudes: []), streetPointRow: [],
-                                   map: StreetMapShapes(features: []), buildingSlotStart: [0], buildingSlots: [])
+                                   map: StreetMapShapes(features: []), buildingSlotStart: [0], buildingSlots: [], areas: .empty)
 
-    var isEmpty: Bool { venueRows.isEmpty && addressRows.isEmpty && streetPointRow.isEmpty }
+    var isEmpty: Bool { venueRows.isEmpty && addressRows.isEmpty && streetPointRow.isEmpty && areas.isEmpty }
 
     /// Spacing of the points laid along streets, metres.
     static let streetPointSpacing = 10.0
 
     /// Builds from the rows already appended to `places` (venue, address and street rows) and the street lines.
     init(places: PlaceTable, addressPoints: [(row: Int, point: Coordinate)], streetLines: [(row: Int, points: [Coordinate])],
-         features: [MapFeature]) {
+         features: [MapFeature], areas: AreaIndex) {
+        self.areas = areas
         func rows(_ kind: PlaceTable.RowKind) -> Range<Int> {
             let all = places.kind.indices.filter { places.kind[$0] == kind.rawValue }
             return (all.first ?? 0)..<((all.last ?? -1) + 1)
@@ -80,7 +83,8 @@ struct StreetLevel: Sendable {
 
     init(venueRows: Range<Int>, addressRows: Range<Int>, venues: SpatialIndex, addresses: SpatialIndex,
          addressPointRow: [Int32], streetPoints: SpatialIndex, streetPointRow: [Int32], map: StreetMapShapes,
-         buildingSlotStart: [Int32], buildingSlots: [Int32]) {
+         buildingSlotStart: [Int32], buildingSlots: [Int32], areas: AreaIndex) {
+        self.areas = areas
         self.buildingSlotStart = buildingSlotStart; self.buildingSlots = buildingSlots
         self.venueRows = venueRows; self.addressRows = addressRows; self.venues = venues; self.addresses = addresses
         self.addressPointRow = addressPointRow
@@ -127,7 +131,7 @@ struct StreetLevel: Sendable {
     }
 
     func blobs() -> [StoredArray] {
-        var blobs = map.blobs()
+        var blobs = map.blobs() + areas.blobs()
         blobs.append(StoredArray("street.rows", [Int64(venueRows.lowerBound), Int64(venueRows.upperBound),
                                                  Int64(addressRows.lowerBound), Int64(addressRows.upperBound)]))
         for (name, tree) in [("venues", venues), ("addresses", addresses), ("points", streetPoints)] {
@@ -157,7 +161,8 @@ struct StreetLevel: Sendable {
             streetPointRow: try blobs.array("street.point_row"),
             map: try StreetMapShapes.decode(blobs),
             buildingSlotStart: try blobs.array("street.building_slot_start"),
-            buildingSlots: try blobs.array("street.building_slots"))
+            buildingSlots: try blobs.array("street.building_slots"),
+            areas: try AreaIndex.decode(blobs))
         guard level.venues.count == level.venueRows.count, level.addresses.count == level.addressPointRow.count,
               level.addressPointRow.allSatisfy({ level.addressRows.contains(Int($0)) }),
               level.streetPoints.count == level.streetPointRow.count,

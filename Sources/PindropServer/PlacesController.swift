@@ -40,7 +40,8 @@ struct PlacesController<Context: RequestContext>: Sendable {
 
     @Sendable func reverse(_ request: Request, context: Context) async throws -> Response {
         let query = try QueryParameters(request)
-        let reverse = try ReverseRequest(coordinate: try query.requiredCoordinate(), limit: try query.limit(default: 1))
+        let level = try query.string("level").map { text throws(PindropError) in try ReverseLevel(parsing: text) } ?? .building
+        let reverse = try ReverseRequest(coordinate: try query.requiredCoordinate(), limit: try query.limit(default: 1), level: level)
         return try await Responses.answer(reverse.echo, format: try query.format()) {
             try await places.reverse(reverse, provider: query.provider())
         }

@@ -34,6 +34,8 @@ public struct ImportReport: Sendable {
     public var storeBytes = 0
     /// Street-level rows from OpenStreetMap.
     public var venues = 0, addresses = 0, streets = 0
+    /// Areas kept (boundaries, postcode areas, places drawn as polygons), and why others were left out.
+    public var areas = 0, skippedAreas: [String] = []
 
     /// An empty report.
     public init() {}

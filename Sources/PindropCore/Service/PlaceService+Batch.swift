@@ -5,7 +5,7 @@ public enum BatchQuestion: Sendable {
     /// Each line is the text typed so far.
     case suggest(near: Coordinate?, countryCode: String?, limit: Int, minChars: Int)
     /// Each line is a point: "lat,lon", "lat lon" or "lat, lon".
-    case reverse(limit: Int)
+    case reverse(limit: Int, level: ReverseLevel = .building)
 }
 
 extension PlaceService {
@@ -21,10 +21,10 @@ extension PlaceService {
         switch question {
         case .search: capability = .search
         case .suggest: capability = .suggest
-        case .reverse(let limit):
+        case .reverse(let limit, let level):
             capability = .reverse
             _ = try ReverseRequest(coordinate: Coordinate(latitude: 0, longitude: 0), limit: limit)
-            if limit == 1, try chain(for: .reverse, preferring: provider).first == Self.storeProviderName {
+            if limit == 1, level == .building, try chain(for: .reverse, preferring: provider).first == Self.storeProviderName {
                 fast = store?.batchReverser(workers: LineBatch.workerCount)
             }
         }
@@ -73,12 +73,12 @@ extension PlaceService {
                 try await self.suggest(SuggestRequest(text: text, near: near, countryCode: countryCode, limit: limit,
                                                       minChars: minChars), provider: provider)
             }
-        case .reverse(let limit):
+        case .reverse(let limit, let level):
             query = [("text", .text(text))]
             do throws(PindropError) {
-                let point = try Coordinate(parsing: text)
-                query = point.echo
-                results = await Self.results { try await self.reverse(ReverseRequest(coordinate: point, limit: limit), provider: provider) }
+                let request = try ReverseRequest(coordinate: try Coordinate(parsing: text), limit: limit, level: level)
+                query = request.echo
+                results = await Self.results { try await self.reverse(request, provider: provider) }
             } catch {
                 results = .failure(error)
             }
