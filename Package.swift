@@ -101,7 +101,7 @@ let package = Package(
         // `pindrop-fake-services`: local servers speaking real provider wire formats, for browser tests and benchmarks.
         .executableTarget(name: "PindropFakeServices", dependencies: ["PindropTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "PindropCoreTests", dependencies: ["PindropCore", "PindropTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "PindropImportTests", dependencies: ["PindropImport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "PindropImportTests", dependencies: ["PindropImport", "PindropTesting"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "PindropIndexTests", dependencies: ["PindropIndex", "PindropImport", "PindropTesting",
                                                              .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),

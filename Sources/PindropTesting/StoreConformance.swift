@@ -57,6 +57,16 @@ public struct ConformanceData: Sendable {
     public static let geonamesFolder = repository.appendingPathComponent("data/geonames").path
     /// The shipped OpenStreetMap extract of central Helsinki.
     public static let helsinkiExtract = repository.appendingPathComponent("data/osm/helsinki-center.osm.pbf").path
+    /// The shipped OpenStreetMap extract of Liechtenstein, with its municipalities' boundaries.
+    public static let liechtensteinExtract = repository.appendingPathComponent("data/osm/liechtenstein.osm.pbf").path
+
+    /// Tests/Fixtures/areas/<name>: expectations made from the OSM geometry by scripts/area-expectations.py
+    /// (pyosmium + shapely), independently of Pindrop. Rows without the header, split at tabs.
+    public static func areaFixture(_ name: String) throws -> [[String]] {
+        let text = try String(contentsOfFile: repository.appendingPathComponent("Tests/Fixtures/areas/\(name)").path, encoding: .utf8)
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
 
     /// The kept query set (scripts/make-query-set.py): full names, names without diacritics, "Name, Qualifier",
     /// alternate names and other scripts, one-typo names, and 3-4 letter prefixes, each with the place meant.

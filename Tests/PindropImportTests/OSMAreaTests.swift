@@ -1,16 +1,17 @@
 import Foundation
 import PindropCore
 import PindropImport
+import PindropTesting
 import Testing
 
 @Suite("OSM areas: boundaries assembled into polygons")
 struct OSMAreaTests {
-    static let liechtenstein = Result { try OSMFeatureExtractor.extract(fromFileAt: OSMTestData.liechtensteinPath) }
+    static let liechtenstein = Result { try OSMFeatureExtractor.extract(fromFileAt: ConformanceData.liechtensteinExtract) }
 
     @Test("Liechtenstein: exactly the named areas pyosmium assembles are kept, and every one it cannot is reported")
     func sameAreasAsPyosmium() throws {
         let features = try Self.liechtenstein.get()
-        let rows = try OSMTestData.areaFixture("liechtenstein/areas.tsv")
+        let rows = try ConformanceData.areaFixture("liechtenstein/areas.tsv")
         func id(_ row: [String]) -> String { "osm:\(row[0] == "r" ? "relation" : "way")/\(row[1])" }
         let assembled = Set(rows.filter { $0[7] == "assembled" }.map(id))
         let broken = Set(rows.filter { $0[7].hasPrefix("not-assembled") }.map(id))
@@ -39,7 +40,7 @@ struct OSMAreaTests {
     func helsinkiBoundariesCut() throws {
         let features = try OSMTestData.helsinkiFeatures()
         #expect(features.areas.isEmpty)
-        let rows = try OSMTestData.areaFixture("helsinki/areas.tsv")
+        let rows = try ConformanceData.areaFixture("helsinki/areas.tsv")
         #expect(features.skippedAreas.count == rows.count)
         #expect(features.skippedAreas.contains { $0.hasPrefix("osm:relation/34914 (Helsinki): 56 of 56 member ways are not in the file") })
     }

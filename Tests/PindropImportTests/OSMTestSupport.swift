@@ -10,20 +10,6 @@ enum OSMTestData {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("data/osm/helsinki-center.osm.pbf").path
 
-    /// data/osm/liechtenstein.osm.pbf: a whole small country, with its municipalities as boundary relations.
-    static let liechtensteinPath: String = URL(fileURLWithPath: helsinkiPath).deletingLastPathComponent()
-        .appendingPathComponent("liechtenstein.osm.pbf").path
-
-    /// Tests/Fixtures/areas/<name>: expectations made from the OSM geometry by scripts/area-expectations.py
-    /// (pyosmium + shapely), independently of Pindrop. Rows without the header, split at tabs.
-    static func areaFixture(_ name: String) throws -> [[String]] {
-        let path = URL(fileURLWithPath: helsinkiPath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/areas/\(name)").path
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }
-            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-    }
-
     static let helsinkiBytes: [UInt8] = FileManager.default.contents(atPath: helsinkiPath).map { [UInt8]($0) } ?? []
 
     private static let decoded = Result { () throws(PindropError) -> OSMData in
