@@ -228,6 +228,11 @@ public final class PlaceIndex: PlaceStore, Sendable {
         return results
     }
 
+    /// The areas the point lies in (OSM boundaries, postcode areas, places drawn as polygons), coarse to fine.
+    public func areas(containing c: Coordinate) -> [(name: String, level: AreaLevel)] {
+        street.areas.containing(c).map { (street.areas.areas[$0].name, street.areas.areas[$0].level) }
+    }
+
     /// The area of `level` the point lies in, as a place with its boundary's box: the finest area at that level
     /// or coarser (a point in no suburb answers its town). Nil where the index has no area there.
     func containingArea(at c: Coordinate, level: AreaLevel) -> Place? {

@@ -30,7 +30,7 @@ struct OSMExtraction {
         for relation in more {
             switch relation.tags["type"] {
             case "multipolygon", "street", "associatedStreet": relations.append(relation)
-            case "boundary" where AreaLevel.of(tags: relation.tags) != nil: relations.append(relation)
+            case "boundary" where extractor.areas && AreaLevel.of(tags: relation.tags) != nil: relations.append(relation)
             default: continue
             }
         }
@@ -49,7 +49,7 @@ struct OSMExtraction {
             let isStreet = way.tags["highway"] != nil && way.tags["name"] != nil
             let isBuilding = way.tags["building"].map { $0 != "no" } ?? false
             let isCandidate = OSMFeatureExtractor.mayBeAddressOrVenue(way.tags)
-            let areaLevel = AreaLevel.of(tags: way.tags)
+            let areaLevel = extractor.areas ? AreaLevel.of(tags: way.tags) : nil
             guard isStreet || isBuilding || isCandidate || areaLevel != nil else { continue }
             let id = "osm:way/\(way.id)"
             let points = locations.coordinates(of: way.nodeIDs)
@@ -123,7 +123,7 @@ struct OSMExtraction {
                                             tags: relation.tags, coordinate: coordinate))
         }
         for relation in relations where relation.tags["type"] != "street" && relation.tags["type"] != "associatedStreet" {
-            guard let level = AreaLevel.of(tags: relation.tags) else { continue }
+            guard extractor.areas, let level = AreaLevel.of(tags: relation.tags) else { continue }
             let wayMembers = relation.members.filter { $0.type == .way && ["outer", "inner", ""].contains($0.role) }
             let pieces = wayMembers.compactMap { memberWays[$0.id] }
             let (rings, unclosed) = OSMGeometry.joinRings(pieces)

@@ -5,16 +5,18 @@ import PindropCore
 public struct OSMExtracts: StreetDataSource {
     /// The PBF files.
     public var files: [String]
+    /// Whether boundaries and other areas are assembled (what they cost is measured without them).
+    public var areas: Bool
 
     /// The extracts in `files`.
-    public init(files: [String]) { self.files = files }
+    public init(files: [String], areas: Bool = true) { self.files = files; self.areas = areas }
 
     public var labels: [String] { files.map { ($0 as NSString).lastPathComponent } }
 
     public func readFeatures() throws -> OSMFeatures {
         var features = OSMFeatures()
         for file in files {
-            let more = try OSMFeatureExtractor.extract(fromFileAt: file)
+            let more = try OSMFeatureExtractor(areas: areas).extract(from: OSMPBFReader(contentsOfFile: file))
             features.venues += more.venues; features.addressPoints += more.addressPoints
             features.streets += more.streets; features.buildings += more.buildings
             features.areas += more.areas; features.skippedAreas += more.skippedAreas
@@ -32,10 +34,13 @@ public struct OSMFeatureExtractor: Sendable {
 
     /// How far (metres) a venue without its own address may borrow the nearest address point's.
     public var venueAddressRadiusMeters: Double
+    /// Whether boundaries, postcode areas and places drawn as polygons are assembled.
+    public var areas: Bool
 
     /// Makes an extractor.
-    public init(venueAddressRadiusMeters: Double = 100) {
+    public init(venueAddressRadiusMeters: Double = 100, areas: Bool = true) {
         self.venueAddressRadiusMeters = venueAddressRadiusMeters
+        self.areas = areas
     }
 
     /// Reads the PBF file at `path` and extracts its features.
