@@ -82,7 +82,11 @@ func runAreasBenchmark(arguments: [String]) async throws {
     for row in try rows("street-town.tsv") {
         streetChecked += 1
         let top = try index.search(SearchRequest(text: row[0], limit: 1)).first?.place
-        if top?.name == row[1], top?.address?.town == row[2] { streetRight += 1 }
+        if top?.name == row[1], top?.address?.town == row[2] {
+            streetRight += 1
+        } else if arguments.contains("--misses") {
+            say("miss: \(row[0]) → \(top.map { "\($0.displayName) [\($0.id)]" } ?? "nothing")")
+        }
     }
 
     func ms(_ values: [Double]) -> String { String(format: "%.2f s", values.sorted()[values.count / 2]) }

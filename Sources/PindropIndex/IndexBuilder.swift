@@ -207,7 +207,13 @@ public struct IndexBuilder: PlaceStoreWriter {
         let context = AddressContext(features: features, places: places, spatial: geonames, townsByName: townsByName, areas: areas)
         func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
                     address: Address?, primary: [String], alternate: [String] = []) {
-            let nearest = geonames.nearest(latitude: c.latitude, longitude: c.longitude).map { Int($0.place) }
+            // The country and admin1 of the nearest GeoNames place, one in the same town where a boundary says
+            // which that is (so a street near a border is not filed under the neighbouring town's admin1).
+            let town = areas.isEmpty ? nil : areas.chain(at: c)[.city]
+            let nearest = town.flatMap { town in
+                geonames.nearest(latitude: c.latitude, longitude: c.longitude, k: 8).lazy.map { Int($0.place) }
+                    .first { areas.contains(town, Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0])) }
+            } ?? geonames.nearest(latitude: c.latitude, longitude: c.longitude).map { Int($0.place) }
             let address = context.complete(address ?? Address(), at: c, postcode: address?.street != nil && kind != .street)
             places.geonameID.append(0)
             places.latitude.append(c.latitude)
@@ -238,20 +244,46 @@ public struct IndexBuilder: PlaceStoreWriter {
             append("\(street) \(number)", a.coordinate, .address, id: a.id, category: nil, address: a.address,
                    primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"])
         }
-        // One row per street name, at the middle of its longest piece; every piece feeds the nearest-street tree.
-        let byName = Dictionary(grouping: features.streets.filter { $0.points.count >= 2 }) { TextFolding.fold($0.name) }
+        // One row per street name and town (a "Landstrasse" in each of three towns is three streets), at a
+        // point of its longest piece in that town; every piece feeds the nearest-street tree.
+        let pieces = splitAtTownBoundaries(features.streets.filter { $0.points.count >= 2 }, areas: areas)
+        let byName = Dictionary(grouping: pieces) { piece in
+            TextFolding.fold(piece.street.name) + "\u{1F}"
+                + (context.complete(Address(), at: piece.label, postcode: false).town ?? "")
+        }
         var lines: [(row: Int, points: [Coordinate])] = []
         for key in byName.keys.sorted() {
             let ways = byName[key]!
-            let longest = ways.max { length($0.points) < length($1.points) }!
+            let longest = ways.max { length($0.street.points) < length($1.street.points) }!
             let row = places.count
-            append(longest.name, longest.points[longest.points.count / 2], .street, id: longest.id,
-                   category: longest.highway, address: Address(street: longest.name), primary: [longest.name])
-            lines += ways.map { (row, $0.points) }
+            append(longest.street.name, longest.label, .street, id: longest.street.id,
+                   category: longest.street.highway, address: Address(street: longest.street.name), primary: [longest.street.name])
+            lines += ways.map { (row, $0.street.points) }
         }
         let shapes = features.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
             + features.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }
         return StreetLevel(places: places, addressPoints: addressPoints, streetLines: lines, features: shapes, areas: areas)
+    }
+
+    /// The streets cut where they cross from one town's boundary into another's, so each part counts as a
+    /// street of the town it runs through, each with a point inside that town to stand for it (its middle
+    /// vertex there). A part keeps the segments that cross into its neighbours, so the parts still join up.
+    /// Where the index has no town boundaries, each street is one part, labelled at its middle vertex.
+    static func splitAtTownBoundaries(_ streets: [OSMStreet], areas: AreaIndex) -> [(street: OSMStreet, label: Coordinate)] {
+        guard areas.areas.contains(where: { $0.level == .city }) else { return streets.map { ($0, $0.points[$0.points.count / 2]) } }
+        var parts: [(street: OSMStreet, label: Coordinate)] = []
+        for street in streets {
+            let towns = street.points.map { areas.chain(at: $0)[.city] ?? -1 }
+            var runStart = 0
+            for end in 1...street.points.count where end == street.points.count || towns[end] != towns[end - 1] {
+                // The run runStart ..< end lies in one town; with the vertices either side, it keeps its crossings.
+                let points = Array(street.points[max(runStart - 1, 0)...min(end, street.points.count - 1)])
+                parts.append((OSMStreet(id: street.id, name: street.name, highway: street.highway, points: points),
+                              street.points[(runStart + end - 1) / 2]))
+                runStart = end
+            }
+        }
+        return parts
     }
 
     static func length(_ points: [Coordinate]) -> Double {
