@@ -282,11 +282,28 @@ struct StoredPlaces: GeoNamesSource, StreetDataSource {
             let (id, kind, name, wkb) = try row.decode((String, String, String?, ByteBuffer).self)
             features.buildings.append(OSMBuilding(id: id, kind: kind, name: name, outlines: try WKB.lines(Array(buffer: wkb))))
         }
+        // An import from before areas has no area table.
+        let hasAreas = try await query("SELECT to_regclass('\(s).osm_area') IS NOT NULL").decode(Bool.self)
+            .reduce(false) { $0 || $1 }
+        if hasAreas {
+            for try await row in try await query("""
+                SELECT id, name, level, admin_level, localized_names, ST_AsBinary(rings) FROM \(s).osm_area ORDER BY seq
+                """) {
+                let (id, name, level, adminLevel, localized, wkb) = try row.decode((String, String, Int16, Int16, [String], ByteBuffer).self)
+                guard let level = AreaLevel(rawValue: Int(level)) else { continue }
+                let names = Dictionary(localized.map { entry in
+                    let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+                }, uniquingKeysWith: { first, _ in first })
+                features.areas.append(OSMArea(id: id, name: name, level: level, adminLevel: adminLevel == 0 ? nil : Int(adminLevel),
+                                              localizedNames: names, rings: try WKB.lines(Array(buffer: wkb))))
+            }
+        }
         return StoredPlaces(dataset: dataset, countryRows: countries, admin1: admin1, records: records, features: features)
     }
 }
 
 extension OSMFeatures {
     /// Whether nothing street-level is held.
-    var isEmpty: Bool { addressPoints.isEmpty && streets.isEmpty && venues.isEmpty && buildings.isEmpty }
+    var isEmpty: Bool { addressPoints.isEmpty && streets.isEmpty && venues.isEmpty && buildings.isEmpty && areas.isEmpty }
 }

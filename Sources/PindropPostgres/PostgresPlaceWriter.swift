@@ -209,6 +209,15 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
             rows.endRow()
         }
         try await copy(rows.bytes, into: "osm_building", columns: ["seq", "id", "kind", "name", "outlines"], on: connection)
+        rows = CopyRows()
+        for (seq, a) in features.areas.enumerated() {
+            rows.integer(seq); rows.text(a.id); rows.text(a.name); rows.integer(a.level.rawValue); rows.integer(a.adminLevel ?? 0)
+            rows.textArray(a.localizedNames.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+            rows.geometry(WKB.multiLineString(a.rings))
+            rows.endRow()
+        }
+        try await copy(rows.bytes, into: "osm_area", columns: ["seq", "id", "name", "level", "admin_level", "localized_names", "rings"],
+                       on: connection)
     }
 
     /// Sends encoded rows through one COPY, in pieces of 1 MB.

@@ -149,6 +149,20 @@ enum PostgresSchema {
                 outlines geometry(MultiLineString, 4326) NOT NULL
             )
             """,
+            // Boundaries and other areas: their rings, outer and inner alike (even-odd, as the engine reads
+            // them; ST_BuildArea makes polygons of them). level is Core's AreaLevel; localized_names holds
+            // "de=Liechtenstein" for name:de.
+            """
+            CREATE TABLE \(schema).osm_area (
+                seq integer PRIMARY KEY,
+                id text NOT NULL,
+                name text NOT NULL,
+                level smallint NOT NULL,
+                admin_level smallint NOT NULL,
+                localized_names text[] NOT NULL,
+                rings geometry(MultiLineString, 4326) NOT NULL
+            )
+            """,
         ]
     }
 
@@ -168,6 +182,7 @@ enum PostgresSchema {
             "CREATE INDEX ON \(schema).osm_venue USING gin (name gin_trgm_ops)",
             "CREATE INDEX ON \(schema).osm_street USING gist (line)",
             "CREATE INDEX ON \(schema).osm_building USING gist (outlines)",
+            "CREATE INDEX ON \(schema).osm_area USING gist (rings)",
             "ANALYZE \(schema).geonames_place",
             "ANALYZE \(schema).osm_address",
             "ANALYZE \(schema).osm_venue",

@@ -190,6 +190,31 @@ struct PostgresStoreTests {
         #expect(invalid == 0)
     }
 
+    @Test("Liechtenstein's boundaries come back from PostGIS ring for ring, and the served store answers the Balzers exclave")
+    func areasRoundTrip() async throws {
+        let database = try await TestDatabase.create("pindrop_areas")
+        defer { database.close() }
+        let extract = OSMExtracts(files: [ConformanceData.liechtensteinExtract])
+        _ = try await PostgresPlaceWriter(database: database).importGeoNames(
+            MemoryGeoNames(rows: MemoryGeoNames.towns(20, prefix: "Testdorf")), streets: extract, progress: nil)
+        let read = try #require(try await database.transaction("reading", bounded: false) { connection in
+            try await StoredPlaces.read(on: connection, logger: database.logger)
+        })
+        let areas = try extract.readFeatures().areas
+        #expect(areas.count == 18)
+        #expect(read.features.areas == areas)
+        // PostGIS makes the same polygons of the rings: the exclave's point is inside Balzers there too.
+        let inBalzers = try await count("""
+            pindrop_places.osm_area WHERE name = 'Balzers'
+            AND ST_Contains(ST_BuildArea(rings), ST_SetSRID(ST_MakePoint(9.594155, 47.152407), 4326))
+            """, in: database)
+        #expect(inBalzers == 1)
+        let store = try await PostgresPlaceStore.open(database: database, cacheFolder: TestDatabase.cacheFolder("areas"))
+        defer { store.close() }
+        let answer = try await store.reverse(ReverseRequest(coordinate: Coordinate(latitude: 47.152407, longitude: 9.594155), level: .city))
+        #expect(answer.first?.place.name == "Balzers")
+    }
+
     @Test("a database that cannot be reached is store_unavailable, and no message shows the password")
     func unreachableDatabase() async throws {
         let database = try PostgresPool(url: "postgres://pindrop:s3cret-pw@127.0.0.1:1/pindrop?sslmode=disable",
