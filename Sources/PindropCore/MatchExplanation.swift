@@ -23,7 +23,7 @@ public struct MatchExplanation: Sendable, Hashable, Codable {
     }
 
     /// What kind of row the place is: a GeoNames place, or an OpenStreetMap venue, address or street.
-    public enum RowKind: String, Sendable, Hashable, Codable { case place, venue, address, street }
+    public enum RowKind: String, Sendable, Hashable, Codable { case place, venue, address, street, area }
 
     public var match: Match
     public var nameKind: NameKind

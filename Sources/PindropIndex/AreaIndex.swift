@@ -16,6 +16,8 @@ struct AreaIndex: Sendable {
     }
 
     let areas: [Area]
+    /// For each area, the GeoNames place (slot) it is the boundary of, found by name, or -1.
+    var twins: [Int32] = []
     /// Ring points, all areas' rings one after another; `ringStart` has one entry more than there are rings.
     private let latitudes: [Double], longitudes: [Double]
     private let ringStart: [Int32]
@@ -46,6 +48,7 @@ struct AreaIndex: Sendable {
             areas.append(Area(id: area.id, name: area.name, level: area.level, adminLevel: area.adminLevel ?? 0, box: box))
         }
         self.init(areas: areas, latitudes: lats, longitudes: lons, ringStart: ringStart, areaRingStart: areaRingStart)
+        twins = [Int32](repeating: -1, count: areas.count)
     }
 
     private init(areas: [Area], latitudes: [Double], longitudes: [Double], ringStart: [Int32], areaRingStart: [Int32]) {
@@ -174,7 +177,7 @@ struct AreaIndex: Sendable {
                 StoredArray("area.admin_level", areas.map { UInt8(clamping: $0.adminLevel) }),
                 StoredArray("area.text", text), StoredArray("area.text_start", textStart),
                 StoredArray("area.ring_start", ringStart), StoredArray("area.area_ring_start", areaRingStart),
-                StoredArray("area.coordinates", coordinates)]
+                StoredArray("area.coordinates", coordinates), StoredArray("area.twin", twins)]
     }
 
     static func decode(_ blobs: StructureReader) throws(PindropError) -> AreaIndex {
@@ -182,9 +185,9 @@ struct AreaIndex: Sendable {
         let levels: [UInt8] = try blobs.array("area.level"), adminLevels: [UInt8] = try blobs.array("area.admin_level")
         let text: [UInt8] = try blobs.array("area.text"), textStart: [UInt32] = try blobs.array("area.text_start")
         let ringStart: [Int32] = try blobs.array("area.ring_start"), areaRingStart: [Int32] = try blobs.array("area.area_ring_start")
-        let coordinates: [Double] = try blobs.array("area.coordinates")
+        let coordinates: [Double] = try blobs.array("area.coordinates"), twins: [Int32] = try blobs.array("area.twin")
         let n = levels.count
-        guard adminLevels.count == n, textStart.count == n + 1, Int(textStart.last ?? 0) == text.count,
+        guard adminLevels.count == n, twins.count == n, textStart.count == n + 1, Int(textStart.last ?? 0) == text.count,
               areaRingStart.count == n + 1, areaRingStart.first == 0, Int(areaRingStart.last ?? -1) == ringStart.count - 1,
               ringStart.first == 0, zip(ringStart, ringStart.dropFirst()).allSatisfy({ $1 - $0 >= 4 }),
               zip(areaRingStart, areaRingStart.dropFirst()).allSatisfy({ $0 <= $1 }),
@@ -207,7 +210,9 @@ struct AreaIndex: Sendable {
                               name: String(decoding: parts.count > 1 ? parts[1] : [], as: UTF8.self),
                               level: AreaLevel(rawValue: Int(levels[a]))!, adminLevel: Int(adminLevels[a]), box: box))
         }
-        return AreaIndex(areas: areas, latitudes: lats, longitudes: lons, ringStart: ringStart, areaRingStart: areaRingStart)
+        var index = AreaIndex(areas: areas, latitudes: lats, longitudes: lons, ringStart: ringStart, areaRingStart: areaRingStart)
+        index.twins = twins
+        return index
     }
 }
 

@@ -203,7 +203,7 @@ public struct IndexBuilder: PlaceStoreWriter {
     static func appendStreetLevel(_ features: OSMFeatures, to places: inout PlaceTable,
                                   names: inout [(primary: [String], alternate: [String])],
                                   geonames: SpatialIndex, townsByName: [String: [Int]]) -> StreetLevel {
-        let areas = AreaIndex(features.areas)
+        var areas = AreaIndex(features.areas)
         let context = AddressContext(features: features, places: places, spatial: geonames, townsByName: townsByName, areas: areas)
         func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
                     address: Address?, primary: [String], alternate: [String] = []) {
@@ -214,7 +214,9 @@ public struct IndexBuilder: PlaceStoreWriter {
                 geonames.nearest(latitude: c.latitude, longitude: c.longitude, k: 8).lazy.map { Int($0.place) }
                     .first { areas.contains(town, Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0])) }
             } ?? geonames.nearest(latitude: c.latitude, longitude: c.longitude).map { Int($0.place) }
-            let address = context.complete(address ?? Address(), at: c, postcode: address?.street != nil && kind != .street)
+            // An area's address is the areas that hold it, as given; everything else is completed where it lies.
+            let address = kind == .area ? address ?? Address()
+                : context.complete(address ?? Address(), at: c, postcode: address?.street != nil && kind != .street)
             places.geonameID.append(0)
             places.latitude.append(c.latitude)
             places.longitude.append(c.longitude)
@@ -259,6 +261,32 @@ public struct IndexBuilder: PlaceStoreWriter {
             append(longest.street.name, longest.label, .street, id: longest.street.id,
                    category: longest.street.highway, address: Address(street: longest.street.name), primary: [longest.street.name])
             lines += ways.map { (row, $0.street.points) }
+        }
+        // Areas by name: one that a GeoNames place inside it is named after (Vaduz) lends that place its box at
+        // answer time; any other (a district, a county) becomes a row of its own, at its centre.
+        areas.twins = areas.areas.indices.map { a in
+            let area = areas.areas[a]
+            guard area.level != .postcode else { return -1 }
+            let twin = (townsByName[TextFolding.fold(area.name)] ?? [])
+                .filter { areas.contains(a, Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0])) }
+                .max { places.population[$0] < places.population[$1] }
+            if let twin { return Int32(twin) }
+            let osm = features.areas[a]
+            let centre = areas.centre(of: a)
+            var address = Address()
+            for b in areas.containing(centre) where areas.areas[b].level < area.level {
+                let name = areas.areas[b].name
+                switch areas.areas[b].level {
+                case .country: address.country = name
+                case .state: address.state = name
+                case .county: address.county = name
+                case .city: address.town = name
+                case .suburb, .neighbourhood, .postcode: break
+                }
+            }
+            append(area.name, centre, .area, id: area.id, category: "\(area.level)", address: address,
+                   primary: [area.name], alternate: osm.localizedNames.values.filter { $0 != area.name })
+            return -1
         }
         let shapes = features.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
             + features.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }

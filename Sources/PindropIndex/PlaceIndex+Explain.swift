@@ -103,6 +103,7 @@ extension PlaceIndex {
         case .venue: .venue
         case .address: .address
         case .street: .street
+        case .area: .area
         }
         return MatchExplanation(
             match: match, nameKind: nameKind, text: String(decoding: key, as: UTF8.self), matchedName: writtenName(c, typed: typed),

@@ -71,6 +71,24 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let grouped = groupedByKey(rowOfSlot, keyCount: places.count - first)
         streetPointStart = grouped.start
         streetPointSlots = grouped.order
+        var areaOfRow: [Int32: Int] = [:], areaOfID: [String: Int] = [:]
+        for (a, area) in street.areas.areas.enumerated() {
+            if street.areas.twins[a] >= 0 { areaOfRow[street.areas.twins[a]] = a } else { areaOfID[area.id] = a }
+        }
+        for i in first..<places.count where places.rowKind(i) == .area {
+            if let id = places.extras(i)?.id, let a = areaOfID[id] { areaOfRow[Int32(i)] = a }
+        }
+        self.areaOfRow = areaOfRow
+    }
+
+    /// The area each area row, and each GeoNames place that an area is the boundary of, stands for.
+    let areaOfRow: [Int32: Int]
+
+    /// A row as a place, with its boundary's box when it is (or is the town of) an area.
+    func placeWithBox(_ slot: Int) -> Place {
+        var place = places.place(slot)
+        if let a = areaOfRow[Int32(slot)] { place.boundingBox = street.areas.areas[a].box }
+        return place
     }
 
     /// The countries and admin1 divisions a qualifier form names ("il" → Illinois and others).
@@ -381,11 +399,11 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// A place by id ("geonames:2988507"); nil for an unknown or foreign id.
     public func place(id: String) -> Place? {
         if id.hasPrefix("osm:") {
-            return (places.geonamesCount..<places.count).first { places.extras($0)?.id == id }.map(places.place)
+            return (places.geonamesCount..<places.count).first { places.extras($0)?.id == id }.map(placeWithBox)
         }
         guard id.hasPrefix("geonames:"), let n = Int32(id.dropFirst("geonames:".count)),
               let i = places.index(ofGeonameID: n) else { return nil }
-        return places.place(i)
+        return placeWithBox(i)
     }
 
     /// What this store holds (the protocol requirements above are met by the synchronous methods directly).
@@ -582,7 +600,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         // Only a match through an alternate name (or an explanation) needs the typed text, trimmed.
         lazy var asTyped = String(typed.prefix { $0 != "," }).trimmingWhitespace()
         return found.map { c in
-            var result = PlaceResult(place: places.place(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
+            var result = PlaceResult(place: placeWithBox(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
             if names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue {
                 let start = Int(names.keyStart[c.entry])
                 result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: asTyped)

@@ -50,9 +50,10 @@ struct PlaceTable: Sendable {
 
     /// The kinds of rows, in the order they are stored.
     enum RowKind: UInt8 {
-        case geonames = 0, venue = 1, address = 2, street = 3
-        /// Added to importance: with no population to go by, a street outranks one of its addresses.
-        var bonus: Float { switch self { case .geonames, .address: 0; case .venue: 1; case .street: 1.5 } }
+        case geonames = 0, venue = 1, address = 2, street = 3, area = 4
+        /// Added to importance: with no population to go by, a street outranks one of its addresses, and an area
+        /// (a district, a county) ranks as a village of ~800 people would.
+        var bonus: Float { switch self { case .geonames, .address: 0; case .venue: 1; case .street: 1.5; case .area: 3 } }
     }
 
     /// Rows 0 ..< geonamesCount are GeoNames places, sorted by id. They come first, so a binary search finds the
@@ -195,6 +196,13 @@ struct PlaceTable: Sendable {
             switch rowKind(i) {
             case .address: displayName = context ?? name
             case .street: displayName = [name, osm.address.town].compactMap { $0 }.joined(separator: ", ")
+            case .area:
+                // "Oberland, Liechtenstein": the area, then the areas that hold it.
+                var chain: [String] = []
+                for part in [name, osm.address.town, osm.address.county, osm.address.state, osm.address.country] {
+                    if let part, chain.last != part { chain.append(part) }
+                }
+                displayName = chain.joined(separator: ", ")
             default: displayName = [name, context].compactMap { $0 }.joined(separator: ", ")
             }
             return Place(id: osm.id, name: name, displayName: displayName, coordinate: coordinate,

@@ -91,6 +91,29 @@ struct AreaAnswerTests {
         #expect(Double(right) >= 0.99 * Double(checked), "\(right) of \(checked); \(wrong.prefix(5))")
     }
 
+    @Test("areas are found by name, with their box: a town's boundary lends Vaduz its box, a county is a place of its own")
+    func areasByName() throws {
+        let index = try LiechtensteinIndex.index
+        let vaduz = try #require(try index.search(SearchRequest(text: "Vaduz", limit: 1)).first?.place)
+        #expect(vaduz.id == "geonames:3042030")
+        #expect(vaduz.boundingBox.map { $0.south < 47.09 && $0.north > 47.19 } == true)  // the municipality, up the mountain
+        let oberland = try #require(try index.search(SearchRequest(text: "Oberland", limit: 1)).first?.place)
+        #expect(oberland.id == "osm:relation/1156142" && oberland.displayName == "Oberland, Liechtenstein")
+        #expect(oberland.boundingBox?.contains(Coordinate(latitude: 47.152407, longitude: 9.594155)) == true)
+    }
+
+    @Test("\"street, town\" finds that town's street, not a same-named one next door (307 queries; at least 95%)")
+    func streetInTown() throws {
+        let index = try LiechtensteinIndex.index
+        let rows = try ConformanceData.areaFixture("liechtenstein/street-town.tsv")
+        var wrong: [String] = []
+        for row in rows {
+            let top = try index.search(SearchRequest(text: row[0], limit: 1)).first?.place
+            if top?.name != row[1] || top?.address?.town != row[2] { wrong.append("\(row[0]) → \(top?.displayName ?? "nothing")") }
+        }
+        #expect(Double(rows.count - wrong.count) >= 0.95 * Double(rows.count), "\(wrong.count) of \(rows.count) wrong: \(wrong.prefix(5))")
+    }
+
     @Test("central Helsinki, whose extract cuts every boundary: the answer names Helsinki and the district, Kamppi")
     func helsinkiCentre() throws {
         let index = try SharedIndex.index
