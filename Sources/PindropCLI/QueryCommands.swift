@@ -8,6 +8,14 @@ struct SearchCommand: AsyncParsableCommand {
     @Argument(help: "The text to search for (omit with --batch).")
     var text: String?
     @OptionGroup var query: TextQueryOptions
+    @Option(help: "Only places in this town (by its boundary where the index has one).")
+    var city: String?
+    @Option(help: "Only places in this postcode.")
+    var postcode: String?
+    @Option(help: "Only places in this county or district.")
+    var county: String?
+    @Option(help: "Only places in this state or region.")
+    var state: String?
     @OptionGroup var service: ServiceOptions
     @OptionGroup var batch: BatchOptions
 
@@ -15,10 +23,14 @@ struct SearchCommand: AsyncParsableCommand {
         try await reportingErrors {
             let near = try query.nearCoordinate()
             try query.checkBatch(batch)
-            if batch.batch { return try await service.answerBatch(.search(near: near, countryCode: query.country, limit: query.limit)) }
+            let within = try AreaFilter(city: city, postcode: postcode, county: county, state: state)
+            if batch.batch {
+                guard within.isEmpty else { throw PindropError.invalidInput("--city, --postcode, --county and --state do not go with --batch") }
+                return try await service.answerBatch(.search(near: near, countryCode: query.country, limit: query.limit))
+            }
             guard let text else { throw PindropError.invalidInput("give the text to search for, or --batch") }
             let request = try SearchRequest(text: text, near: near, countryCode: query.country, limit: query.limit,
-                                            explain: query.explain)
+                                            explain: query.explain, within: within)
             try await service.ask(.search, echo: request.echo) { try await $0.search(request, provider: $1) }
         }
     }

@@ -27,19 +27,24 @@ public struct SearchRequest: Sendable, Hashable {
     public var limit: Int
     /// Ask for each result's `explanation` (only the embedded index gives one; it costs nothing when false).
     public var explain: Bool
+    /// Keep only places inside these areas (structured search: `city=`, `postcode=`, `county=`, `state=`).
+    public var within: AreaFilter
 
     /// Validates and makes a request; throws `.invalidInput` for empty or oversized text or a bad limit.
     public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
-                limit: Int = RequestLimits.defaultLimit, explain: Bool = false) throws(PindropError) {
+                limit: Int = RequestLimits.defaultLimit, explain: Bool = false, within: AreaFilter = .none) throws(PindropError) {
         self.text = try Self.validated(text: text)
         self.near = near
         self.countryCode = try countryCode.map { c throws(PindropError) in try Self.validated(countryCode: c) }
         self.limit = try Self.validated(limit: limit)
         self.explain = explain
+        self.within = within
     }
 
     /// The request as echoed back in every answer's `query` object.
-    public var echo: [(String, QueryValue)] { Self.echo(text: text, near: near, countryCode: countryCode, limit: limit) }
+    public var echo: [(String, QueryValue)] {
+        Self.echo(text: text, near: near, countryCode: countryCode, limit: limit) + within.parts.map { ($0.name, .text($0.value)) }
+    }
 
     /// The echo of a text query (search and suggest share it).
     static func echo(text: String, near: Coordinate?, countryCode: String?, limit: Int) -> [(String, QueryValue)] {
@@ -133,6 +138,36 @@ public struct ReverseRequest: Sendable, Hashable {
     public var echo: [(String, QueryValue)] {
         coordinate.echo + (level == .building ? [] : [("level", .text(level.rawValue))])
     }
+}
+
+/// The areas a structured search keeps its answers inside, by name; nil parts do not narrow.
+public struct AreaFilter: Sendable, Hashable {
+    /// The municipality ("Triesen"), the postcode ("9495"), the county or district, the state or region.
+    public var city, postcode, county, state: String?
+
+    /// No narrowing.
+    public static let none = AreaFilter(unchecked: ())
+    private init(unchecked: Void) {}
+
+    /// Validates each part as search text is validated (not blank, not over the length limit).
+    public init(city: String? = nil, postcode: String? = nil, county: String? = nil, state: String? = nil) throws(PindropError) {
+        func checked(_ name: String, _ value: String?) throws(PindropError) -> String? {
+            guard let value else { return nil }
+            do { return try SearchRequest.validated(text: value) } catch {
+                throw .invalidInput("\(name) must be a name of up to \(RequestLimits.maxTextLength) characters, got \"\(value.prefix(40))\"")
+            }
+        }
+        self.city = try checked("city", city); self.postcode = try checked("postcode", postcode)
+        self.county = try checked("county", county); self.state = try checked("state", state)
+    }
+
+    /// The parts given, named as in the API.
+    public var parts: [(name: String, value: String)] {
+        [("city", city), ("postcode", postcode), ("county", county), ("state", state)].compactMap { name, value in value.map { (name, $0) } }
+    }
+
+    /// Whether nothing narrows.
+    public var isEmpty: Bool { parts.isEmpty }
 }
 
 /// The levels `reverse` answers at, fine to coarse.

@@ -142,6 +142,12 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let name = parts.first ?? ""
         let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
         guard !name.isEmpty else { return [] }
+        let within = containment(request.within)
+        func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool) -> (Int32) -> Bool {
+            let base = self.acceptance(country: country, qualifiers: qualifiers, lastIsPrefix: lastIsPrefix)
+            guard let within else { return base }
+            return { base($0) && within($0) }
+        }
         let accept = acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: false)
         let nameKey = Array(name.utf8)
         var key = nameKey
@@ -412,6 +418,34 @@ public final class PlaceIndex: PlaceStore, Sendable {
     }
 
     // MARK: Ranking
+
+    /// Structured search's test: whether a row lies inside the named areas. A street-level row is by the address
+    /// its import gave it (its tags, else the boundaries holding it); a GeoNames place by the boundaries holding
+    /// its point, else its admin1 (state) and, for the town, its own name or the town whose reach covers it.
+    /// Nil when the filter names nothing.
+    func containment(_ filter: AreaFilter) -> ((Int32) -> Bool)? {
+        guard !filter.isEmpty else { return nil }
+        let city = filter.city.map(TextFolding.fold), postcode = filter.postcode.map(TextFolding.fold)
+        let county = filter.county.map(TextFolding.fold), state = filter.state.map(TextFolding.fold)
+        func matches(_ wanted: String?, _ candidates: [String?]) -> Bool {
+            guard let wanted else { return true }
+            return candidates.contains { $0.map(TextFolding.fold) == wanted }
+        }
+        return { [self] slot in
+            let i = Int(slot)
+            if i >= firstStreetLevelRow {
+                guard let a = places.extras(i)?.address else { return false }
+                return matches(city, [a.town]) && matches(postcode, [a.postcode]) && matches(county, [a.county])
+                    && matches(state, [a.state, places.admin1Info(i)?.name])
+            }
+            let point = Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])
+            let chain = street.areas.isEmpty ? [:] : street.areas.chain(at: point)
+            func area(_ level: AreaLevel) -> String? { chain[level].map { street.areas.areas[$0].name } }
+            return matches(postcode, [area(.postcode)]) && matches(county, [area(.county)])
+                && matches(state, [area(.state), places.admin1Info(i)?.name])
+                && matches(city, [area(.city), places.name(i), city == nil ? nil : containingTown(at: point).map(places.name)])
+        }
+    }
 
     /// Which matches count: exact and prefix (search), prefix (suggest), exact only (a head before a qualifier).
     enum Mode { case search, suggest, exact }

@@ -20,8 +20,11 @@ struct PlacesController<Context: RequestContext>: Sendable {
 
     @Sendable func search(_ request: Request, context: Context) async throws -> Response {
         let query = try QueryParameters(request)
+        let within = try AreaFilter(city: query.string("city"), postcode: query.string("postcode"), county: query.string("county"),
+                                    state: query.string("state"))
         let search = try SearchRequest(text: try query.requiredString("q"), near: try query.coordinate(),
-                                       countryCode: query.string("country"), limit: try query.limit(), explain: try query.flag("explain"))
+                                       countryCode: query.string("country"), limit: try query.limit(), explain: try query.flag("explain"),
+                                       within: within)
         return try await Responses.answer(search.echo, format: try query.format()) {
             try await places.search(search, provider: query.provider())
         }

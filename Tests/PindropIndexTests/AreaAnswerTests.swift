@@ -114,6 +114,23 @@ struct AreaAnswerTests {
         #expect(Double(rows.count - wrong.count) >= 0.95 * Double(rows.count), "\(wrong.count) of \(rows.count) wrong: \(wrong.prefix(5))")
     }
 
+    @Test("structured search keeps what lies inside: city=, county=, postcode=, state=")
+    func structured() throws {
+        let index = try LiechtensteinIndex.index
+        func top(_ text: String, _ within: AreaFilter) throws -> [Place] {
+            try index.search(SearchRequest(text: text, limit: 20, within: within)).map(\.place)
+        }
+        // Every answer for "Landstrasse" in Triesen is in Triesen; there are Landstrassen in other towns.
+        let triesen = try top("Landstrasse", AreaFilter(city: "Triesen"))
+        #expect(!triesen.isEmpty && triesen.allSatisfy { $0.address?.town == "Triesen" })
+        #expect(try top("Landstrasse", .none).contains { $0.address?.town != "Triesen" })
+        // A county holds its towns: Vaduz is in Oberland, not in Unterland.
+        #expect(try top("Vaduz", AreaFilter(county: "Oberland")).first?.id == "geonames:3042030")
+        #expect(try top("Vaduz", AreaFilter(county: "Unterland")).allSatisfy { $0.id != "geonames:3042030" })
+        #expect(try top("Landstrasse", AreaFilter(postcode: "9495")).allSatisfy { $0.address?.postcode == "9495" })
+        #expect(throws: PindropError.self) { try AreaFilter(city: "   ") }
+    }
+
     @Test("central Helsinki, whose extract cuts every boundary: the answer names Helsinki and the district, Kamppi")
     func helsinkiCentre() throws {
         let index = try SharedIndex.index
