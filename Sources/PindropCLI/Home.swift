@@ -128,10 +128,12 @@ struct StoreLocation: Sendable, CustomStringConvertible {
         try GeoNamesReader.locate((PindropHome.shippedData as NSString).appendingPathComponent("geonames"))
     }
 
-    /// The shipped OpenStreetMap extract, when the checkout has it.
+    /// The shipped OpenStreetMap extracts (central Helsinki; Liechtenstein with its boundaries), when the checkout
+    /// has them: every .osm.pbf in the data's osm folder, by name.
     static func shippedStreets() -> OSMExtracts? {
-        let osm = (PindropHome.shippedData as NSString).appendingPathComponent("osm/helsinki-center.osm.pbf")
-        return FileManager.default.fileExists(atPath: osm) ? OSMExtracts(files: [osm]) : nil
+        let folder = (PindropHome.shippedData as NSString).appendingPathComponent("osm")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".osm.pbf") }.sorted()
+        return files.isEmpty ? nil : OSMExtracts(files: files.map { (folder as NSString).appendingPathComponent($0) })
     }
 
     /// Builds the default index from the shipped GeoNames data and OpenStreetMap extract.
