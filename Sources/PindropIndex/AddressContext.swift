@@ -80,18 +80,17 @@ struct AddressContext {
     /// Far from any GeoNames place (a partial dump) a tagged town that reads as a name is kept as tagged.
     func complete(_ address: Address, at c: Coordinate, postcode: Bool) -> Address {
         var a = address
-        let chain = areas.isEmpty ? [:] : areas.chain(at: c)
-        func area(_ level: AreaLevel) -> String? { chain[level].map { areas.areas[$0].name } }
+        let held = areas.isEmpty ? Address() : areas.address(of: areas.containing(c))
         a.town = Self.recognisedTown(a.town, at: c, places: places, townsByName: townsByName)
-            ?? area(.city)
+            ?? held.town
             ?? Self.lend(townPoints, townOfPoint, to: c)
             ?? Self.containingTown(at: c, places: places, spatial: spatial).map(places.name)
             ?? a.town.flatMap { $0.contains(where: \.isLetter) ? $0 : nil }
-        if postcode, a.postcode == nil { a.postcode = area(.postcode) ?? Self.lend(postcodePoints, postcodeOfPoint, to: c) }
-        a.suburb = a.suburb ?? area(.suburb) ?? area(.neighbourhood)
-        a.county = a.county ?? area(.county)
-        a.state = a.state ?? area(.state)
-        a.country = a.country ?? area(.country)
+        if postcode, a.postcode == nil { a.postcode = held.postcode ?? Self.lend(postcodePoints, postcodeOfPoint, to: c) }
+        a.suburb = a.suburb ?? held.suburb
+        a.county = a.county ?? held.county
+        a.state = a.state ?? held.state
+        a.country = a.country ?? held.country
         return a
     }
 

@@ -123,6 +123,26 @@ struct AreaIndex: Sendable {
         return chain
     }
 
+    /// The address parts these areas name (a chain from `containing`, coarse to fine): country, state, county,
+    /// town, suburb and postcode, each the finest of its level (admin level 8 over 7; a district over the major
+    /// district that holds it), a neighbourhood standing for the suburb only where there is none.
+    func address(of chain: [Int]) -> Address {
+        var address = Address()
+        for a in chain {
+            let name = areas[a].name
+            switch areas[a].level {
+            case .country: address.country = name
+            case .state: address.state = name
+            case .county: address.county = name
+            case .city: address.town = name
+            case .suburb: address.suburb = name
+            case .neighbourhood: address.suburb = address.suburb ?? name
+            case .postcode: address.postcode = name
+            }
+        }
+        return address
+    }
+
     /// The area's rings.
     func rings(of a: Int) -> [[Coordinate]] {
         (Int(areaRingStart[a])..<Int(areaRingStart[a + 1])).map { r in

@@ -273,17 +273,7 @@ public struct IndexBuilder: PlaceStoreWriter {
             if let twin { return Int32(twin) }
             let osm = features.areas[a]
             let centre = areas.centre(of: a)
-            var address = Address()
-            for b in areas.containing(centre) where areas.areas[b].level < area.level {
-                let name = areas.areas[b].name
-                switch areas.areas[b].level {
-                case .country: address.country = name
-                case .state: address.state = name
-                case .county: address.county = name
-                case .city: address.town = name
-                case .suburb, .neighbourhood, .postcode: break
-                }
-            }
+            let address = areas.address(of: areas.containing(centre).filter { areas.areas[$0].level < area.level })
             append(area.name, centre, .area, id: area.id, category: "\(area.level)", address: address,
                    primary: [area.name], alternate: osm.localizedNames.values.filter { $0 != area.name })
             return -1

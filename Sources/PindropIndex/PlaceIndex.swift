@@ -266,18 +266,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         guard let pick = chain.last(where: { areas.areas[$0].level <= level }) else { return nil }
         let area = areas.areas[pick]
         let nearest = spatial.nearest(latitude: c.latitude, longitude: c.longitude).map { places.place(Int($0.place)) }
-        var address = Address()
-        for a in chain where areas.areas[a].level <= area.level {
-            let name = areas.areas[a].name
-            switch areas.areas[a].level {
-            case .country: address.country = name
-            case .state: address.state = name
-            case .county: address.county = name
-            case .city: address.town = name
-            case .suburb, .neighbourhood: address.suburb = address.suburb ?? name
-            case .postcode: break
-            }
-        }
+        let address = areas.address(of: chain.filter { areas.areas[$0].level <= area.level })
         // "Balzers, Oberland, Liechtenstein": the area, then each coarser one (an area named like its parent once).
         var names: [String] = []
         for a in chain.reversed() where areas.areas[a].level <= area.level && names.last != areas.areas[a].name {
@@ -439,11 +428,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
                     && matches(state, [a.state, places.admin1Info(i)?.name])
             }
             let point = Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])
-            let chain = street.areas.isEmpty ? [:] : street.areas.chain(at: point)
-            func area(_ level: AreaLevel) -> String? { chain[level].map { street.areas.areas[$0].name } }
-            return matches(postcode, [area(.postcode)]) && matches(county, [area(.county)])
-                && matches(state, [area(.state), places.admin1Info(i)?.name])
-                && matches(city, [area(.city), places.name(i), city == nil ? nil : containingTown(at: point).map(places.name)])
+            let held = street.areas.isEmpty ? Address() : street.areas.address(of: street.areas.containing(point))
+            return matches(postcode, [held.postcode]) && matches(county, [held.county])
+                && matches(state, [held.state, places.admin1Info(i)?.name])
+                && matches(city, [held.town, places.name(i), city == nil ? nil : containingTown(at: point).map(places.name)])
         }
     }
 
