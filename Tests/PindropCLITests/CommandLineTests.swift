@@ -89,6 +89,21 @@ struct CommandLineTests {
         #expect(none.status == 0 && none.stdout.contains("No Results"))
     }
 
+    @Test("reverse --level: an unknown level is a clear error; a known one is echoed, also in a batch")
+    func reverseLevel() throws {
+        _ = try Self.imported.get()
+        let bad = try Self.pindrop(["reverse", "45.52", "-122.68", "--level", "planet", "--index", Self.index])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("level must be one of building, street, suburb, city, county, state, country or a zoom of 0-18"))
+        let city = try Self.pindrop(["reverse", "45.52", "-122.68", "--level", "10", "--json", "--index", Self.index])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(city.stdout.utf8)) as? [String: Any])
+        #expect((object["query"] as? [String: Any])?["level"] as? String == "city")
+        // No boundaries in this index: the town whose reach covers the point.
+        #expect((object["results"] as? [[String: Any]])?.first?["name"] as? String == "Portland")
+        let batch = try Self.pindrop(["reverse", "--batch", "--level", "country", "--index", Self.index], input: "45.52,-122.68\n")
+        #expect(batch.status == 0 && batch.stdout.contains("\"level\":\"country\""), "\(batch.stdout)")
+    }
+
     @Test("a suggestion found through another of the place's names says which, in the table and in JSON")
     func matchedName() throws {
         _ = try Self.imported.get()

@@ -161,15 +161,26 @@ export function showResults(places, selectedIndex) {
   markers.forEach((m, i) => (i === selectedIndex ? singleLayer : resultLayer).addLayer(m));
   if (selectedIndex == null) {
     if (markers.length === 1) {
-      map.setView(markers[0].getLatLng(), zoomFor(markers[0].place), { animate: false });
+      frame(markers[0]);
     } else if (markers.length > 1) {
       map.fitBounds(L.latLngBounds(markers.map((m) => m.getLatLng())), Object.assign(uncoveredPadding(), { maxZoom: 12, animate: false }));
     }
     return;
   }
   const marker = markers[selectedIndex];
-  map.setView(marker.getLatLng(), Math.max(zoomFor(marker.place), 5), { animate: false });
+  frame(marker, 5);
   marker.openPopup();
+}
+
+/** Shows a place: the whole of its boundary when it is an area (a town, a district: its boundingBox), else its
+ *  point at the zoom its kind wants (at least `minZoom`). */
+function frame(marker, minZoom = 0) {
+  const box = marker.place.boundingBox;
+  if (box) {
+    map.fitBounds([[box.south, box.west], [box.north, box.east]], Object.assign(uncoveredPadding(), { animate: false }));
+  } else {
+    map.setView(marker.getLatLng(), Math.max(zoomFor(marker.place), minZoom), { animate: false });
+  }
 }
 
 /** Drops one pin on a chosen address or saved place and centres it. Before the map moves it fires "placeshown",
@@ -179,7 +190,7 @@ export function showPlace(place) {
   clearPlaces();
   const marker = markerFor(place).addTo(singleLayer);
   map.fire("placeshown", { place });
-  map.setView(marker.getLatLng(), zoomFor(place), { animate: false });
+  frame(marker);
   marker.openPopup();
 }
 
