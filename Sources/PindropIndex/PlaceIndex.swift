@@ -84,10 +84,15 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// The area each area row, and each GeoNames place that an area is the boundary of, stands for.
     let areaOfRow: [Int32: Int]
 
-    /// A row as a place, with its boundary's box when it is (or is the town of) an area.
-    func placeWithBox(_ slot: Int) -> Place {
+    /// A row as an answer: with its boundary's box when it is (or is the town of) an area, and a GeoNames place
+    /// inside areas with the address they give it (town, county, state, country).
+    func answerPlace(_ slot: Int) -> Place {
         var place = places.place(slot)
         if let a = areaOfRow[Int32(slot)] { place.boundingBox = street.areas.areas[a].box }
+        if slot < firstStreetLevelRow, !street.areas.isEmpty {
+            let held = street.areas.address(of: street.areas.containing(place.coordinate))
+            if !held.isEmpty { place.address = held }
+        }
         return place
     }
 
@@ -220,7 +225,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
                 results.append(PlaceResult(place: area, distanceMeters: 0))
             } else if level == .city, let town = containingTown(at: c) {
                 // No boundary here: the town whose reach covers the point, as for "near Kamppi, Helsinki".
-                results.append(PlaceResult(place: places.place(town), distanceMeters: distance(town, c)))
+                results.append(PlaceResult(place: answerPlace(town), distanceMeters: distance(town, c)))
             }
         } else if request.level == .street {
             if let hit = street.nearestStreet(to: c, within: Self.streetReach), streetCoverage?.contains(c) == true {
@@ -245,8 +250,15 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let placeOnly = results.isEmpty
         results += towns.enumerated().map { n, hit in
             let i = Int(hit.place)
-            var place = places.place(i)
-            if placeOnly, n == 0 { place.displayName = nearName(ofSlot: i) }
+            var place = answerPlace(i)
+            if placeOnly, n == 0 {
+                place.displayName = nearName(ofSlot: i)
+                // The spot's own areas, not the place's: up the mountain in Balzers, near the village of Planken.
+                if !street.areas.isEmpty {
+                    let held = street.areas.address(of: street.areas.containing(c))
+                    if !held.isEmpty { place.address = held }
+                }
+            }
             return PlaceResult(place: place, distanceMeters: distance(i, c))
         }
         return results
@@ -394,11 +406,11 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// A place by id ("geonames:2988507"); nil for an unknown or foreign id.
     public func place(id: String) -> Place? {
         if id.hasPrefix("osm:") {
-            return (places.geonamesCount..<places.count).first { places.extras($0)?.id == id }.map(placeWithBox)
+            return (places.geonamesCount..<places.count).first { places.extras($0)?.id == id }.map(answerPlace)
         }
         guard id.hasPrefix("geonames:"), let n = Int32(id.dropFirst("geonames:".count)),
               let i = places.index(ofGeonameID: n) else { return nil }
-        return placeWithBox(i)
+        return answerPlace(i)
     }
 
     /// What this store holds (the protocol requirements above are met by the synchronous methods directly).
@@ -622,7 +634,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         // Only a match through an alternate name (or an explanation) needs the typed text, trimmed.
         lazy var asTyped = String(typed.prefix { $0 != "," }).trimmingWhitespace()
         return found.map { c in
-            var result = PlaceResult(place: placeWithBox(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
+            var result = PlaceResult(place: answerPlace(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
             if names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue {
                 let start = Int(names.keyStart[c.entry])
                 result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: asTyped)

@@ -140,6 +140,10 @@ struct WirePlace: Decodable {
         var street: String?
         var postcode: String?
         var town: String?
+        var suburb: String?
+        var county: String?
+        var state: String?
+        var country: String?
     }
 
     /// The place's id; a saved place's body may leave it out (the path names it).
@@ -154,6 +158,7 @@ struct WirePlace: Decodable {
     var category: String?
     var address: WireAddress?
     var source: String?
+    var boundingBox: BoundingBox?
 
     /// Longest name, display name and other text field accepted: together they cap a saved place's size.
     static let maxNameLength = 200, maxDisplayNameLength = 500, maxFieldLength = 100
@@ -194,16 +199,24 @@ struct WirePlace: Decodable {
         guard name.count <= Self.maxNameLength, (displayName?.count ?? 0) <= Self.maxDisplayNameLength else {
             throw PindropError.invalidInput("a place's name is at most \(Self.maxNameLength) characters and its display name \(Self.maxDisplayNameLength)")
         }
-        let texts = [countryCode, admin1, category, source, address?.houseNumber, address?.street, address?.postcode, address?.town]
+        let texts = [countryCode, admin1, category, source, address?.houseNumber, address?.street, address?.postcode, address?.town,
+                     address?.suburb, address?.county, address?.state, address?.country]
         guard texts.allSatisfy({ ($0?.count ?? 0) <= Self.maxFieldLength }) else {
             throw PindropError.invalidInput("a text field of the place is longer than \(Self.maxFieldLength) characters")
         }
         guard !([name, displayName] + texts).contains(where: { $0?.unicodeScalars.contains(where: QueryParameters.isControl) ?? false }) else {
             throw PindropError.invalidInput("a text field of the place holds control characters")
         }
-        let address = address.map { Address(houseNumber: $0.houseNumber, street: $0.street, postcode: $0.postcode, town: $0.town) }
+        if let box = boundingBox {
+            guard [box.south, box.north].allSatisfy({ (-90...90).contains($0) }), [box.west, box.east].allSatisfy({ (-180...180).contains($0) }),
+                  box.south <= box.north else {
+                throw PindropError.invalidInput("a place's boundingBox needs south ≤ north within -90...90 and west, east within -180...180")
+            }
+        }
+        let address = address.map { Address(houseNumber: $0.houseNumber, street: $0.street, postcode: $0.postcode, town: $0.town,
+                                             suburb: $0.suburb, county: $0.county, state: $0.state, country: $0.country) }
         return Place(id: id, name: name, displayName: displayName ?? name, coordinate: coordinate,
                      countryCode: countryCode, admin1: admin1, population: max(0, population ?? 0), category: category,
-                     address: address.flatMap { $0.isEmpty ? nil : $0 }, source: source)
+                     address: address.flatMap { $0.isEmpty ? nil : $0 }, source: source, boundingBox: boundingBox)
     }
 }
