@@ -1,3 +1,4 @@
+import Logging
 import PindropCore
 
 /// The implementations the server answers from; the CLI picks real ones, tests pick fakes.
@@ -12,13 +13,25 @@ public struct ServerServices: Sendable {
     /// Coastlines and borders for `/v1/basemap` (the CLI reads them with PindropImport's `CoastlineReader`); nil
     /// answers 503 and the web map falls back to the Natural Earth countries.
     public var coastline: Coastline?
+    /// The metrics `/metrics` shows (the CLI makes them first, to pass them to the facade as its provider
+    /// observer); nil makes a fresh set when `ServerConfiguration.metrics` is on.
+    public var metrics: ServerMetrics?
+    /// What `/readyz` checks beyond an open index (the CLI: the shared database answers within 2 s); nil when
+    /// the problem it returns is none.
+    public var readiness: (@Sendable () async -> PindropError?)?
+    /// Where access-log lines go when `ServerConfiguration.accessLog` is on.
+    public var accessLogger: Logger
 
     /// Bundles the services.
     public init(places: PlaceService, users: any UserAccounts,
-                music: (any MusicPlaceSearching)? = nil, coastline: Coastline? = nil) {
+                music: (any MusicPlaceSearching)? = nil, coastline: Coastline? = nil, metrics: ServerMetrics? = nil,
+                readiness: (@Sendable () async -> PindropError?)? = nil, accessLogger: Logger = Logger(label: "pindrop.access")) {
         self.places = places
         self.users = users
         self.music = music
         self.coastline = coastline
+        self.metrics = metrics
+        self.readiness = readiness
+        self.accessLogger = accessLogger
     }
 }
