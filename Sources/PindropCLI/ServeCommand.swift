@@ -172,7 +172,6 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "pindrop")
         var group = ServiceGroupConfiguration(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownTimeoutSeconds)
-        let started = ContinuousClock.now
         defer {
             // Every save was committed before its answer; this lets the database see the connections end.
             (placeStore as? PostgresPlaceStore)?.close()
@@ -184,7 +183,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.error("stopped before the requests in flight finished: \(error)")
             throw ExitCode(1)
         }
-        logger.info("stopped", metadata: ["after_ms": "\((ContinuousClock.now - started).components.seconds * 1000)"])
+        logger.info("stopped: the requests in flight are answered and the store is closed")
     }
 
     /// Applies the flags given over `configuration`; returns the keys they set (for `--print-config`).

@@ -41,8 +41,16 @@ public struct PindropLogHandler: LogHandler {
         var line = [UInt8]()
         line.reserveCapacity(256)
         Self.appendLine(to: &line, format: format, level: event.level, label: label, message: event.message.description,
-                        fields: merged.sorted { $0.key < $1.key }.map { ($0.key, $0.value.description) })
+                        fields: merged.sorted { Self.precedes($0.key, $1.key) }.map { ($0.key, $0.value.description) })
         Self.write(line, to: descriptor)
+    }
+
+    /// The access log's fields first, in the order people read them; any others after, by name.
+    static let leadingFields = ["method", "route", "status", "duration_ms", "bytes", "request_id"]
+
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        let i = leadingFields.firstIndex(of: a) ?? leadingFields.count, j = leadingFields.firstIndex(of: b) ?? leadingFields.count
+        return i != j ? i < j : a < b
     }
 
     /// One line in `format`: time, level, logger, message, then the fields in order, and a newline.
