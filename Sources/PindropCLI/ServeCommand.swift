@@ -7,6 +7,7 @@ import PindropPostgres
 import PindropProviders
 import PindropServer
 import ServiceLifecycle
+import Synchronization
 
 /// `pindrop serve`: the HTTP API v1 and the web map app over the embedded index, with users' saved places
 /// and recent addresses in `$PINDROP_HOME/userdata.sqlite` (the local user's without a token, unless
@@ -169,6 +170,9 @@ struct ServeCommand: AsyncParsableCommand {
             }))
         }
         running.append(.init(service: app))
+        // Last, so the first to hear of the signal: it notes when the shutdown began.
+        let watch = ShutdownWatch()
+        running.append(.init(service: watch))
         let logger = Logger(label: "pindrop")
         var group = ServiceGroupConfiguration(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownTimeoutSeconds)
@@ -180,7 +184,12 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await ServiceGroup(configuration: group).run()
         } catch {
-            logger.error("stopped before the requests in flight finished: \(error)")
+            logger.error("stopped on an error: \(error)")
+            throw ExitCode(1)
+        }
+        // The group cancels what still runs at the timeout and then returns as if all went well: tell the two apart.
+        if let began = watch.began, ContinuousClock.now - began >= .seconds(configuration.shutdownTimeoutSeconds) {
+            logger.error("stopped after the shutdown timeout (\(configuration.shutdownTimeoutSeconds) s): the requests still in flight were cut")
             throw ExitCode(1)
         }
         logger.info("stopped: the requests in flight are answered and the store is closed")
@@ -288,6 +297,19 @@ extension ServeCommand {
         } catch {
             throw ValidationError(error.message)
         }
+    }
+}
+
+/// A service that waits for the graceful shutdown and notes when it began.
+final class ShutdownWatch: Service, Sendable {
+    private let start = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// When SIGTERM or SIGINT arrived; nil before.
+    var began: ContinuousClock.Instant? { start.withLock { $0 } }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        start.withLock { $0 = .now }
     }
 }
 

@@ -11,12 +11,6 @@ struct PlacesController<Context: RequestContext>: Sendable {
     /// Times each verb (`pindrop_engine_duration_seconds`); nil when metrics are off.
     let metrics: ServerMetrics?
 
-    /// Runs a verb of the facade, timed when metrics are on.
-    func timed<T>(_ verb: ServerMetrics.Verb, _ body: () async throws -> T) async throws -> T {
-        guard let metrics else { return try await body() }
-        return try await metrics.timed(verb, body)
-    }
-
     /// Every endpoint here only reads, so each is a GET.
     func addRoutes(to group: RouterGroup<Context>) {
         let handlers: KeyValuePairs<RouterPath, @Sendable (Request, Context) async throws -> Response> = [
@@ -31,7 +25,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let search = try SearchRequest(text: try query.requiredString("q"), near: try query.coordinate(),
                                        countryCode: query.string("country"), limit: try query.limit(), explain: try query.flag("explain"))
         return try await Responses.answer(search.echo, format: try query.format()) {
-            try await timed(.search) { try await places.search(search, provider: query.provider()) }
+            try await metrics.timed(.search) { try await places.search(search, provider: query.provider()) }
         }
     }
 
@@ -42,7 +36,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
                                          minChars: try query.integer("minChars", default: suggestMinChars, in: 0...RequestLimits.maxTextLength),
                                          explain: try query.flag("explain"))
         return try await Responses.answer(suggest.echo, format: try query.format()) {
-            try await timed(.suggest) { try await places.suggest(suggest, provider: query.provider()) }
+            try await metrics.timed(.suggest) { try await places.suggest(suggest, provider: query.provider()) }
         }
     }
 
@@ -50,7 +44,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let query = try QueryParameters(request)
         let reverse = try ReverseRequest(coordinate: try query.requiredCoordinate(), limit: try query.limit(default: 1))
         return try await Responses.answer(reverse.echo, format: try query.format()) {
-            try await timed(.reverse) { try await places.reverse(reverse, provider: query.provider()) }
+            try await metrics.timed(.reverse) { try await places.reverse(reverse, provider: query.provider()) }
         }
     }
 
@@ -62,14 +56,14 @@ struct PlacesController<Context: RequestContext>: Sendable {
                                        limit: try query.limit(most: RequestLimits.maxNearbyPage),
                                        category: query.string("category"), cursor: query.string("cursor"))
         return try await Responses.answer(nearby.echo, format: try query.format()) {
-            try await timed(.nearby) { try await places.nearby(nearby, provider: query.provider()) }
+            try await metrics.timed(.nearby) { try await places.nearby(nearby, provider: query.provider()) }
         }
     }
 
     @Sendable func place(_ request: Request, context: Context) async throws -> Response {
         let id = try PlaceID.from(context)
         let format = try QueryParameters(request).format()
-        return Responses.places(query: [("id", .text(id))], places: [try await timed(.lookup) { try await places.lookup(id: id) }], format: format)
+        return Responses.places(query: [("id", .text(id))], places: [try await metrics.timed(.lookup) { try await places.lookup(id: id) }], format: format)
     }
 
     @Sendable func status(_ request: Request, context: Context) async throws -> Response {

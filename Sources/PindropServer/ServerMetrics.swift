@@ -173,6 +173,14 @@ public final class ServerMetrics: Sendable {
     }
 }
 
+extension ServerMetrics? {
+    /// Runs a verb of the facade, timed when metrics are on.
+    func timed<T>(_ verb: ServerMetrics.Verb, _ body: () async throws -> T) async throws -> T {
+        guard let metrics = self else { return try await body() }
+        return try await metrics.timed(verb, body)
+    }
+}
+
 extension ServerMetrics: ProviderCallObserving {
     /// Counts a question to a remote provider, and its failure.
     public func providerAsked(_ provider: String, failed: Bool) {

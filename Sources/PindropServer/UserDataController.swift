@@ -88,7 +88,7 @@ struct UserDataController<Context: RequestContext>: Sendable {
             }
             place = try body.place(id: id)
         } else {
-            place = try await places.lookup(id: id)
+            place = try await metrics.timed(.lookup) { try await places.lookup(id: id) }
         }
         let wasSaved = try await saved.contains(id: id)
         if !wasSaved, try await saved.count() >= maxSaved {
@@ -127,7 +127,8 @@ struct UserDataController<Context: RequestContext>: Sendable {
             throw PindropError.invalidInput("the body must be a JSON object like {\"id\": \"geonames:2988507\"}")
         }
         guard let id = body.id else { throw PindropError.invalidInput("the body lacks the field \"id\"") }
-        let place = body.isReference ? try await places.lookup(id: try PlaceID.validated(id)) : try body.place(id: id)
+        let place = body.isReference
+            ? try await metrics.timed(.lookup) { try await places.lookup(id: try PlaceID.validated(id)) } : try body.place(id: id)
         try await recent.remember(place)
         metrics?.recentsWritten.increment()
         return Responses.places(query: [("limit", .integer(2))], places: try await recent.recent(limit: 2), format: .json,

@@ -1,7 +1,7 @@
 """Operating `pindrop serve` for real (issue 20), with real processes on 127.0.0.1:
 
 - SIGTERM during a burst of saves: every acknowledged save is kept, a request in flight (its body still arriving)
-  is answered, and the process exits 0 within its --shutdown-timeout.
+  is answered, and the process exits 0 within its --shutdown-timeout; one still running at the timeout is cut, exit 1.
 - /readyz follows the test database: 503 while it is stopped, 200 again by itself once it is back; /healthz stays 200.
 - /metrics over a real socket: the counts of the README's example requests, exactly.
 - scripts/install.sh into a temporary prefix, and a server started from there answers /v1/status, the web app and
@@ -212,18 +212,40 @@ def test_sigterm_during_a_burst_of_saves_loses_nothing_and_exits_0_within_the_ti
         again.stop()
 
 
+def test_a_request_still_running_at_the_shutdown_timeout_is_cut_and_the_exit_says_so(index):
+    folder, index_path = index
+    home = tempfile.mkdtemp(prefix="pindrop-timeout-", dir=folder)
+    server = Server(home, "--index", index_path, "--shutdown-timeout", "2")
+    stalled = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    body = place(2).encode()
+    stalled.sendall(b"PUT /v1/saved/point:ops/2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: %d\r\n\r\n" % len(body) + body[:10])   # the rest never comes
+    time.sleep(0.3)
+    signalled = time.time()
+    server.process.send_signal(signal.SIGTERM)
+    code = server.process.wait(timeout=60)
+    exited = time.time() - signalled
+    stalled.close()
+    log = server.output()
+    server.stop()
+    assert code == 1, log[-2000:]
+    assert 2 <= exited < 2 + 15, exited
+    assert "stopped after the shutdown timeout (2 s)" in log
+
+
 def test_metrics_count_the_readme_example_requests_exactly(index):
     folder, index_path = index
     home = tempfile.mkdtemp(prefix="pindrop-metrics-", dir=folder)
     server = Server(home, "--index", index_path, "--log-format", "json")
     try:
         before = samples(server.port)
-        for path in ("/v1/suggest?q=Par", "/v1/suggest?q=Zur", "/v1/search?q=Paris", "/v1/reverse?lat=48.85&lon=2.35",
+        # The README's example requests ("Operate"), one more suggestion, the status, and one refused search.
+        for path in ("/v1/suggest?q=Par", "/v1/search?q=Paris", "/v1/reverse?lat=48.85&lon=2.35", "/v1/suggest?q=Zur",
                      "/v1/status"):
             assert request(server.port, "GET", path)[0] == 200, path
-        assert request(server.port, "GET", "/v1/search")[0] == 400
-        status, headers, _ = request(server.port, "PUT", "/v1/saved/point:ops/5", place(5))
+        status, headers, _ = request(server.port, "PUT", "/v1/saved/geonames:2988507")
         assert status == 201 and len(headers.get("X-Request-Id", "")) == 16
+        assert request(server.port, "GET", "/v1/search")[0] == 400
         after = samples(server.port)
         delta = lambda series: after.get(series, 0) - before.get(series, 0)
         requests_total = "pindrop_http_requests_total"
@@ -235,6 +257,8 @@ def test_metrics_count_the_readme_example_requests_exactly(index):
         assert delta(key(requests_total, route="/metrics", method="GET", status="2xx")) == 1
         assert delta(key("pindrop_http_request_duration_seconds_count", route="/v1/suggest", method="GET")) == 2
         assert delta(key("pindrop_engine_duration_seconds_count", verb="suggest")) == 2
+        assert delta(key("pindrop_engine_duration_seconds_count", verb="lookup")) == 1   # the save of an id looks it up
+        assert delta(key("pindrop_http_request_duration_seconds_sum", route="/v1/search", method="GET")) > 0
         assert delta("pindrop_saves_total") == 1
         assert after["pindrop_index_places"] == 5 and after["pindrop_index_size_bytes"] > 0
         # The access log: one JSON line per request, by route pattern, never the query's text.
