@@ -180,6 +180,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Every save was committed before its answer; this lets the database see the connections end.
             (placeStore as? PostgresPlaceStore)?.close()
             location.database?.close()
+            LogSink.standardError.flush()
         }
         do {
             try await ServiceGroup(configuration: group).run()

@@ -14,11 +14,13 @@ public func buildApplication(configuration: ServerConfiguration, services: Serve
     let metrics = configuration.metrics ? services.metrics ?? ServerMetrics() : nil
     let routes = RoutePatterns(openAPI: openAPIDocument)
     metrics?.prepare(routes)
+    let accessLog = configuration.accessLog && configuration.logLevel <= .info
+        ? AccessLog(format: configuration.logFormat, sink: services.accessLogSink) : nil
     let router = buildRouter(configuration: configuration, services: services,
                              metrics: configuration.metricsPort == nil ? metrics : nil, engineMetrics: metrics)
     return Application(
         responder: RequestObserver(inner: RequestScreen(MethodResponder(router.buildResponder(), routes: routes), configuration: configuration),
-                                   routes: routes, metrics: metrics, accessLog: configuration.accessLog ? services.accessLogger : nil),
+                                   routes: routes, metrics: metrics, accessLog: accessLog),
         server: GuardedHTTP1Channel.builder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Pindrop"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) }

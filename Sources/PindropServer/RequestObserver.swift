@@ -1,7 +1,6 @@
 import Dispatch
 import HTTPTypes
 import Hummingbird
-import Logging
 import PindropCore
 import Synchronization
 
@@ -17,7 +16,7 @@ struct RequestObserver<Inner: HTTPResponder>: HTTPResponder where Inner.Context:
     let inner: Inner
     let routes: RoutePatterns
     let metrics: ServerMetrics?
-    let accessLog: Logger?
+    let accessLog: AccessLog?
 
     @Sendable func respond(to request: Request, context: Context) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -41,18 +40,7 @@ struct RequestObserver<Inner: HTTPResponder>: HTTPResponder where Inner.Context:
         let pattern = routes.routes[route].pattern
         let method = request.method.rawValue
         metrics?.recordRequest(route: route, pattern: pattern, method: method, status: status, nanoseconds: elapsed)
-        // The metadata is an autoclosure: built only when the access logger is at info or below.
-        accessLog?.info("request", metadata: [
-            "method": .string(method), "route": .string(pattern), "status": .stringConvertible(status),
-            "duration_ms": .string(Self.milliseconds(elapsed)), "bytes": .stringConvertible(bytes), "request_id": .string(id),
-        ])
-    }
-
-    /// "0.42": milliseconds with two decimals, without a formatter.
-    static func milliseconds(_ nanoseconds: UInt64) -> String {
-        let hundredths = (nanoseconds + 5_000) / 10_000
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        accessLog?.write(method: method, route: pattern, status: status, nanoseconds: elapsed, bytes: bytes, id: id)
     }
 }
 

@@ -37,7 +37,7 @@ public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
     let sources: Sources
-    private let requests = NIOLockedValueBox<[RequestKey: Metrics.Counter]>([:])
+    private let requests = NIOLockedValueBox<[RequestKey: (Metrics.Counter, Metrics.Timer)]>([:])
     private let latencies = NIOLockedValueBox<[LatencyKey: Metrics.Timer]>([:])
     private let engine: [Verb: Metrics.Timer]
     private let providers = NIOLockedValueBox<[String: (asked: Metrics.Counter, failed: Metrics.Counter)]>([:])
@@ -98,20 +98,21 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// Counts one answered request and its latency, under its route pattern (an index into `RoutePatterns`).
+    /// Counts one answered request and its latency, under its route pattern (an index into `RoutePatterns`): one
+    /// lock and one lookup per request, the counter and the route's histogram found together.
     func recordRequest(route: Int, pattern: String, method: String, status: Int, nanoseconds: UInt64) {
         let statusClass = min(max(status / 100, 1), 5)
-        let counter = requests.withLockedValue { counters in
-            let key = RequestKey(route: route, method: method, statusClass: statusClass)
-            if let counter = counters[key] { return counter }
-            let counter = Metrics.Counter(label: "pindrop_http_requests_total",
-                                  dimensions: [("route", pattern), ("method", method), ("status", "\(statusClass)xx")], factory: factory)
-            counters[key] = counter
-            return counter
-        }
-        counter.increment()
-        let timer = latencyTimer(route: route, pattern: pattern, method: method)
-        timer.recordNanoseconds(Int64(clamping: nanoseconds))
+        let key = RequestKey(route: route, method: method, statusClass: statusClass)
+        let found = requests.withLockedValue { $0[key] }
+        let pair = found ?? {
+            let made = (Metrics.Counter(label: "pindrop_http_requests_total",
+                                        dimensions: [("route", pattern), ("method", method), ("status", "\(statusClass)xx")], factory: factory),
+                        latencyTimer(route: route, pattern: pattern, method: method))
+            requests.withLockedValue { $0[key] = made }
+            return made
+        }()
+        pair.0.increment()
+        pair.1.recordNanoseconds(Int64(clamping: nanoseconds))
     }
 
     /// Runs one verb of the engine and records how long it took (failures included).

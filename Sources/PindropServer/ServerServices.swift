@@ -1,4 +1,3 @@
-import Logging
 import PindropCore
 
 /// The implementations the server answers from; the CLI picks real ones, tests pick fakes.
@@ -19,19 +18,20 @@ public struct ServerServices: Sendable {
     /// What `/readyz` checks beyond an open index (the CLI: the shared database answers within 2 s); nil when
     /// the problem it returns is none.
     public var readiness: (@Sendable () async -> PindropError?)?
-    /// Where access-log lines go when `ServerConfiguration.accessLog` is on.
-    public var accessLogger: Logger
+    /// Where access-log lines go when `ServerConfiguration.accessLog` is on (in its `logFormat`, at `logLevel` info or
+    /// below): standard error, or a test's file.
+    public var accessLogSink: LogSink
 
     /// Bundles the services.
     public init(places: PlaceService, users: any UserAccounts,
                 music: (any MusicPlaceSearching)? = nil, coastline: Coastline? = nil, metrics: ServerMetrics? = nil,
-                readiness: (@Sendable () async -> PindropError?)? = nil, accessLogger: Logger = Logger(label: "pindrop.access")) {
+                readiness: (@Sendable () async -> PindropError?)? = nil, accessLogSink: LogSink = .standardError) {
         self.places = places
         self.users = users
         self.music = music
         self.coastline = coastline
         self.metrics = metrics
         self.readiness = readiness
-        self.accessLogger = accessLogger
+        self.accessLogSink = accessLogSink
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Logging
 import NIOConcurrencyHelpers
 import PindropCore
 import PindropProviders
@@ -32,39 +31,30 @@ func series(_ name: String, _ labels: [String: String]) -> String {
     "\(name){\(labels.map { "\($0.key)=\"\($0.value)\"" }.sorted().joined(separator: ","))}"
 }
 
-/// Log lines caught by a test's logger.
+/// A log sink into a temporary file, and the lines it has received.
 final class CaughtLines: Sendable {
-    let lines = NIOLockedValueBox<[(message: String, metadata: [String: String])]>([])
+    let path = NSTemporaryDirectory() + "pindrop-access-\(UUID().uuidString).log"
+    let sink: LogSink
 
-    var logger: Logger {
-        Logger(label: "pindrop.access") { _ in CatchingLogHandler(caught: self) }
-    }
-}
-
-struct CatchingLogHandler: LogHandler {
-    let caught: CaughtLines
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
+    init() {
+        sink = LogSink(descriptor: open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
     }
 
-    func log(event: LogEvent) {
-        let fields = (event.metadata ?? [:]).mapValues { $0.description }
-        caught.lines.withLockedValue { $0.append((event.message.description, fields)) }
+    /// Every line so far.
+    var lines: [String] {
+        sink.flush()
+        return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 }
 
 /// The server's own application over the sample places (or no store), with the test's configuration, readiness
 /// check and access logger.
 private func withServer(_ configuration: ServerConfiguration = ServerConfiguration(), noStore: Bool = false,
-                                         readiness: (@Sendable () async -> PindropError?)? = nil, accessLogger: Logger? = nil,
+                                         readiness: (@Sendable () async -> PindropError?)? = nil, accessLog: CaughtLines? = nil,
                                          _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
     let places = try PlaceService(store: noStore ? nil : FakeStore(places: SamplePlaces.all))
     var services = ServerServices(places: places, users: InMemoryUserAccounts(), readiness: readiness)
-    if let accessLogger { services.accessLogger = accessLogger }
+    if let accessLog { services.accessLogSink = accessLog.sink }
     return try await buildApplication(configuration: configuration, services: services).test(.router, body)
 }
 
@@ -244,28 +234,38 @@ struct OperationsEndpointTests {
     @Test("one access-log line per request, by route pattern: never the query's text or a token")
     func accessLog() async throws {
         let caught = CaughtLines()
-        try await withServer(accessLogger: caught.logger) { (client: any TestClientProtocol) async throws in
+        try await withServer(configured { $0.logFormat = .json }, accessLog: caught) { (client: any TestClientProtocol) async throws in
             let answer = try await client.executeRequest(uri: "/v1/suggest?q=SecretText", method: .get,
                                                          headers: [.authorization: "Bearer tok-SECRET-123"], body: nil)
             _ = try await client.get("/v1/saved/point:private/42")
-            let lines = caught.lines.withLockedValue { $0 }
+            let lines = caught.lines
             #expect(lines.count == 2)
-            let first = try #require(lines.first)
-            #expect(first.message == "request")
-            #expect(first.metadata["method"] == "GET" && first.metadata["route"] == "/v1/suggest")
-            #expect(first.metadata["status"] == "200")
-            #expect(first.metadata["bytes"] == String(answer.body.readableBytes))
-            #expect(first.metadata["request_id"] == answer.headers[HTTPField.Name("X-Request-Id")!])
-            #expect(Double(first.metadata["duration_ms"] ?? "") != nil)
-            #expect(lines.last?.metadata["route"] == "/v1/saved/{id}")
-            let everything = lines.map { "\($0.message) \($0.metadata)" }.joined()
+            let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+            #expect(first["logger"] as? String == "pindrop.access" && first["level"] as? String == "info")
+            #expect(first["message"] as? String == "request")
+            #expect(first["method"] as? String == "GET" && first["route"] as? String == "/v1/suggest")
+            #expect(first["status"] as? Int == 200)
+            #expect(first["bytes"] as? Int == answer.body.readableBytes)
+            #expect(first["request_id"] as? String == answer.headers[HTTPField.Name("X-Request-Id")!])
+            #expect(first["duration_ms"] as? Double != nil)
+            #expect(lines[1].contains(#""route":"/v1/saved/{id}""#))
+            let everything = lines.joined()
             #expect(!everything.contains("SecretText") && !everything.contains("SECRET") && !everything.contains("private/42"))
         }
-        let quiet = CaughtLines()
-        try await withServer(configured { $0.accessLog = false }, accessLogger: quiet.logger) { (client: any TestClientProtocol) async throws in
+        let human = CaughtLines()
+        try await withServer(accessLog: human) { (client: any TestClientProtocol) async throws in
             _ = try await client.get("/v1/status")
+            let line = try #require(human.lines.first)
+            #expect(line.contains(" info pindrop.access: request method=GET route=/v1/status status=200 duration_ms="), "\(line)")
+            #expect(line.contains(" request_id="))
         }
-        #expect(quiet.lines.withLockedValue { $0.isEmpty })
+        for configuration in [configured { $0.accessLog = false }, configured { $0.logLevel = .warning }] {
+            let quiet = CaughtLines()
+            try await withServer(configuration, accessLog: quiet) { (client: any TestClientProtocol) async throws in
+                _ = try await client.get("/v1/status")
+            }
+            #expect(quiet.lines.isEmpty)
+        }
     }
 
     @Test("log lines: human on a terminal, one JSON object per line with --log-format json")

@@ -18,24 +18,17 @@ import signal
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 import urllib.parse
 
 import pytest
 
-BIN = os.environ["PINDROP_BIN"]
+from processes import BIN, ROOT, SaveBurst, free_port, pindrop, wait_until_answering
+
 SERVER_URL = os.environ["PINDROP_TEST_DATABASE_URL"]
 CLUSTER = os.environ["PINDROP_PG_CLUSTER"]
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MINI = os.path.join(ROOT, "Tests/PindropImportTests/Fixtures/mini")
 CLUSTER_SCRIPT = os.path.join(ROOT, "scripts/postgres-cluster.sh")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def request(port, method, path, body=None, timeout=15, headers=None):
@@ -55,6 +48,16 @@ def request(port, method, path, body=None, timeout=15, headers=None):
 def place(n):
     return ('{"id": "point:ops/%d", "name": "Ops point %d", "latitude": %f, "longitude": 24.94}'
             % (n, n, 60.17 + n / 100000))
+
+
+def partial_put(port, n, sent=10):
+    """A connection with a save's head and the first `sent` bytes of its body sent: a request in flight. Returns the
+    socket and the body's rest."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+    body = place(n).encode()
+    connection.sendall(b"PUT /v1/saved/point:ops/%d HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                       b"Content-Length: %d\r\n\r\n" % (n, len(body)) + body[:sent])
+    return connection, body[sent:]
 
 
 def samples(port):
@@ -89,16 +92,7 @@ class Server:
         environment.pop("PINDROP_CONFIG", None)
         self.process = subprocess.Popen([binary, "serve", "--port", str(self.port), *arguments], cwd=cwd,
                                         stdout=self.log, stderr=subprocess.STDOUT, env=environment)
-        deadline = time.time() + 600
-        while time.time() < deadline:
-            assert self.process.poll() is None, self.output()
-            try:
-                if request(self.port, "GET", "/healthz", timeout=2)[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise AssertionError("the server did not start: " + self.output())
+        wait_until_answering(self.process, self.port, "/healthz", self.output)
 
     def output(self):
         self.log.flush()
@@ -116,13 +110,6 @@ class Server:
         self.log.close()
 
 
-def pindrop(home, *arguments, env=None):
-    result = subprocess.run([BIN, *arguments], env=dict(os.environ, PINDROP_HOME=home, **(env or {})),
-                            capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
 @pytest.fixture(scope="module")
 def index():
     """A small index of the fixture dump (5 places), so debug servers start at once."""
@@ -137,40 +124,17 @@ def test_sigterm_during_a_burst_of_saves_loses_nothing_and_exits_0_within_the_ti
     folder, index_path = index
     home = tempfile.mkdtemp(prefix="pindrop-sigterm-", dir=folder)
     server = Server(home, "--index", index_path, "--shutdown-timeout", "20")
-    acknowledged, refused, lock = [], [], threading.Lock()
-    stop = threading.Event()
-
-    def saver(first):
-        for n in range(first, first + 300):
-            if stop.is_set():
-                return
-            try:
-                status, _, body = request(server.port, "PUT", "/v1/saved/point:ops/%d" % n, place(n), timeout=30)
-            except OSError:
-                return   # the listener is closed: this save was never acknowledged
-            with lock:
-                if status in (200, 201):
-                    acknowledged.append("point:ops/%d" % n)
-                else:
-                    refused.append((status, body[:200]))
-
-    threads = [threading.Thread(target=saver, args=(1000 + 1000 * t,)) for t in range(4)]
-    for thread in threads:
-        thread.start()
-    deadline = time.time() + 120
-    while len(acknowledged) < 80 and time.time() < deadline and not refused:
-        time.sleep(0.01)
+    # [::2]: (status, body) of (status, headers, body).
+    burst = SaveBurst(lambda n: request(server.port, "PUT", "/v1/saved/point:ops/%d" % n, place(n), timeout=30)[::2], 300)
+    burst.wait_for(80)
 
     # A request in flight at the signal: its head and half its body sent, the rest a second after SIGTERM.
-    slow = socket.create_connection(("127.0.0.1", server.port), timeout=30)
-    body = place(1).encode()
-    slow.sendall(b"PUT /v1/saved/point:ops/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                 b"Content-Length: %d\r\n\r\n" % len(body) + body[:10])
+    slow, rest = partial_put(server.port, 1)
     time.sleep(0.3)
     signalled = time.time()
     server.process.send_signal(signal.SIGTERM)
     time.sleep(1)
-    slow.sendall(body[10:])
+    slow.sendall(rest)
     answer = b""
     while b"\r\n\r\n" not in answer:
         chunk = slow.recv(4096)
@@ -181,9 +145,8 @@ def test_sigterm_during_a_burst_of_saves_loses_nothing_and_exits_0_within_the_ti
 
     code = server.process.wait(timeout=60)
     exited = time.time() - signalled
-    stop.set()
-    for thread in threads:
-        thread.join(timeout=60)
+    burst.stop()
+    acknowledged, refused = ["point:ops/%d" % n for n in burst.acknowledged], burst.refused
     log = server.output()
     server.stop()
     print("\nSIGTERM after %d acknowledged saves: exit %d after %.2f s; the request in flight answered %r"
@@ -216,10 +179,7 @@ def test_a_request_still_running_at_the_shutdown_timeout_is_cut_and_the_exit_say
     folder, index_path = index
     home = tempfile.mkdtemp(prefix="pindrop-timeout-", dir=folder)
     server = Server(home, "--index", index_path, "--shutdown-timeout", "2")
-    stalled = socket.create_connection(("127.0.0.1", server.port), timeout=30)
-    body = place(2).encode()
-    stalled.sendall(b"PUT /v1/saved/point:ops/2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    b"Content-Length: %d\r\n\r\n" % len(body) + body[:10])   # the rest never comes
+    stalled, _ = partial_put(server.port, 2)   # the rest never comes
     time.sleep(0.3)
     signalled = time.time()
     server.process.send_signal(signal.SIGTERM)
