@@ -117,8 +117,10 @@ def deployment():
     bob = pindrop(home, "users", "add", "bob", "--store", url).strip()
     a = Server(home, url, "a")
     b = Server(home, url, "b")
-    yield {"home": home, "url": url, "a": a, "b": b, "alice": alice, "bob": bob}
-    for server in (a, b):
+    deployment = {"home": home, "url": url, "a": a, "b": b, "alice": alice, "bob": bob}
+    yield deployment
+    # The kill -9 test puts a restarted server in the place of "a": stop that one too.
+    for server in (a, b, deployment["a"]):
         server.stop()
     shutil.rmtree(home, ignore_errors=True)
 
