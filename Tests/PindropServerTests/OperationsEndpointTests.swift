@@ -34,10 +34,17 @@ func series(_ name: String, _ labels: [String: String]) -> String {
 /// A log sink into a temporary file, and the lines it has received.
 final class CaughtLines: Sendable {
     let path = NSTemporaryDirectory() + "pindrop-access-\(UUID().uuidString).log"
+    let descriptor: Int32
     let sink: LogSink
 
     init() {
-        sink = LogSink(descriptor: open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        sink = LogSink(descriptor: descriptor)
+    }
+
+    deinit {
+        close(descriptor)
+        unlink(path)
     }
 
     /// Every line so far.
