@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# The shared-deployment test (Tests/deployment): two `pindrop serve` on one PostgreSQL database; kill -9 during a
-# burst of saves; PostgreSQL restarted under load. Needs the test cluster of scripts/postgres-cluster.sh
-# (PINDROP_TEST_DATABASE_URL, PINDROP_PG_CLUSTER), which scripts/test.sh starts; starts one itself otherwise.
+# The process-level tests (Tests/deployment), on real `pindrop serve` processes over loopback:
+# - test_shared_deployment.py: two servers on one PostgreSQL database; kill -9 during a burst of saves; PostgreSQL
+#   restarted under load;
+# - test_operations.py: SIGTERM during a burst of saves; /readyz following the database down and back; /metrics
+#   counts; scripts/install.sh into a temporary prefix and a server from there; the systemd unit and compose file.
+# Needs the test cluster of scripts/postgres-cluster.sh (PINDROP_TEST_DATABASE_URL, PINDROP_PG_CLUSTER), which
+# scripts/test.sh starts; starts one itself otherwise. The install test installs the PINDROP_BUILD_CONFIG build
+# (debug by default: the one the tests already have, sparing CI a release build).
 #
 #   PINDROP_BIN=.build/debug/pindrop scripts/test-shared.sh [pytest arguments...]
 set -euo pipefail

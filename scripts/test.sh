@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, runs every Swift test (swift-testing) — the PostgreSQL
 # store's against a throwaway PostgreSQL + PostGIS cluster of its own — then the browser tests of the web app
-# in a real headless Chromium against `pindrop serve`, and the shared-deployment test (two servers, one database).
+# in a real headless Chromium against `pindrop serve`, and the process-level tests (two servers on one database;
+# SIGTERM, readiness, metrics and the install script, on the debug build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,4 +19,4 @@ if ! grep -q 'Suite "PostgreSQL store.* passed after' /tmp/pindrop-swift-test.lo
     exit 1
 fi
 PINDROP_BIN=.build/debug/pindrop scripts/test-browser.sh
-PINDROP_BIN=.build/debug/pindrop scripts/test-shared.sh
+PINDROP_BIN=.build/debug/pindrop PINDROP_BUILD_CONFIG=debug scripts/test-shared.sh

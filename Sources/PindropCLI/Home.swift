@@ -4,6 +4,7 @@ import PindropCore
 import PindropImport
 import PindropIndex
 import PindropPostgres
+import PindropServer
 
 /// Where Pindrop keeps its files: `$PINDROP_HOME`, else `~/.local/share/pindrop`.
 enum PindropHome {
@@ -13,9 +14,11 @@ enum PindropHome {
     }
 
     /// The data the repository ships (GeoNames cities500, compressed; central Helsinki from OpenStreetMap):
-    /// `$PINDROP_DATA`, else `data/` of the checkout this binary was built from.
+    /// `$PINDROP_DATA`, else `share/pindrop/data` of the prefix it was installed in (scripts/install.sh), else `data/`
+    /// of the checkout this binary was built from.
     static var shippedData: String {
         if let data = ProcessInfo.processInfo.environment["PINDROP_DATA"], !data.isEmpty { return data }
+        if let installed = ServerConfiguration.installedDataFolder() { return installed }
         let source = URL(fileURLWithPath: #filePath)
         return source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("data").path

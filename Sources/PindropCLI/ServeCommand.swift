@@ -1,14 +1,20 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PindropCore
 import PindropImport
+import PindropPostgres
 import PindropProviders
 import PindropServer
+import ServiceLifecycle
+import Synchronization
 
 /// `pindrop serve`: the HTTP API v1 and the web map app over the embedded index, with users' saved places
 /// and recent addresses in `$PINDROP_HOME/userdata.sqlite` (the local user's without a token, unless
 /// `--require-token`).
-/// Settings come from flags, then `PINDROP_*` environment variables, then defaults.
+/// Settings come from flags, then `PINDROP_*` environment variables, then the configuration file, then defaults
+/// (`ServeSettings`). SIGTERM and SIGINT stop it gracefully: no new connections, the requests in flight finish
+/// (within `--shutdown-timeout`), the store closes, exit 0.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -18,9 +24,18 @@ struct ServeCommand: AsyncParsableCommand {
             PINDROP_BASEMAP, PINDROP_COASTLINE (empty: none), PINDROP_TILE_URL (empty: no online tiles), PINDROP_TILE_ATTRIBUTION, \
             PINDROP_DEFAULT_CENTER ("LAT,LON"), PINDROP_DEFAULT_ZOOM, PINDROP_PUBLIC_DIR, \
             PINDROP_MUSICBRAINZ_URL, PINDROP_MUSICBRAINZ_CONTACT, PINDROP_ALLOWED_HOSTS, PINDROP_CORS_ORIGINS (comma-separated), \
-            PINDROP_MAX_CONNECTIONS, PINDROP_IDLE_TIMEOUT, PINDROP_WRITES_PER_MINUTE, PINDROP_MAX_SAVED, PINDROP_REQUIRE_TOKEN (1 or true). \
-            Flags win over them.
+            PINDROP_MAX_CONNECTIONS, PINDROP_IDLE_TIMEOUT, PINDROP_WRITES_PER_MINUTE, PINDROP_MAX_SAVED, PINDROP_REQUIRE_TOKEN (1 or true), \
+            PINDROP_METRICS, PINDROP_METRICS_PORT, PINDROP_ACCESS_LOG, PINDROP_LOG_FORMAT, PINDROP_LOG_LEVEL, PINDROP_SHUTDOWN_TIMEOUT, \
+            PINDROP_CONFIG (the configuration file). \
+            Precedence: flag > environment > configuration file > default. The file (TOML) takes every variable as a key, \
+            in lower case without PINDROP_ (port = 8080, allowed_hosts = ["maps.example.org"]); --print-config shows what is in force.
             """)
+
+    @Option(help: ArgumentHelp("The configuration file, TOML (default: $PINDROP_CONFIG, else ./pindrop.toml when there is one).", valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Print the configuration in force, where each value comes from, secrets masked, and exit.")
+    var printConfig = false
 
     @Option(help: "Interface to listen on (default 127.0.0.1).")
     var host: String?
@@ -73,30 +88,47 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Refuse /v1/saved and /v1/recent without a user's bearer token (pindrop users add NAME makes one), instead of answering them as the local user.")
     var requireToken = false
 
+    @Flag(inversion: .prefixedNo, help: "Serve Prometheus metrics at /metrics (default on).")
+    var metrics: Bool?
+
+    @Option(help: "Serve /metrics on this port instead of the main one (no Host check there: for a private network).")
+    var metricsPort: Int?
+
+    @Flag(inversion: .prefixedNo, help: "Write one access-log line per request (default on).")
+    var accessLog: Bool?
+
+    @Option(help: "Log lines for people (human, the default) or JSON Lines (json).")
+    var logFormat: String?
+
+    @Option(help: "The least severe level logged: trace, debug, info (default), notice, warning, error, critical.")
+    var logLevel: String?
+
+    @Option(help: "Seconds the requests in flight get to finish after SIGTERM or SIGINT (default 30).")
+    var shutdownTimeout: Int?
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        var configuration = ServerConfiguration()
+        let settings: ServeSettings
+        var configuration: ServerConfiguration
+        var flagged: Set<String> = []
         do {
-            try configuration.apply(environment: ProcessInfo.processInfo.environment)
-            if let host { configuration.host = host }
-            if let port { configuration.port = port }
-            if let suggestMinChars { configuration.suggestMinChars = suggestMinChars }
-            if let leafletDir { configuration.leafletDirectory = leafletDir }
-            if let leafletURL { configuration.leafletURL = leafletURL.isEmpty ? nil : leafletURL }
-            if let tileURL { configuration.tileURL = tileURL }
-            if let basemap { configuration.basemapFile = basemap }
-            if let coastline { configuration.coastlineDirectory = coastline }
-            if !allowedHosts.isEmpty { configuration.allowedHosts = allowedHosts }
-            if !corsOrigins.isEmpty { configuration.corsOrigins = corsOrigins }
-            if let maxConnections { configuration.maxConnections = maxConnections }
-            if let idleTimeout { configuration.idleTimeoutSeconds = idleTimeout }
-            if let writesPerMinute { configuration.writesPerMinute = writesPerMinute }
-            if requireToken { configuration.requireToken = true }
+            settings = try ServeSettings(configFlag: config, environment: ProcessInfo.processInfo.environment)
+            configuration = try settings.serverConfiguration()
+            flagged = try applyFlags(to: &configuration)
             try configuration.validate()
         } catch {
             throw ValidationError(error.message)
         }
+        if printConfig {
+            let flagValues = [("database_url", store.store), ("musicbrainz_url", musicBrainzURL), ("musicbrainz_contact", musicBrainzContact)]
+                .reduce(into: [String: String]()) { values, pair in if let value = pair.1 { values[pair.0] = value } }
+            Terminal.write(Array(settings.printout(configuration, flagged: flagged.union(flagValues.keys), flagValues: flagValues).utf8))
+            return
+        }
+        settings.exportFileValues()
+        let format = configuration.logFormat, level = configuration.logLevel
+        LoggingSystem.bootstrap { label in PindropLogHandler(label: label, format: format, level: level) }
         if configuration.leafletURL == nil,
            !FileManager.default.fileExists(atPath: (configuration.leafletDirectory as NSString).appendingPathComponent("leaflet.js")) {
             Terminal.note("warning: no leaflet.js in \(configuration.leafletDirectory); install libjs-leaflet libjs-leaflet.markercluster or pass --leaflet-url")
@@ -111,23 +143,126 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.maxConnections = DescriptorLimit.connectionsAllowed(configuration.maxConnections)
 
-        let services = try await reportingErrors {
-            let location = try store.location
+        let location = try await reportingErrors { try store.location }
+        let metrics = ServerMetrics(sources: Self.metricSources(location))
+        let placeStore: any PlaceStore = try await reportingErrors { try await location.open() }
+        let services: ServerServices = try await reportingErrors {
             let users = try await location.openUsers()
             if configuration.requireToken || users.localUser == nil, try await users.users().isEmpty {
                 Terminal.note("no users yet, so saved places and recent addresses answer 401: `pindrop users add NAME` makes one")
             }
             // The store as "embedded", plus the remote providers the environment configures.
-            let places = try ProviderSetup.service(store: try await location.open())
+            let places = try ProviderSetup.service(store: placeStore, observer: metrics)
             return ServerServices(places: places, users: users, music: try musicSearch(geocoder: places.store),
-                                  coastline: try readCoastline(configuration.coastlineDirectory))
+                                  coastline: try readCoastline(configuration.coastlineDirectory), metrics: metrics,
+                                  readiness: Self.readiness(location.database))
         }
         let host = configuration.host
+        let shownHost = host.contains(":") ? "[\(host)]" : host
         let app = buildApplication(configuration: configuration, services: services) { port in
-            let shownHost = host.contains(":") ? "[\(host)]" : host
             FileHandle.standardOutput.write(Data("Pindrop is serving http://\(shownHost):\(port)/\n".utf8))
         }
-        try await app.runService()
+        var running: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if configuration.metrics, configuration.metricsPort != nil {
+            // Listed first, so it stops last: a scrape during the shutdown still answers.
+            running.append(.init(service: buildMetricsApplication(configuration: configuration, metrics: metrics, places: services.places) { port in
+                FileHandle.standardOutput.write(Data("Pindrop metrics at http://\(shownHost):\(port)/metrics\n".utf8))
+            }))
+        }
+        running.append(.init(service: app))
+        // Last, so the first to hear of the signal: it notes when the shutdown began.
+        let watch = ShutdownWatch()
+        running.append(.init(service: watch))
+        let logger = Logger(label: "pindrop")
+        var group = ServiceGroupConfiguration(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownTimeoutSeconds)
+        defer {
+            // Every save was committed before its answer; this lets the database see the connections end.
+            (placeStore as? PostgresPlaceStore)?.close()
+            location.database?.close()
+            LogSink.standardError.flush()
+        }
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch {
+            logger.error("stopped on an error: \(error)")
+            throw ExitCode(1)
+        }
+        // The group cancels what still runs at the timeout and then returns as if all went well: tell the two apart.
+        if let began = watch.began, ContinuousClock.now - began >= .seconds(configuration.shutdownTimeoutSeconds) {
+            logger.error("stopped after the shutdown timeout (\(configuration.shutdownTimeoutSeconds) s): the requests still in flight were cut")
+            throw ExitCode(1)
+        }
+        logger.info("stopped: the requests in flight are answered and the store is closed")
+    }
+
+    /// Applies the flags given over `configuration`; returns the keys they set (for `--print-config`).
+    func applyFlags(to configuration: inout ServerConfiguration) throws(PindropError) -> Set<String> {
+        var flagged: Set<String> = []
+        func set<T>(_ key: String, _ value: T?, _ apply: (T) -> Void) {
+            guard let value else { return }
+            apply(value)
+            flagged.insert(key)
+        }
+        set("host", host) { configuration.host = $0 }
+        set("port", port) { configuration.port = $0 }
+        set("suggest_min_chars", suggestMinChars) { configuration.suggestMinChars = $0 }
+        set("leaflet_dir", leafletDir) { configuration.leafletDirectory = $0 }
+        set("leaflet_url", leafletURL) { configuration.leafletURL = $0.isEmpty ? nil : $0 }
+        set("tile_url", tileURL) { configuration.tileURL = $0 }
+        set("basemap", basemap) { configuration.basemapFile = $0 }
+        set("coastline", coastline) { configuration.coastlineDirectory = $0 }
+        set("allowed_hosts", allowedHosts.isEmpty ? nil : allowedHosts) { configuration.allowedHosts = $0 }
+        set("cors_origins", corsOrigins.isEmpty ? nil : corsOrigins) { configuration.corsOrigins = $0 }
+        set("max_connections", maxConnections) { configuration.maxConnections = $0 }
+        set("idle_timeout", idleTimeout) { configuration.idleTimeoutSeconds = $0 }
+        set("writes_per_minute", writesPerMinute) { configuration.writesPerMinute = $0 }
+        set("require_token", requireToken ? true : nil) { configuration.requireToken = $0 }
+        set("metrics", metrics) { configuration.metrics = $0 }
+        set("metrics_port", metricsPort) { configuration.metricsPort = $0 }
+        set("access_log", accessLog) { configuration.accessLog = $0 }
+        set("shutdown_timeout", shutdownTimeout) { configuration.shutdownTimeoutSeconds = $0 }
+        if let logFormat {
+            guard let format = LogFormat(rawValue: logFormat.lowercased()) else {
+                throw .invalidInput("--log-format must be human or json, got \"\(logFormat.prefix(40))\"")
+            }
+            set("log_format", format) { configuration.logFormat = $0 }
+        }
+        if let logLevel {
+            guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+                throw .invalidInput("--log-level must be one of \(ServerConfiguration.logLevels), got \"\(logLevel.prefix(40))\"")
+            }
+            set("log_level", level) { configuration.logLevel = $0 }
+        }
+        return flagged
+    }
+
+    /// What the metrics read when scraped: the PostgreSQL pool's figures, and the index's size on disk (the embedded
+    /// index file, or the shared store's cached index).
+    static func metricSources(_ location: StoreLocation) -> ServerMetrics.Sources {
+        var pool: (@Sendable () -> StorePoolStatistics)?
+        if let database = location.database {
+            pool = {
+                let now = database.statistics
+                return StorePoolStatistics(inUse: now.inUse, idle: now.idle, waiting: now.waiting, maximum: now.maximum)
+            }
+        }
+        let indexFile = location.database == nil ? location.path : nil
+        return ServerMetrics.Sources(pool: pool, indexSizeBytes: {
+            let files = indexFile.map { [$0] } ?? Self.files(in: StoreLocation.postgresCacheFolder)
+            let sizes = files.compactMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int }
+            return sizes.isEmpty ? nil : sizes.reduce(0, +)
+        })
+    }
+
+    /// `/readyz`'s check on the shared store: the database answers `SELECT 1` within 2 s. None for the embedded one.
+    static func readiness(_ database: PostgresPool?) -> (@Sendable () async -> PindropError?)? {
+        guard let database else { return nil }
+        return { await database.problem(within: .seconds(2)) }
+    }
+
+    private static func files(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).map { (folder as NSString).appendingPathComponent($0) }
     }
 }
 
@@ -163,6 +298,19 @@ extension ServeCommand {
         } catch {
             throw ValidationError(error.message)
         }
+    }
+}
+
+/// A service that waits for the graceful shutdown and notes when it began.
+final class ShutdownWatch: Service, Sendable {
+    private let start = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// When SIGTERM or SIGINT arrived; nil before.
+    var began: ContinuousClock.Instant? { start.withLock { $0 } }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        start.withLock { $0 = .now }
     }
 }
 

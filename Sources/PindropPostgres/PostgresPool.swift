@@ -17,6 +17,11 @@ public final class PostgresPool: Sendable {
     public let client: PostgresClient
     let logger: Logger
     private let runner: Task<Void, Never>
+    /// Connections lent and requests waiting for one, through this pool's own doors; connections open, as the
+    /// client's background log tells them (postgres-nio keeps its pool's figures to itself).
+    private let counts: PoolCounts
+    /// The most connections the pool opens.
+    public let maximumConnections: Int
 
     /// Connects lazily to the database at `url` (`postgres://` or `postgresql://`; `sslmode` disable, prefer
     /// or require, prefer by default). Statements running longer than `statementTimeout` are cancelled by the
@@ -51,7 +56,11 @@ public final class PostgresPool: Sendable {
         ]
         redactedURL = Self.redact(url)
         logger = Logger(label: "pindrop.postgres")
-        let client = PostgresClient(configuration: configuration)
+        self.maximumConnections = maximumConnections
+        let counts = PoolCounts()
+        self.counts = counts
+        let client = PostgresClient(configuration: configuration,
+                                    backgroundLogger: Logger(label: "pindrop.postgres.pool") { _ in ConnectionCountingLogHandler(counts: counts) })
         self.client = client
         runner = Task { await client.run() }
     }
@@ -60,6 +69,27 @@ public final class PostgresPool: Sendable {
 
     /// Stops the pool; running statements end with an error.
     public func close() { runner.cancel() }
+
+    /// The pool's figures now: connections lent, open and not lent, requests waiting for one, and the most it opens.
+    public var statistics: (inUse: Int, idle: Int, waiting: Int, maximum: Int) {
+        let now = counts.state.withLock { $0 }
+        return (now.inUse, max(0, now.open - now.inUse), now.waiting, maximumConnections)
+    }
+
+    /// Nil when the database answers `SELECT 1` within `timeout`, else why not (`storeUnavailable`, password-free):
+    /// what a readiness probe asks.
+    public func problem(within timeout: Duration) async -> PindropError? {
+        do {
+            try await run("checking that it answers", timeout: timeout) { [client, logger] in
+                try await client.withConnection { connection in _ = try await connection.query("SELECT 1", logger: logger) }
+            }
+            return nil
+        } catch let error as PindropError {
+            return error
+        } catch {
+            return .storeUnavailable("the database at \(redactedURL) does not answer (\(type(of: error)))")
+        }
+    }
 
     /// `url` with the password replaced by "***".
     public static func redact(_ url: String) -> String {
@@ -77,14 +107,20 @@ public final class PostgresPool: Sendable {
     /// becomes `storeUnavailable`, naming what was being done.
     func withConnection<T: Sendable>(_ doing: String, bounded: Bool = true,
                                      _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await run(doing, timeout: bounded ? answerTimeout : nil) { [client] in try await client.withConnection(body) }
+        let lease = counts.lease()
+        defer { lease.end() }
+        return try await run(doing, timeout: bounded ? answerTimeout : nil) { [client] in
+            try await client.withConnection { connection in try await lease.using { try await body(connection) } }
+        }
     }
 
     /// Runs `body` in a transaction (rolled back when it throws), bounded like `withConnection`.
     func transaction<T: Sendable>(_ doing: String, bounded: Bool = true,
                                   _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await run(doing, timeout: bounded ? answerTimeout : nil) { [client, logger] in
-            try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        let lease = counts.lease()
+        defer { lease.end() }
+        return try await run(doing, timeout: bounded ? answerTimeout : nil) { [client, logger] in
+            try await client.withTransaction(logger: logger) { connection in try await lease.using { try await body(connection) } }
         }
     }
 
@@ -143,6 +179,74 @@ public final class PostgresPool: Sendable {
         case .tooManyParameters: "too many parameters"
         case .poolClosed: "the connection pool is closed"
         default: String(describing: error.code)
+        }
+    }
+}
+
+/// The pool's figures, kept by `PostgresPool`.
+final class PoolCounts: Sendable {
+    struct State: Sendable {
+        var inUse = 0, waiting = 0, open = 0
+    }
+
+    let state = Mutex(State())
+
+    /// One request for a connection, waiting until `using` starts.
+    func lease() -> Lease { Lease(counts: self) }
+
+    /// One request's connection: waiting, then in use, then given back.
+    final class Lease: Sendable {
+        private let counts: PoolCounts
+        /// 0 waiting, 1 in use, 2 over.
+        private let stage = Mutex(0)
+
+        init(counts: PoolCounts) {
+            self.counts = counts
+            counts.state.withLock { $0.waiting += 1 }
+        }
+
+        /// Runs `body` with the connection lent: in use for its length.
+        func using<T>(_ body: () async throws -> T) async throws -> T {
+            move(to: 1)
+            defer { move(to: 2) }
+            return try await body()
+        }
+
+        /// The request is over (answered, failed or timed out before a connection came).
+        func end() { move(to: 2) }
+
+        private func move(to next: Int) {
+            let previous = stage.withLock { stage in
+                let previous = stage
+                if next > stage { stage = next }
+                return previous
+            }
+            guard next > previous else { return }
+            counts.state.withLock { state in
+                if previous == 0 { state.waiting -= 1 } else { state.inUse -= 1 }
+                if next == 1 { state.inUse += 1 }
+            }
+        }
+    }
+}
+
+/// Counts the connections the client opens and closes from its background log at debug level, where postgres-nio
+/// reports them ("Connection established", "Connection closed"); every other line is dropped.
+struct ConnectionCountingLogHandler: LogHandler {
+    let counts: PoolCounts
+    var logLevel: Logger.Level = .debug
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        switch event.message.description {
+        case "Connection established": counts.state.withLock { $0.open += 1 }
+        case "Connection closed": counts.state.withLock { $0.open = max(0, $0.open - 1) }
+        default: break
         }
     }
 }

@@ -33,10 +33,11 @@ public enum ProviderSetup {
     /// The facade for this environment over `store` (nil when no index is open: the provider "embedded" is then
     /// listed as unavailable). Throws `.invalidInput` for a malformed URL or timeout, or a chain naming an
     /// unknown, unconfigured or unsuitable provider. `cache` and `breaker` are the facade's (tests pass their own,
-    /// with a virtual clock).
+    /// with a virtual clock). `observer` hears of every question a remote provider is asked (the server's metrics).
     public static func service(store: (any PlaceStore)?, environment: [String: String] = ProcessInfo.processInfo.environment,
                                httpClient: HTTPClient? = nil, cache: ResponseCache = ResponseCache(),
-                               breaker: CircuitBreaker = CircuitBreaker()) throws(PindropError) -> PlaceService {
+                               breaker: CircuitBreaker = CircuitBreaker(),
+                               observer: (any ProviderCallObserving)? = nil) throws(PindropError) -> PlaceService {
         func value(_ name: String) -> String? { environment[name]?.nonBlank }
         var timeout = Duration.seconds(5)
         if let text = value(timeoutVariable) {
@@ -74,7 +75,7 @@ public enum ProviderSetup {
             }
         }
         return try PlaceService(store: store, remote: providers, unavailable: unavailable, chains: chains, cache: cache,
-                                breaker: breaker)
+                                breaker: breaker, observer: observer)
     }
 }
 

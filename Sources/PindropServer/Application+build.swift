@@ -5,20 +5,47 @@ import PindropCore
 
 /// Builds the whole server (routes, middleware, static files) without running it, so tests can drive it
 /// in-process and the CLI can run it. `onServerRunning` gets the bound port (useful with port 0).
+///
+/// Outermost is the request observer (request id, metrics, access log), then the request screen, the method
+/// check and the router.
 public func buildApplication(configuration: ServerConfiguration, services: ServerServices,
                              onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in })
     -> some ApplicationProtocol {
-    Application(
-        responder: RequestScreen(MethodResponder(buildRouter(configuration: configuration, services: services).buildResponder(),
-                                                 openAPI: openAPIDocument), configuration: configuration),
+    let metrics = configuration.metrics ? services.metrics ?? ServerMetrics() : nil
+    let routes = RoutePatterns(openAPI: openAPIDocument)
+    metrics?.prepare(routes)
+    let accessLog = configuration.accessLog && configuration.logLevel <= .info
+        ? AccessLog(format: configuration.logFormat, sink: services.accessLogSink) : nil
+    let router = buildRouter(configuration: configuration, services: services,
+                             metrics: configuration.metricsPort == nil ? metrics : nil, engineMetrics: metrics)
+    return Application(
+        responder: RequestObserver(inner: RequestScreen(MethodResponder(router.buildResponder(), routes: routes), configuration: configuration),
+                                   routes: routes, metrics: metrics, accessLog: accessLog),
         server: GuardedHTTP1Channel.builder(configuration),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Pindrop"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) }
     )
 }
 
-/// Every route of the HTTP API v1, the OpenAPI document and the web app, behind one JSON error middleware.
-public func buildRouter(configuration: ServerConfiguration, services: ServerServices) -> Router<PindropRequestContext> {
+/// The server of `--metrics-port`: `/metrics` alone, on `host` and `metricsPort`, without the Host allow-list (it is
+/// meant for a scraper on a private network). `metrics` must be the main application's (`ServerServices.metrics`).
+public func buildMetricsApplication(configuration: ServerConfiguration, metrics: ServerMetrics, places: PlaceService,
+                                    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in })
+    -> some ApplicationProtocol {
+    let router = Router(context: PindropRequestContext.self)
+    router.add(middleware: JSONErrorMiddleware())
+    addMetricsRoute(to: router, metrics: metrics, places: places)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.metricsPort ?? 0), serverName: "Pindrop"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) }
+    )
+}
+
+/// Every route of the HTTP API v1, the OpenAPI document, the health checks, the web app and (given `metrics`)
+/// `/metrics`, behind one JSON error middleware. `engineMetrics` times the engine's verbs and counts user-data writes.
+public func buildRouter(configuration: ServerConfiguration, services: ServerServices, metrics: ServerMetrics? = nil,
+                        engineMetrics: ServerMetrics? = nil) -> Router<PindropRequestContext> {
     let router = Router(context: PindropRequestContext.self)
     var quietLogger = Logger(label: "Pindrop.files")
     quietLogger.logLevel = .warning
@@ -34,15 +61,19 @@ public func buildRouter(configuration: ServerConfiguration, services: ServerServ
     }
 
     let v1 = router.group("v1")
-    PlacesController<PindropRequestContext>(places: services.places, suggestMinChars: configuration.suggestMinChars)
+    PlacesController<PindropRequestContext>(places: services.places, suggestMinChars: configuration.suggestMinChars,
+                                            metrics: engineMetrics)
         .addRoutes(to: v1)
     UserDataController<PindropRequestContext>(places: services.places, users: services.users, requireToken: configuration.requireToken,
-                                              maxBodyBytes: configuration.maxBodyBytes, maxSaved: configuration.maxSavedPlaces)
+                                              maxBodyBytes: configuration.maxBodyBytes, maxSaved: configuration.maxSavedPlaces,
+                                              metrics: engineMetrics)
         .addRoutes(to: v1)
     StreetMapController<PindropRequestContext>(places: services.places).addRoutes(to: v1)
     MusicController<PindropRequestContext>(music: services.music).addRoutes(to: v1)
     BasemapController<PindropRequestContext>(coastline: services.coastline).addRoutes(to: v1)
     WebAppController<PindropRequestContext>(configuration: configuration, coastline: services.coastline != nil).addRoutes(to: router)
+    HealthController<PindropRequestContext>(places: services.places, readiness: services.readiness).addRoutes(to: router)
+    if let metrics { addMetricsRoute(to: router, metrics: metrics, places: services.places) }
     let openAPI = ByteBuffer(bytes: openAPIDocument(for: services.places))
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: openAPI))

@@ -12,20 +12,16 @@ import PindropCore
 struct MethodResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context: RequestContext {
     typealias Context = Inner.Context
     let inner: Inner
-    /// Documented API paths, split at "/", with "{…}" parts matching any rest of the path, and their methods.
-    let routes: [(parts: [Substring], methods: [String])]
+    /// The documented API paths and the server's other routes, with their methods.
+    let routes: RoutePatterns
 
-    /// The routes of an OpenAPI document's `paths` (plus the document itself).
-    init(_ inner: Inner, openAPI: [UInt8]) {
+    init(_ inner: Inner, routes: RoutePatterns) {
         self.inner = inner
-        let paths = ((try? JSONSerialization.jsonObject(with: Data(openAPI))) as? [String: Any])?["paths"] as? [String: [String: Any]] ?? [:]
-        routes = paths.map { path, operations in
-            (path.split(separator: "/"), operations.keys.map { $0.uppercased() }.sorted())
-        } + [(["openapi.json"], ["GET"])]
+        self.routes = routes
     }
 
     @Sendable func respond(to request: Request, context: Context) async throws -> Response {
-        let methods = allowedMethods(for: request.uri.path)
+        let methods = routes.routes[routes.route(of: request.uri.path)].methods
         let method = request.method == .head ? "GET" : request.method.rawValue
         guard methods.contains(method) else {
             var response = JSONErrorMiddleware<Context>.response(.methodNotAllowed(
@@ -39,23 +35,6 @@ struct MethodResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context:
         var response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
         response.body = ResponseBody()
         return response
-    }
-
-    /// The methods a path takes: a documented API path's own; any method for another `/v1` path (it is a 404
-    /// below); the web app's GET for the rest.
-    func allowedMethods(for path: String) -> [String] {
-        let parts = path.split(separator: "/")
-        for route in routes where Self.matches(route.parts, parts) { return route.methods }
-        return parts.first == "v1" ? ["GET", "PUT", "POST", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"] : ["GET"]
-    }
-
-    /// Whether `parts` fit the template: literal parts equal, a "{…}" part takes the rest (ids may hold "/").
-    static func matches(_ template: [Substring], _ parts: [Substring]) -> Bool {
-        for (index, piece) in template.enumerated() {
-            if piece.hasPrefix("{") { return parts.count > index }
-            guard index < parts.count, parts[index] == piece else { return false }
-        }
-        return parts.count == template.count
     }
 
     /// "GET, HEAD, PUT": the methods with HEAD beside GET.

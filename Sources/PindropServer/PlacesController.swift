@@ -8,6 +8,8 @@ struct PlacesController<Context: RequestContext>: Sendable {
     let places: PlaceService
     /// Suggestion minimum used when the client does not send `minChars`.
     let suggestMinChars: Int
+    /// Times each verb (`pindrop_engine_duration_seconds`); nil when metrics are off.
+    let metrics: ServerMetrics?
 
     /// Every endpoint here only reads, so each is a GET.
     func addRoutes(to group: RouterGroup<Context>) {
@@ -26,7 +28,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
                                        countryCode: query.string("country"), limit: try query.limit(), explain: try query.flag("explain"),
                                        within: within)
         return try await Responses.answer(search.echo, format: try query.format()) {
-            try await places.search(search, provider: query.provider())
+            try await metrics.timed(.search) { try await places.search(search, provider: query.provider()) }
         }
     }
 
@@ -37,7 +39,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
                                          minChars: try query.integer("minChars", default: suggestMinChars, in: 0...RequestLimits.maxTextLength),
                                          explain: try query.flag("explain"))
         return try await Responses.answer(suggest.echo, format: try query.format()) {
-            try await places.suggest(suggest, provider: query.provider())
+            try await metrics.timed(.suggest) { try await places.suggest(suggest, provider: query.provider()) }
         }
     }
 
@@ -46,7 +48,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let level = try query.string("level").map { text throws(PindropError) in try ReverseLevel(parsing: text) } ?? .building
         let reverse = try ReverseRequest(coordinate: try query.requiredCoordinate(), limit: try query.limit(default: 1), level: level)
         return try await Responses.answer(reverse.echo, format: try query.format()) {
-            try await places.reverse(reverse, provider: query.provider())
+            try await metrics.timed(.reverse) { try await places.reverse(reverse, provider: query.provider()) }
         }
     }
 
@@ -58,14 +60,14 @@ struct PlacesController<Context: RequestContext>: Sendable {
                                        limit: try query.limit(most: RequestLimits.maxNearbyPage),
                                        category: query.string("category"), cursor: query.string("cursor"))
         return try await Responses.answer(nearby.echo, format: try query.format()) {
-            try await places.nearby(nearby, provider: query.provider())
+            try await metrics.timed(.nearby) { try await places.nearby(nearby, provider: query.provider()) }
         }
     }
 
     @Sendable func place(_ request: Request, context: Context) async throws -> Response {
         let id = try PlaceID.from(context)
         let format = try QueryParameters(request).format()
-        return Responses.places(query: [("id", .text(id))], places: [try await places.lookup(id: id)], format: format)
+        return Responses.places(query: [("id", .text(id))], places: [try await metrics.timed(.lookup) { try await places.lookup(id: id) }], format: format)
     }
 
     @Sendable func status(_ request: Request, context: Context) async throws -> Response {

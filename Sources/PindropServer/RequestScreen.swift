@@ -23,7 +23,8 @@ public struct PindropRequestContext: RequestContext, RemoteAddressRequestContext
 /// What the server checks of every request before any route, for a server that web pages can reach:
 /// - the path, decoded, holds no NUL or control character and no `..` segment (400), so no file outside the web
 ///   folder and no `app.js%00.html` trick;
-/// - the `Host` is one the server answers to (403), so a DNS-rebinding page cannot read the user's saved places;
+/// - the `Host` is one the server answers to (403), so a DNS-rebinding page cannot read the user's saved places
+///   (`/healthz` and `/readyz` aside: load balancers and Kubernetes probe by address);
 /// - a write (PUT, POST, DELETE) from a page of another origin is refused unless CORS allows that origin (403);
 /// - a write's body is JSON (415), so a form or `text/plain` post cannot be forged without a preflight;
 /// - writes per client address are rate-limited (429 with `Retry-After`);
@@ -52,7 +53,9 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
             try checkPath(request.uri.path)
             // HTTP/1.1's Host arrives as the authority; a request built in-process may carry it as a plain field.
             let authority = request.headers[hostField] ?? request.head.authority
-            try checkHost(authority)
+            // Probes name the server by whatever address they reach it at, and health tells nothing private.
+            let path = request.uri.path
+            if path != "/healthz" && path != "/readyz" { try checkHost(authority) }
             if request.method == .options, origin != nil, request.headers[.accessControlRequestMethod] != nil {
                 guard crossOriginAllowed else { throw .forbidden("cross-origin requests are not allowed from \(origin!.prefix(100))") }
                 return preflight(origin!)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PindropCore
 
 /// Everything `pindrop serve` can be told, as a plain value with working defaults.
@@ -65,6 +66,20 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Largest request head in bytes; larger is 431.
     public var maxHeadBytes: Int = 32 * 1024
 
+    /// Whether `/metrics` is served (Prometheus text format).
+    public var metrics: Bool = true
+    /// Serve `/metrics` on this port of `host` instead of the main one (for a scraper on a private network); nil
+    /// for the main port, behind the Host allow-list.
+    public var metricsPort: Int?
+    /// Whether each request writes one access-log line (method, route pattern, status, duration, bytes, id).
+    public var accessLog: Bool = true
+    /// How log lines are written (the CLI sets up logging with it).
+    public var logFormat: LogFormat = .human
+    /// The least severe level logged; `warning` or above leaves out the access log too.
+    public var logLevel: Logger.Level = .info
+    /// Seconds a SIGTERM or SIGINT gives the requests in flight before the server stops anyway.
+    public var shutdownTimeoutSeconds: Int = 30
+
     /// The defaults.
     public init() {}
 
@@ -72,7 +87,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `PINDROP_LEAFLET_DIR`, `PINDROP_LEAFLET_URL`, `PINDROP_BASEMAP`, `PINDROP_COASTLINE`, `PINDROP_TILE_URL`, `PINDROP_TILE_ATTRIBUTION`,
     /// `PINDROP_DEFAULT_CENTER` ("lat,lon"), `PINDROP_DEFAULT_ZOOM`, `PINDROP_PUBLIC_DIR`, `PINDROP_ALLOWED_HOSTS` and
     /// `PINDROP_CORS_ORIGINS` (comma-separated), `PINDROP_MAX_CONNECTIONS`, `PINDROP_IDLE_TIMEOUT` (seconds),
-    /// `PINDROP_WRITES_PER_MINUTE`, `PINDROP_MAX_SAVED`, `PINDROP_REQUIRE_TOKEN` ("1" or "true"; "0", "false" or "").
+    /// `PINDROP_WRITES_PER_MINUTE`, `PINDROP_MAX_SAVED`, `PINDROP_REQUIRE_TOKEN` ("1" or "true"; "0", "false" or ""),
+    /// `PINDROP_METRICS` and `PINDROP_ACCESS_LOG` (the same), `PINDROP_METRICS_PORT` (empty: the main port),
+    /// `PINDROP_LOG_FORMAT` (human or json), `PINDROP_LOG_LEVEL` (trace … critical), `PINDROP_SHUTDOWN_TIMEOUT` (seconds).
     /// Throws `.invalidInput` naming the variable when a value cannot be used.
     public mutating func apply(environment: [String: String]) throws(PindropError) {
         if let v = environment["PINDROP_HOST"], !v.isEmpty { host = v }
@@ -99,12 +116,37 @@ public struct ServerConfiguration: Sendable, Equatable {
         if let v = environment["PINDROP_IDLE_TIMEOUT"] { idleTimeoutSeconds = try Self.integer(v, name: "PINDROP_IDLE_TIMEOUT", in: 1...3600) }
         if let v = environment["PINDROP_WRITES_PER_MINUTE"] { writesPerMinute = try Self.integer(v, name: "PINDROP_WRITES_PER_MINUTE", in: 0...1_000_000) }
         if let v = environment["PINDROP_MAX_SAVED"] { maxSavedPlaces = try Self.integer(v, name: "PINDROP_MAX_SAVED", in: 1...10_000_000) }
-        if let v = environment["PINDROP_REQUIRE_TOKEN"] {
-            switch v.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "1", "true": requireToken = true
-            case "0", "false", "": requireToken = false
-            default: throw .invalidInput("PINDROP_REQUIRE_TOKEN must be 1, true, 0 or false, got \"\(v.prefix(40))\"")
+        if let v = environment["PINDROP_REQUIRE_TOKEN"] { requireToken = try Self.boolean(v, name: "PINDROP_REQUIRE_TOKEN") }
+        if let v = environment["PINDROP_METRICS"] { metrics = try Self.boolean(v, name: "PINDROP_METRICS") }
+        if let v = environment["PINDROP_METRICS_PORT"] {
+            metricsPort = v.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try Self.integer(v, name: "PINDROP_METRICS_PORT", in: 0...65535)
+        }
+        if let v = environment["PINDROP_ACCESS_LOG"] { accessLog = try Self.boolean(v, name: "PINDROP_ACCESS_LOG") }
+        if let v = environment["PINDROP_LOG_FORMAT"] {
+            guard let format = LogFormat(rawValue: v.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw .invalidInput("PINDROP_LOG_FORMAT must be human or json, got \"\(v.prefix(40))\"")
             }
+            logFormat = format
+        }
+        if let v = environment["PINDROP_LOG_LEVEL"] {
+            guard let level = Logger.Level(rawValue: v.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw .invalidInput("PINDROP_LOG_LEVEL must be one of \(Self.logLevels), got \"\(v.prefix(40))\"")
+            }
+            logLevel = level
+        }
+        if let v = environment["PINDROP_SHUTDOWN_TIMEOUT"] {
+            shutdownTimeoutSeconds = try Self.integer(v, name: "PINDROP_SHUTDOWN_TIMEOUT", in: 1...3600)
+        }
+    }
+
+    /// "trace, debug, info, notice, warning, error, critical".
+    public static var logLevels: String { Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    private static func boolean(_ text: String, name: String) throws(PindropError) -> Bool {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "1", "true": return true
+        case "0", "false", "": return false
+        default: throw .invalidInput("\(name) must be 1, true, 0 or false, got \"\(text.prefix(40))\"")
         }
     }
 
@@ -156,6 +198,13 @@ public struct ServerConfiguration: Sendable, Equatable {
                 throw .invalidInput("a CORS origin is a scheme and host like https://example.com, got \"\(origin.prefix(100))\"")
             }
         }
+        if let metricsPort {
+            guard (0...65535).contains(metricsPort) else { throw .invalidInput("metrics port must be between 0 and 65535, got \(metricsPort)") }
+            guard metricsPort != port || port == 0 else { throw .invalidInput("the metrics port must differ from the main port \(port)") }
+        }
+        guard (1...3600).contains(shutdownTimeoutSeconds) else {
+            throw .invalidInput("shutdown timeout must be between 1 and 3600 seconds, got \(shutdownTimeoutSeconds)")
+        }
         guard maxConnections >= 1, idleTimeoutSeconds >= 1, requestTimeoutSeconds >= 1, writesPerMinute >= 0, maxSavedPlaces >= 1 else {
             throw .invalidInput("connection, timeout and saved-place limits must be positive")
         }
@@ -171,16 +220,29 @@ public struct ServerConfiguration: Sendable, Equatable {
         return value
     }
 
+    /// The shipped data of an installed `pindrop` (scripts/install.sh): `share/pindrop/data` of its prefix, found from
+    /// the running executable (`PREFIX/lib/pindrop/pindrop`, or `PREFIX/bin/pindrop`); nil when not installed so.
+    public static func installedDataFolder() -> String? {
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        let folder = executable.deletingLastPathComponent()
+        for up in [folder.deletingLastPathComponent(), folder.deletingLastPathComponent().deletingLastPathComponent()] {
+            let data = up.appendingPathComponent("share/pindrop/data")
+            if FileManager.default.fileExists(atPath: data.appendingPathComponent("geonames").path) { return data.path }
+        }
+        return nil
+    }
+
     /// The Natural Earth countries file shipped in the repository's `data/naturalearth/`, looked up from the
-    /// working folder and then from this source file's checkout; nil when neither has it.
+    /// working folder, the installed prefix and then this source file's checkout; nil when none has it.
     public static func findBundledBasemap() -> String? {
         let relative = "data/naturalearth/countries-110m.geojson"
         let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [
+        let candidates: [String?] = [
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(relative).path,
+            installedDataFolder().map { ($0 as NSString).appendingPathComponent("naturalearth/countries-110m.geojson") },
             sourceRoot.appendingPathComponent(relative).path,
         ]
-        return candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+        return candidates.compactMap { $0 }.first { FileManager.default.isReadableFile(atPath: $0) }
     }
 }

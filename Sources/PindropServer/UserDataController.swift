@@ -14,6 +14,8 @@ struct UserDataController<Context: RequestContext>: Sendable {
     let maxBodyBytes: Int
     /// Most places one user's saved list holds.
     let maxSaved: Int
+    /// Counts saves and recent addresses written; nil when metrics are off.
+    let metrics: ServerMetrics?
     /// Most recent places one `GET /v1/recent` returns.
     static var maxRecent: Int { 50 }
     /// Most saved places one `GET /v1/saved` returns; `next` leads on.
@@ -86,13 +88,14 @@ struct UserDataController<Context: RequestContext>: Sendable {
             }
             place = try body.place(id: id)
         } else {
-            place = try await places.lookup(id: id)
+            place = try await metrics.timed(.lookup) { try await places.lookup(id: id) }
         }
         let wasSaved = try await saved.contains(id: id)
         if !wasSaved, try await saved.count() >= maxSaved {
             throw PindropError.limitReached("\(maxSaved) places are saved, the most this server keeps; remove some to save more")
         }
         try await saved.save(place)
+        metrics?.savesWritten.increment()
         return Responses.places(query: [("id", .text(id))], places: [place], format: .json, status: wasSaved ? .ok : .created)
     }
 
@@ -124,8 +127,10 @@ struct UserDataController<Context: RequestContext>: Sendable {
             throw PindropError.invalidInput("the body must be a JSON object like {\"id\": \"geonames:2988507\"}")
         }
         guard let id = body.id else { throw PindropError.invalidInput("the body lacks the field \"id\"") }
-        let place = body.isReference ? try await places.lookup(id: try PlaceID.validated(id)) : try body.place(id: id)
+        let place = body.isReference
+            ? try await metrics.timed(.lookup) { try await places.lookup(id: try PlaceID.validated(id)) } : try body.place(id: id)
         try await recent.remember(place)
+        metrics?.recentsWritten.increment()
         return Responses.places(query: [("limit", .integer(2))], places: try await recent.recent(limit: 2), format: .json,
                                 status: .created)
     }

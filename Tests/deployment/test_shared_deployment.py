@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -23,16 +22,10 @@ import urllib.parse
 
 import pytest
 
-BIN = os.environ["PINDROP_BIN"]
+from processes import BIN, ROOT, SaveBurst, free_port, pindrop, wait_until_answering
+
 SERVER_URL = os.environ["PINDROP_TEST_DATABASE_URL"]
 CLUSTER = os.environ["PINDROP_PG_CLUSTER"]
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def request(port, method, path, token=None, body=None, timeout=15):
@@ -82,16 +75,8 @@ class Server:
         env = dict(os.environ, PINDROP_HOME=home, PINDROP_WRITES_PER_MINUTE="100000")
         self.process = subprocess.Popen([BIN, "serve", "--store", url, "--port", str(self.port)],
                                         stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.time() + 600   # a debug build makes the index from the rows on first start
-        while time.time() < deadline:
-            assert self.process.poll() is None, open(self.log.name).read()
-            try:
-                if request(self.port, "GET", "/v1/status", timeout=2)[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise AssertionError(self.name + " did not start")
+        # A debug build makes the index from the rows on first start.
+        wait_until_answering(self.process, self.port, "/v1/status", lambda: open(self.log.name).read())
 
     def kill(self):
         self.process.send_signal(signal.SIGKILL)
@@ -105,13 +90,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
         self.log.close()
-
-
-def pindrop(home, *args):
-    env = dict(os.environ, PINDROP_HOME=home)
-    result = subprocess.run([BIN, *args], env=env, capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 @pytest.fixture(scope="module")
@@ -139,8 +117,10 @@ def deployment():
     bob = pindrop(home, "users", "add", "bob", "--store", url).strip()
     a = Server(home, url, "a")
     b = Server(home, url, "b")
-    yield {"home": home, "url": url, "a": a, "b": b, "alice": alice, "bob": bob}
-    for server in (a, b):
+    deployment = {"home": home, "url": url, "a": a, "b": b, "alice": alice, "bob": bob}
+    yield deployment
+    # The kill -9 test puts a restarted server in the place of "a": stop that one too.
+    for server in (a, b, deployment["a"]):
         server.stop()
     shutil.rmtree(home, ignore_errors=True)
 
@@ -168,33 +148,11 @@ def test_a_place_saved_through_one_server_is_listed_by_the_other_and_users_stay_
 
 def test_kill_9_during_a_burst_of_saves_loses_nothing_acknowledged(deployment):
     a, b, alice = deployment["a"], deployment["b"], deployment["alice"]
-    acknowledged, refused, lock = [], [], threading.Lock()
-    stop = threading.Event()
-
-    def saver(first):
-        for n in range(first, first + 150):
-            if stop.is_set():
-                return
-            try:
-                status, body = request(a.port, "PUT", "/v1/saved/point:test/%d" % n, alice, place(n), timeout=5)
-            except OSError:
-                return
-            with lock:
-                if status in (200, 201):
-                    acknowledged.append("point:test/%d" % n)
-                else:
-                    refused.append((status, body))
-
-    threads = [threading.Thread(target=saver, args=(1000 + 1000 * t,)) for t in range(4)]
-    for thread in threads:
-        thread.start()
-    deadline = time.time() + 120
-    while len(acknowledged) < 80 and time.time() < deadline and not refused:
-        time.sleep(0.01)
+    burst = SaveBurst(lambda n: request(a.port, "PUT", "/v1/saved/point:test/%d" % n, alice, place(n), timeout=5), 150)
+    burst.wait_for(80)
     a.kill()
-    stop.set()
-    for thread in threads:
-        thread.join(timeout=30)
+    burst.stop()
+    acknowledged, refused = ["point:test/%d" % n for n in burst.acknowledged], burst.refused
     assert not refused, refused[:3]
     print("\nkill -9 after %d acknowledged saves" % len(acknowledged))
     assert len(acknowledged) >= 80

@@ -24,14 +24,17 @@ public final class PlaceService: Sendable {
     public let cache: ResponseCache
     /// Which remote providers are failing and skipped for now (never the store).
     public let breaker: CircuitBreaker
+    /// Told of each question a remote provider is asked (the server's metrics); nil for none.
+    let observer: (any ProviderCallObserving)?
 
     /// Makes the facade over `store` and `remote` providers. `unavailable` lists providers that are known but not
     /// configured (shown, never asked). `chains` defaults to the store alone for every capability; each chain
     /// must name configured providers that have the capability. `breaker` decides when a failing remote provider
-    /// is skipped.
+    /// is skipped. `observer` hears of every question a remote provider is asked.
     public init(store: (any PlaceStore)?, remote: [any PlaceProvider] = [], unavailable: [ProviderDescription] = [],
                 chains: [ProviderCapability: [String]]? = nil, cache: ResponseCache = ResponseCache(),
-                breaker: CircuitBreaker = CircuitBreaker()) throws(PindropError) {
+                breaker: CircuitBreaker = CircuitBreaker(), observer: (any ProviderCallObserving)? = nil) throws(PindropError) {
+        self.observer = observer
         let embedded = store.map { EmbeddedProvider(store: $0) }
         let all: [any PlaceProvider] = (embedded.map { [$0] } ?? []) + remote
         var byName: [String: any PlaceProvider] = [:]
@@ -233,7 +236,10 @@ public final class PlaceService: Sendable {
                     if guarded { breaker.abandoned(name) }
                     continue
                 }
-                if guarded { breaker.succeeded(name) }
+                if guarded {
+                    breaker.succeeded(name)
+                    observer?.providerAsked(name, failed: false)
+                }
                 for i in results.indices { results[i].place.source = name }
                 // A store's correction rides on its first result; the answer is where it belongs.
                 let didYouMean = results.first?.didYouMean
@@ -246,7 +252,10 @@ public final class PlaceService: Sendable {
                     if guarded { breaker.abandoned(name) }
                     throw Task.isCancelled ? CancellationError() : error
                 }
-                if guarded { breaker.failed(name, with: failure) }
+                if guarded {
+                    breaker.failed(name, with: failure)
+                    observer?.providerAsked(name, failed: true)
+                }
                 failures.append(ProviderFailure(provider: name, error: failure))
             }
             try Task.checkCancellation()
