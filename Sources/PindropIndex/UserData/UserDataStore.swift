@@ -37,7 +37,11 @@ public final class UserDataStore: UserAccounts, Sendable {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            do { try Self.migrator.migrate(pool) } catch {
+                // Two servers starting on one fresh home: the other may have applied the same migration between our
+                // reading which were applied and our applying it. Read again; a real failure fails again.
+                try Self.migrator.migrate(pool)
+            }
         } catch {
             throw .indexUnavailable("the user data file \(path) cannot be opened: \(Self.describe(error))")
         }
