@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PindropCore
 import GRDB
 @testable import PindropIndex
@@ -30,6 +31,19 @@ struct UserDataStoreTests {
           arguments: UserAccountsConformance.checks, [true, false])
     func fakeConforms(_ check: UserAccountsConformance.Check, localUser: Bool) async throws {
         try await check.run(UserAccountsConformance { InMemoryUserAccounts(localUser: localUser) })
+    }
+
+    @Test("two openers of one fresh file at once (two servers starting on a new home) both succeed")
+    func concurrentFirstOpen() throws {
+        for _ in 0..<10 {
+            let folder = try temporaryFolder()
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                do { _ = try UserDataStore.open(inFolder: folder) } catch { failures.withLock { $0.append("\(error)") } }
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+            #expect(try UserDataStore.open(inFolder: folder).appliedMigrations() == ["v1 saved places", "v1 recent places", "v2 users"])
+        }
     }
 
     @Test("saving twice keeps one copy; the list is newest first; remove and contains agree")

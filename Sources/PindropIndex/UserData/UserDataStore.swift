@@ -36,14 +36,28 @@ public final class UserDataStore: UserAccounts, Sendable {
         do {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            pool = try DatabasePool(path: path, configuration: configuration)
-            do { try Self.migrator.migrate(pool) } catch {
-                // Two servers starting on one fresh home: the other may have applied the same migration between our
-                // reading which were applied and our applying it. Read again; a real failure fails again.
-                try Self.migrator.migrate(pool)
-            }
+            pool = try Self.openAndMigrate(path: path, configuration: configuration)
         } catch {
             throw .indexUnavailable("the user data file \(path) cannot be opened: \(Self.describe(error))")
+        }
+    }
+
+    /// Opens the file and brings it up to date. Two processes starting on one fresh home (two servers, a server
+    /// and `pindrop users add`) race: turning on WAL answers "database is locked" at once, without waiting, and a
+    /// migration may be applied by the other between our reading which were applied and our applying it. So a
+    /// failure is tried again, four times at most, a little later each time; a real failure fails every time.
+    private static func openAndMigrate(path: String, configuration: Configuration) throws -> DatabasePool {
+        var attempt = 0
+        while true {
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try migrator.migrate(pool)
+                return pool
+            } catch {
+                attempt += 1
+                guard attempt < 5 else { throw error }
+                Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
+            }
         }
     }
 
