@@ -1,89 +1,15 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
 import Hummingbird
 import HummingbirdTesting
 import PindropCore
+import PindropProviders
 import PindropServer
 import PindropTesting
 import Synchronization
 import Testing
-
-/// A music search that reads the local MusicBrainz-compatible server over real HTTP (the server target cannot see
-/// the provider client): the server's wire format in, `MusicPlace`s out, places without coordinates skipped.
-struct LocalMusicBrainzSearch: MusicPlaceSearching {
-    let server: FakeMusicBrainzServer
-
-    func searchMusicPlaces(_ request: MusicSearchRequest) -> PagedSearch<MusicPlace> {
-        PagedSearch(collection: Pages(baseURL: server.baseURL, text: request.text, sinceYear: request.sinceYear),
-                    options: PagingOptions(maxPages: request.maxPages, mode: request.mode,
-                                           interval: .seconds(server.configuration.timeScale)))
-    }
-
-    struct Pages: PagedCollection {
-        let baseURL: String
-        let text: String
-        let sinceYear: Int
-        var providerName: String { "MusicBrainz" }
-
-        func fetchPage(_ page: PageRequest) async throws -> PageFetchResult<Record> {
-            let query = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let url = URL(string: "\(baseURL)/ws/2/place?query=\(query)&limit=\(page.limit)&offset=\(page.offset)&fmt=json")!
-            let (data, response) = try await URLSession.shared.data(from: url)
-            let http = response as? HTTPURLResponse
-            let advice = RateLimitAdvice(
-                limitHeader: http?.value(forHTTPHeaderField: "X-RateLimit-Limit"),
-                remainingHeader: http?.value(forHTTPHeaderField: "X-RateLimit-Remaining"),
-                resetHeader: http?.value(forHTTPHeaderField: "X-RateLimit-Reset"),
-                retryAfterHeader: http?.value(forHTTPHeaderField: "Retry-After"),
-                nowEpochSeconds: Date().timeIntervalSince1970)
-            switch http?.statusCode ?? 0 {
-            case 200:
-                let body = try JSONDecoder().decode(SearchBody.self, from: data)
-                return .page(FetchedPage(records: body.places, totalCount: body.count, advice: advice))
-            case 503: return .rateLimited(advice)
-            case let status: throw PindropError.upstream(provider: providerName, message: "answered HTTP \(status)")
-            }
-        }
-
-        func prepare(_ records: [Record]) async throws -> PreparedPage<MusicPlace> {
-            var kept: [MusicPlace] = []
-            var skipped = 0
-            for record in records {
-                guard let year = record.lifeSpan?.begin.flatMap({ Int($0.prefix(4)) }), year >= sinceYear else { continue }
-                guard let c = record.coordinates, let lat = Double(c.latitude), let lon = Double(c.longitude) else {
-                    skipped += 1
-                    continue
-                }
-                kept.append(MusicPlace(id: "musicbrainz:\(record.id)", name: record.name, type: record.type,
-                                       coordinate: Coordinate(latitude: lat, longitude: lon), address: record.address,
-                                       area: nil, openYear: year, lifespanSeconds: year - sinceYear, isGeocoded: false))
-            }
-            return PreparedPage(items: kept, skipped: skipped)
-        }
-    }
-
-    struct SearchBody: Decodable {
-        let count: Int
-        let places: [Record]
-    }
-
-    struct Record: Decodable, Sendable {
-        struct Coordinates: Decodable, Sendable { let latitude: String; let longitude: String }
-        struct LifeSpan: Decodable, Sendable { let begin: String? }
-        let id: String
-        let name: String
-        let type: String?
-        let address: String?
-        let coordinates: Coordinates?
-        let lifeSpan: LifeSpan?
-        enum CodingKeys: String, CodingKey { case id, name, type, address, coordinates, lifeSpan = "life-span" }
-    }
-}
 
 /// One Server-Sent Event: its name and its JSON data.
 struct ReceivedEvent {
@@ -117,8 +43,11 @@ struct MusicTestServer {
 
     var services: ServerServices {
         get throws {
-            ServerServices(places: try PlaceService(store: FakeStore(places: SamplePlaces.all)), users: InMemoryUserAccounts(),
-                           music: LocalMusicBrainzSearch(server: fake))
+            // The real MusicBrainz client (AsyncHTTPClient) against the local server, which speaks the real wire format.
+            let configuration = try MusicBrainzConfiguration(baseURL: fake.baseURL, contact: "pindrop-tests",
+                                                             requestInterval: .seconds(fake.configuration.timeScale))
+            return ServerServices(places: try PlaceService(store: FakeStore(places: SamplePlaces.all)), users: InMemoryUserAccounts(),
+                                  music: MusicBrainzClient(configuration: configuration))
         }
     }
 
