@@ -24,6 +24,8 @@ struct AreaIndex: Sendable {
     /// Area a's rings are ringStart indices areaRingStart[a] ..< areaRingStart[a + 1].
     private let areaRingStart: [Int32]
     private let grid: BoxGrid
+    /// The box around every area: a point outside it (most of the world's searches) is in none, at the cost of one test.
+    private let extent: BoundingBox?
     /// Area a's bands are bandEdgeStart indices areaBandStart[a] ..< areaBandStart[a + 1] - 1 (one closing entry each).
     private let areaBandStart: [Int32]
     private let bandEdgeStart: [Int32]
@@ -56,6 +58,8 @@ struct AreaIndex: Sendable {
         self.ringStart = ringStart; self.areaRingStart = areaRingStart
         // ~5.5 km cells: a municipality touches tens of them, a country is checked by its box alone.
         grid = BoxGrid(boxes: areas.map(\.box), cellDegrees: 0.05)
+        extent = BoundingBox(covering: areas.flatMap { [Coordinate(latitude: $0.box.south, longitude: $0.box.west),
+                                                        Coordinate(latitude: $0.box.north, longitude: $0.box.east)] })
         var areaBandStart: [Int32] = [0], bandEdgeStart: [Int32] = [0], bandEdges: [Int32] = []
         for (a, area) in areas.enumerated() {
             let rings = Int(areaRingStart[a])..<Int(areaRingStart[a + 1])
@@ -107,6 +111,7 @@ struct AreaIndex: Sendable {
 
     /// The areas holding `c`, coarse to fine (country first), finer admin levels after coarser ones.
     func containing(_ c: Coordinate) -> [Int] {
+        guard let extent, extent.contains(c) else { return [] }
         var found: [Int] = []
         for a in grid.candidates(at: c) where contains(Int(a), c) { found.append(Int(a)) }
         return found.sorted { x, y in
