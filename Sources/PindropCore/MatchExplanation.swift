@@ -22,8 +22,8 @@ public struct MatchExplanation: Sendable, Hashable, Codable {
         case innerWord
     }
 
-    /// What kind of row the place is: a GeoNames place, or an OpenStreetMap venue, address or street.
-    public enum RowKind: String, Sendable, Hashable, Codable { case place, venue, address, street, area }
+    /// What kind of row the place is: a GeoNames place, or an OpenStreetMap venue, address, street or area.
+    public typealias RowKind = PlaceKind
 
     public var match: Match
     public var nameKind: NameKind

@@ -36,6 +36,10 @@ public struct Address: Sendable, Hashable, Codable {
                                                            "ZA", "SG", "MY", "PH", "IL", "TH", "LK", "PK", "NG", "KE"]
 }
 
+/// What kind of thing a place is: a settlement (a GeoNames populated place), or an OpenStreetMap venue, address
+/// point, street or area (a boundary: a town's, a district's, a postcode's).
+public enum PlaceKind: String, Sendable, Hashable, Codable { case place, venue, address, street, area }
+
 /// A place any store or provider can return.
 public struct Place: Sendable, Hashable, Codable, Identifiable {
     /// Globally unique, prefixed by its source: "geonames:2988507", "osm:node/123".
@@ -51,8 +55,14 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
     public var admin1: String?
     /// Inhabitants, 0 when unknown.
     public var population: Int
-    /// Venue category ("cafe", "museum") or place kind; nil for plain towns.
+    /// Venue category ("cafe", "museum"), a street's kind ("residential"), an area's level ("county"); nil for
+    /// plain towns.
     public var category: String?
+    /// The OpenStreetMap key the category is the value of ("amenity" for a cafe, "tourism" for a museum), where
+    /// the source says; nil otherwise.
+    public var categoryKey: String?
+    /// What kind of place this is, where the source says; nil when it does not.
+    public var kind: PlaceKind?
     /// Street-level address where known.
     public var address: Address?
     /// Which store or provider answered ("embedded", "nominatim", ...); nil when not recorded.
@@ -63,10 +73,11 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
     /// Makes a place from its parts.
     public init(id: String, name: String, displayName: String, coordinate: Coordinate, countryCode: String? = nil,
                 admin1: String? = nil, population: Int = 0, category: String? = nil, address: Address? = nil,
-                source: String? = nil, boundingBox: BoundingBox? = nil) {
+                source: String? = nil, boundingBox: BoundingBox? = nil, kind: PlaceKind? = nil, categoryKey: String? = nil) {
         self.id = id; self.name = name; self.displayName = displayName; self.coordinate = coordinate
         self.countryCode = countryCode; self.admin1 = admin1; self.population = population
         self.category = category; self.address = address; self.source = source; self.boundingBox = boundingBox
+        self.kind = kind; self.categoryKey = categoryKey
     }
 }
 

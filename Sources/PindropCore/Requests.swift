@@ -91,10 +91,13 @@ public struct SuggestRequest: Sendable, Hashable {
     public var minChars: Int
     /// Ask for each result's `explanation`, as `SearchRequest.explain`.
     public var explain: Bool
+    /// Keep only places inside these areas, as `SearchRequest.within`.
+    public var within: AreaFilter
 
     /// Validates and makes a request. Text shorter than `minChars` is valid and yields no suggestions.
     public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
-                limit: Int = RequestLimits.defaultLimit, minChars: Int = 3, explain: Bool = false) throws(PindropError) {
+                limit: Int = RequestLimits.defaultLimit, minChars: Int = 3, explain: Bool = false,
+                within: AreaFilter = .none) throws(PindropError) {
         guard (0...RequestLimits.maxTextLength).contains(minChars) else {
             throw .invalidInput("min-chars must be between 0 and \(RequestLimits.maxTextLength), got \(minChars)")
         }
@@ -110,6 +113,7 @@ public struct SuggestRequest: Sendable, Hashable {
         self.limit = try SearchRequest.validated(limit: limit)
         self.minChars = minChars
         self.explain = explain
+        self.within = within
     }
 
     /// The request as echoed back in every answer's `query` object.
@@ -140,10 +144,16 @@ public struct ReverseRequest: Sendable, Hashable {
     }
 }
 
-/// The areas a structured search keeps its answers inside, by name; nil parts do not narrow.
+/// The areas a search keeps its answers inside: by name (structured search), by box, by country; nil or empty parts
+/// do not narrow.
 public struct AreaFilter: Sendable, Hashable {
     /// The municipality ("Triesen"), the postcode ("9495"), the county or district, the state or region.
     public var city, postcode, county, state: String?
+    /// Keep only places inside this box (Nominatim's `viewbox` with `bounded=1`, Photon's `bbox`).
+    public var box: BoundingBox?
+    /// Keep only places in one of these countries (ISO codes, upper case; Nominatim's `countrycodes`). A code the
+    /// index does not know narrows to nothing; an empty set keeps every country.
+    public var countries: Set<String> = []
 
     /// No narrowing.
     public static let none = AreaFilter(unchecked: ())
@@ -167,7 +177,13 @@ public struct AreaFilter: Sendable, Hashable {
     }
 
     /// Whether nothing narrows.
-    public var isEmpty: Bool { parts.isEmpty }
+    public var isEmpty: Bool { parts.isEmpty && box == nil && countries.isEmpty }
+
+    /// Whether a place passes the box and the countries (the parts a place's own fields can answer; the named
+    /// areas need the index's boundaries).
+    public func admits(_ place: Place) -> Bool {
+        (box?.contains(place.coordinate) ?? true) && (countries.isEmpty || place.countryCode.map(countries.contains) == true)
+    }
 }
 
 /// The levels `reverse` answers at, fine to coarse.

@@ -127,4 +127,10 @@ extension String {
         if let first = utf8.first, let last = utf8.last, plain(first), plain(last) { return self }
         return trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
     }
+
+    /// The text without white space at its ends, or nil when nothing else is left.
+    public var nonBlank: String? {
+        let trimmed = trimmingWhitespace(newlines: true)
+        return trimmed.isEmpty ? nil : trimmed
+    }
 }

@@ -206,7 +206,7 @@ public struct IndexBuilder: PlaceStoreWriter {
         var areas = AreaIndex(features.areas)
         let context = AddressContext(features: features, places: places, spatial: geonames, townsByName: townsByName, areas: areas)
         func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
-                    address: Address?, primary: [String], alternate: [String] = []) {
+                    categoryKey: String? = nil, address: Address?, primary: [String], alternate: [String] = []) {
             // The country and admin1 of the nearest GeoNames place, one in the same town where a boundary says
             // which that is (so a street near a border is not filed under the neighbouring town's admin1).
             let town = areas.isEmpty ? nil : areas.chain(at: c)[.city]
@@ -226,12 +226,13 @@ public struct IndexBuilder: PlaceStoreWriter {
             places.nameBytes.append(contentsOf: name.utf8)
             places.nameStart.append(UInt32(places.nameBytes.count))
             places.kind.append(kind.rawValue)
-            places.extraBytes.append(contentsOf: PlaceTable.encodeExtras(id: id, category: category, address: address))
+            places.extraBytes.append(contentsOf: PlaceTable.encodeExtras(id: id, category: category, categoryKey: categoryKey, address: address))
             places.extraStart.append(UInt32(places.extraBytes.count))
             names.append((primary, alternate))
         }
         for v in features.venues {
-            append(v.name, v.coordinate, .venue, id: v.id, category: v.category, address: v.address, primary: [v.name])
+            append(v.name, v.coordinate, .venue, id: v.id, category: v.category, categoryKey: v.categoryKey, address: v.address,
+                   primary: [v.name])
         }
         // One row per address (many shops inside one building carry the same address), but every point
         // kept for reverse geocoding, so anywhere in that building answers with its address.

@@ -9,9 +9,9 @@ final class IndexDatabase {
     /// Bumped whenever the blob layout or what the blobs hold changes (14: street-level towns in their GeoNames
     /// name, postcodes lent by the nearest address, and each row's alternate names for `matchedName`; 15: the
     /// own-names-first segment tree stored, not built at open; 16: 64 KiB pages, and a structure over `ArrayBlob.partBytes` cut
-    /// into several rows; 17: OSM areas, and each street-level row's suburb, county, state and country);
+    /// into several rows; 17: OSM areas, and each street-level row's suburb, county, state and country; 18: a venue's OSM key);
     /// an index of another version is rebuilt, not misread.
-    static let structureVersion = "17"
+    static let structureVersion = "18"
     /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.
     static let shippedOrigin = "shipped"
     /// Meta `origin` of an index holding a user's import: never rebuilt unasked. An index from before

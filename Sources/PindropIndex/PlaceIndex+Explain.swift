@@ -98,17 +98,10 @@ extension PlaceIndex {
         default: .name
         }
         let row = places.rowKind(c.slot)
-        let rowKind: MatchExplanation.RowKind = switch row {
-        case .geonames: .place
-        case .venue: .venue
-        case .address: .address
-        case .street: .street
-        case .area: .area
-        }
         return MatchExplanation(
             match: match, nameKind: nameKind, text: String(decoding: key, as: UTF8.self), matchedName: writtenName(c, typed: typed),
             edit: match == .typo ? TypoEdit.describe(typed: key, matched: matched, asPrefix: mode == .suggest) : nil,
-            rowKind: rowKind, population: Int(places.population[c.slot]), importance: Double(c.importance),
+            rowKind: row.placeKind, population: Int(places.population[c.slot]), importance: Double(c.importance),
             kindBonus: Double(row.bonus), nameTerm: Double(c.nameTerm), distanceMeters: distanceMeters,
             distanceTerm: distanceMeters == nil ? nil : Double(c.distanceTerm), tier: c.tier, score: Double(c.score))
     }

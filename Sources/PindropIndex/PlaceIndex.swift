@@ -148,12 +148,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let qualifiers = parts.dropFirst().filter { !$0.isEmpty }
         guard !name.isEmpty else { return [] }
         let within = containment(request.within)
-        func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool) -> (Int32) -> Bool {
-            let base = self.acceptance(country: country, qualifiers: qualifiers, lastIsPrefix: lastIsPrefix)
-            guard let within else { return base }
-            return { base($0) && within($0) }
-        }
-        let accept = acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: false)
+        let accept = acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: false, within: within)
         let nameKey = Array(name.utf8)
         var key = nameKey
         var found = rank(key: key, mode: .search, request.limit, request.near, typos: false, accept: accept)
@@ -163,7 +158,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
             for split in stride(from: words.count - 1, through: 1, by: -1) where found.isEmpty {
                 let head = words[..<split].joined(separator: " "), tail = words[split...].joined(separator: " ")
                 found = rank(key: Array(head.utf8), mode: .exact, request.limit, request.near, typos: false,
-                             accept: acceptance(country: country, qualifiers: [tail], lastIsPrefix: false))
+                             accept: acceptance(country: country, qualifiers: [tail], lastIsPrefix: false, within: within))
                 if !found.isEmpty { key = Array(head.utf8) }
             }
         }
@@ -171,7 +166,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let whole = Array(TextFolding.fold(request.text).utf8)
         if found.isEmpty, !qualifiers.isEmpty {
             found = rank(key: whole, mode: .search, request.limit, request.near, typos: false,
-                         accept: acceptance(country: country, qualifiers: [], lastIsPrefix: false))
+                         accept: acceptance(country: country, qualifiers: [], lastIsPrefix: false, within: within))
             if !found.isEmpty { key = whole }
         }
         // Typo tolerance only when the text matches nothing as typed: exact and prefix matches always rank
@@ -190,6 +185,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// A city's sections ("Zürich (Kreis 3)") fold under it: they come only when the text goes past its name.
     public func suggest(_ request: SuggestRequest) throws(PindropError) -> [PlaceResult] {
         let country = try countryFilter(request.countryCode)
+        let within = containment(request.within)
         let parts = request.text.split(separator: ",", omittingEmptySubsequences: false)
         var key: [UInt8] = []
         if let first = parts.first { TextFolding.fold(first, into: &key) }
@@ -197,7 +193,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         if parts.count == 1 {
             // A trailing space means the last word is complete: "new " should not suggest "Newark".
             if request.text.last == " " { key.append(0x20) }
-            let accept = acceptance(country: country, qualifiers: [], lastIsPrefix: false)
+            let accept = acceptance(country: country, qualifiers: [], lastIsPrefix: false, within: within)
             let typed = rank(key: key, mode: .suggest, request.limit, request.near, typos: false, sections: true, accept: accept)
             let found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, sections: true, accept: accept) : typed
             var answer = results(found, near: request.near, typed: request.text, key: key, mode: .suggest, explain: request.explain)
@@ -208,7 +204,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         }
         let qualifiers = parts.dropFirst().map { TextFolding.fold($0) }.filter { !$0.isEmpty }
         let found = rank(key: key, mode: .search, request.limit, request.near, typos: false, sections: true,
-                         accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true))
+                         accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true, within: within))
         return results(found, near: request.near, typed: request.text, key: key, mode: .suggest, explain: request.explain)
     }
 
@@ -286,7 +282,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         }
         return Place(id: area.id, name: area.name, displayName: names.joined(separator: ", "), coordinate: areas.centre(of: pick),
                      countryCode: nearest?.countryCode, admin1: address.state, category: "\(area.level)",
-                     address: address, source: "embedded", boundingBox: area.box)
+                     address: address, source: "embedded", boundingBox: area.box, kind: .area)
     }
 
     /// A GeoNames place as the answer for a spot with no street address: "near Kamppi, Helsinki" (with the town it
@@ -426,6 +422,21 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Nil when the filter names nothing.
     func containment(_ filter: AreaFilter) -> ((Int32) -> Bool)? {
         guard !filter.isEmpty else { return nil }
+        let named = namedContainment(filter)
+        guard filter.box != nil || !filter.countries.isEmpty else { return named }
+        let box = filter.box
+        let countries = filter.countries.isEmpty ? nil : places.countries.map { filter.countries.contains($0.code) }
+        return { [places] slot in
+            let i = Int(slot)
+            if let countries, places.country[i] == PlaceTable.noCountry || !countries[Int(places.country[i])] { return false }
+            if let box, !box.contains(Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])) { return false }
+            return named?(slot) ?? true
+        }
+    }
+
+    /// The named part of `containment` (city, postcode, county, state); nil when the filter names none.
+    private func namedContainment(_ filter: AreaFilter) -> ((Int32) -> Bool)? {
+        guard !filter.parts.isEmpty else { return nil }
         let city = filter.city.map(TextFolding.fold), postcode = filter.postcode.map(TextFolding.fold)
         let county = filter.county.map(TextFolding.fold), state = filter.state.map(TextFolding.fold)
         func matches(_ wanted: String?, _ candidates: [String?]) -> Bool {
@@ -664,8 +675,16 @@ public final class PlaceIndex: PlaceStore, Sendable {
         return UInt16(i)
     }
 
-    /// A filter built once per query: the country filter and every qualifier (each must name the place's
-    /// country or admin1), as lookup tables so testing a candidate costs two array reads per qualifier.
+    /// A filter built once per query: the country filter, every qualifier (each must name the place's
+    /// country or admin1), as lookup tables so testing a candidate costs two array reads per qualifier, and the
+    /// request's `within` (`containment`).
+    private func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool,
+                            within: ((Int32) -> Bool)?) -> (Int32) -> Bool {
+        let base = acceptance(country: country, qualifiers: qualifiers, lastIsPrefix: lastIsPrefix)
+        guard let within else { return base }
+        return { base($0) && within($0) }
+    }
+
     private func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool) -> (Int32) -> Bool {
         // Most questions have neither: then nothing is looked up, and no table is captured (shared, so each
         // capture is a retain every serving thread contends for).

@@ -54,6 +54,10 @@ struct PlaceTable: Sendable {
         /// Added to importance: with no population to go by, a street outranks one of its addresses, and an area
         /// (a district, a county) ranks as a village of ~800 people would.
         var bonus: Float { switch self { case .geonames, .address: 0; case .venue: 1; case .street: 1.5; case .area: 3 } }
+        /// The kind of place a row of this kind is.
+        var placeKind: PlaceKind {
+            switch self { case .geonames: .place; case .venue: .venue; case .address: .address; case .street: .street; case .area: .area }
+        }
     }
 
     /// Rows 0 ..< geonamesCount are GeoNames places, sorted by id. They come first, so a binary search finds the
@@ -113,21 +117,21 @@ struct PlaceTable: Sendable {
         return first
     }
 
-    /// An OpenStreetMap row's id, category and address.
-    func extras(_ i: Int) -> (id: String, category: String?, address: Address)? {
+    /// An OpenStreetMap row's id, category, the key it is a value of, and address.
+    func extras(_ i: Int) -> (id: String, category: String?, categoryKey: String?, address: Address)? {
         let range = Int(extraStart[i])..<Int(extraStart[i + 1])
         guard !range.isEmpty else { return nil }
         let parts = extraBytes[range].split(separator: 0x1F, omittingEmptySubsequences: false)
             .map { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
-        guard parts.count == 10, let id = parts[0] else { return nil }
-        return (id, parts[1], Address(houseNumber: parts[2], street: parts[3], postcode: parts[4], town: parts[5],
-                                      suburb: parts[6], county: parts[7], state: parts[8], country: parts[9]))
+        guard parts.count == 11, let id = parts[0] else { return nil }
+        return (id, parts[1], parts[10], Address(houseNumber: parts[2], street: parts[3], postcode: parts[4], town: parts[5],
+                                                 suburb: parts[6], county: parts[7], state: parts[8], country: parts[9]))
     }
 
     /// Encodes an OpenStreetMap row's extras.
-    static func encodeExtras(id: String, category: String?, address: Address?) -> [UInt8] {
+    static func encodeExtras(id: String, category: String?, categoryKey: String? = nil, address: Address?) -> [UInt8] {
         let fields = [id, category, address?.houseNumber, address?.street, address?.postcode, address?.town,
-                      address?.suburb, address?.county, address?.state, address?.country]
+                      address?.suburb, address?.county, address?.state, address?.country, categoryKey]
         return Array(fields.map { ($0 ?? "").replacingOccurrences(of: "\u{1F}", with: " ") }.joined(separator: "\u{1F}").utf8)
     }
     var count: Int { geonameID.count }
@@ -205,9 +209,11 @@ struct PlaceTable: Sendable {
                 displayName = chain.joined(separator: ", ")
             default: displayName = [name, context].compactMap { $0 }.joined(separator: ", ")
             }
+            let kind = rowKind(i).placeKind
             return Place(id: osm.id, name: name, displayName: displayName, coordinate: coordinate,
                          countryCode: country?.code, admin1: admin1, population: 0, category: osm.category,
-                         address: address, source: "embedded")
+                         address: address, source: "embedded", kind: kind,
+                         categoryKey: kind == .street ? "highway" : osm.categoryKey)
         }
         // "Name, Admin1, Country", written into one string (no array of parts to join: every result pays this).
         let admin1Part = admin1 == name ? nil : admin1, countryPart = country?.name
@@ -219,7 +225,7 @@ struct PlaceTable: Sendable {
         return Place(
             id: "geonames:" + String(geonameID[i]), name: name, displayName: displayName,
             coordinate: coordinate, countryCode: country?.code, admin1: admin1, population: Int(population[i]),
-            source: "embedded")
+            source: "embedded", kind: .place)
     }
 
     /// The slot of a GeoNames id (rows are sorted by id).

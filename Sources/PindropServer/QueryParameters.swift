@@ -5,19 +5,35 @@ import PindropCore
 /// Typed access to a request's query string; every bad value becomes a 400 naming the parameter.
 struct QueryParameters {
     private let values: [String: String]
+    /// Every value of each parameter, in order (Photon's `layer` and `osm_tag` may repeat); `values` keeps the last.
+    private let repeated: [String: [String]]
+    /// The request's `Accept-Language` header.
+    let acceptLanguage: String?
 
     /// Reads the query string; `.invalidInput` when its percent-encoded bytes are not UTF-8 (rather than
     /// answering for text with U+FFFD in it) or a value holds control characters.
     init(_ request: Request) throws(PindropError) {
         guard Self.isUTF8(request.uri.query ?? "") else { throw .invalidInput("the query string is not valid UTF-8") }
-        var values: [String: String] = [:]
+        var values: [String: String] = [:], repeated: [String: [String]] = [:]
         for (key, value) in request.uri.queryParameters {
             guard !value.unicodeScalars.contains(where: Self.isControl) else {
                 throw .invalidInput("\"\(key.prefix(40))\" holds control characters")
             }
             values[String(key)] = String(value)
+            repeated[String(key), default: []].append(String(value))
         }
         self.values = values
+        self.repeated = repeated
+        acceptLanguage = request.headers[.acceptLanguage]
+    }
+
+    /// Every value given for a parameter, in order; empty when absent.
+    func strings(_ name: String) -> [String] { repeated[name] ?? [] }
+
+    /// The language asked for: the parameter `name` (`accept-language`, Photon's `lang`), else the
+    /// `Accept-Language` header; its first tag ("de-CH"), nil when neither says.
+    func language(_ name: String = "accept-language") -> String? {
+        preferredLanguage(values[name]) ?? preferredLanguage(acceptLanguage)
     }
 
     /// Whether a raw query string, percent-decoded, is valid UTF-8 ("+" and malformed escapes are left alone).

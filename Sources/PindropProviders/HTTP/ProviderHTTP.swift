@@ -230,10 +230,4 @@ extension PlaceResult {
     }
 }
 
-extension String {
-    /// nil for an empty or blank string.
-    var nonBlank: String? {
-        let trimmed = trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
-    }
-}
+

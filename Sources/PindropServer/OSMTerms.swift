@@ -1,0 +1,132 @@
+import Foundation
+import PindropCore
+
+/// A place in the terms of the OpenStreetMap geocoders (Nominatim, Photon): its OSM object, its main tag, its
+/// rank in the address hierarchy, its box and its importance. Both compatible APIs read a place through this one
+/// view, so they classify it alike.
+struct OSMTerms {
+    /// "node", "way" or "relation" for an OpenStreetMap row; nil for other sources (GeoNames, saved places).
+    let osmType: String?
+    let osmID: Int64?
+    /// A number standing for the place's id (Nominatim's `place_id`): stable for the same id, so a client can send
+    /// it back in `exclude_place_ids`.
+    let placeID: Int64
+    /// The main tag: Nominatim's `class`/`category` and `type`, Photon's `osm_key` and `osm_value`.
+    let key: String, value: String
+    /// Nominatim's `addresstype`: what the place would be called as part of an address ("city", "road").
+    let addressType: String
+    /// Nominatim's `place_rank` (its search rank): 4 a country … 16 a city, 18 a town … 26 a street, 30 a house or a venue.
+    let rank: Int
+    /// Nominatim's address rank: as `rank`, but every municipality is 16.
+    var addressRank: Int { key == "place" && (17...19).contains(rank) ? 16 : rank }
+    /// Photon's `type`: house, street, locality, district, city, county, state, country or other.
+    let layer: String
+    /// 0 … 1, higher for bigger places (Nominatim's `importance`).
+    let importance: Double
+    /// The place's extent where it is an area, else a small box around its point, sized by its rank.
+    let box: BoundingBox
+    /// Whether `box` is the place's real extent (Photon sends `extent` only then).
+    let hasExtent: Bool
+
+    init(_ place: Place) {
+        (osmType, osmID) = Self.osmObject(of: place.id)
+        placeID = Self.placeID(of: place.id)
+        let kind = place.kind ?? Self.inferredKind(place)
+        switch kind {
+        case .place:
+            let value = place.population >= 100_000 ? "city" : place.population >= 10_000 ? "town" : "village"
+            (key, self.value, addressType, layer) = ("place", value, value, "city")
+            rank = value == "city" ? 16 : value == "town" ? 18 : 19
+        case .area:
+            let level = AreaLevel.allCases.first { "\($0)" == place.category } ?? .city
+            (key, value) = level == .postcode ? ("boundary", "postal_code") : ("boundary", "administrative")
+            addressType = "\(level)"
+            layer = Self.layers[level] ?? "other"
+            rank = Self.ranks[level] ?? 16
+        case .street:
+            (key, value, addressType, layer, rank) = ("highway", place.category ?? "road", "road", "street", 26)
+        case .address:
+            (key, value, addressType, layer, rank) = ("place", "house", "place", "house", 30)
+        case .venue:
+            let key = place.categoryKey ?? "amenity"
+            (self.key, value, addressType, layer, rank) = (key, place.category ?? "yes", key, "house", 30)
+        }
+        // Nominatim's own default for a place without a Wikipedia link (`0.40001 - rank/75`), raised by population.
+        let byRank = 0.40001 - Double(rank) / 75
+        importance = place.population > 0 ? max(byRank, min(1, log10(Double(place.population) + 1) / 8)) : byRank
+        hasExtent = place.boundingBox != nil
+        box = place.boundingBox ?? Self.box(around: place.coordinate, rank: rank)
+    }
+
+    /// Photon's layer of each area level.
+    static let layers: [AreaLevel: String] = [.country: "country", .state: "state", .county: "county", .city: "city",
+                                              .suburb: "district", .neighbourhood: "locality", .postcode: "other"]
+    /// Nominatim's search rank of each area level.
+    static let ranks: [AreaLevel: Int] = [.country: 4, .state: 8, .county: 12, .city: 16, .suburb: 20, .neighbourhood: 22,
+                                          .postcode: 21]
+
+    /// What a place from a source that does not say its kind most likely is.
+    static func inferredKind(_ place: Place) -> PlaceKind {
+        if place.category == nil { return place.address?.houseNumber != nil && place.population == 0 ? .address : .place }
+        return .venue
+    }
+
+    /// "osm:node/123", "nominatim:way/45", "photon:relation/6" → ("node", 123), …; nil for other ids.
+    static func osmObject(of id: String) -> (type: String?, id: Int64?) {
+        guard let colon = id.firstIndex(of: ":") else { return (nil, nil) }
+        let rest = id[id.index(after: colon)...]
+        let parts = rest.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, ["node", "way", "relation"].contains(parts[0]), let number = Int64(parts[1]) else { return (nil, nil) }
+        return (String(parts[0]), number)
+    }
+
+    /// A Pindrop id as `N123`, `W45`, `R6` (Nominatim's `osm_ids` form), or nil for ids of other sources.
+    static func osmIDs(_ text: Substring) -> String? {
+        guard let first = text.first, let number = Int64(text.dropFirst()), number > 0 else { return nil }
+        switch first {
+        case "N", "n": return "osm:node/\(number)"
+        case "W", "w": return "osm:way/\(number)"
+        case "R", "r": return "osm:relation/\(number)"
+        default: return nil
+        }
+    }
+
+    /// FNV-1a of the id, kept to 53 bits so JavaScript clients read it exactly.
+    static func placeID(of id: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int64(hash & ((1 << 53) - 1))
+    }
+
+    /// A box around a point, as Nominatim gives points: wider the coarser the place (a city ±0.1°, a house ±0.00005°).
+    static func box(around c: Coordinate, rank: Int) -> BoundingBox {
+        let d = switch rank {
+        case ...4: 7.0
+        case ...8: 2.6
+        case ...12: 0.5
+        case ...16: 0.1
+        case ...19: 0.02
+        case ...22: 0.01
+        case ...26: 0.0005
+        default: 0.00005
+        }
+        return BoundingBox(south: max(-90, c.latitude - d), west: max(-180, c.longitude - d),
+                           north: min(90, c.latitude + d), east: min(180, c.longitude + d))
+    }
+
+    /// The name of a country in a language ("Finland", "Suomi"), from the system's CLDR data; nil for an unknown code.
+    static func countryName(_ code: String, language: String?) -> String? {
+        let name = Locale(identifier: language ?? "en").localizedString(forRegionCode: code)
+        return name == code ? nil : name
+    }
+}
+
+/// The first language of an `Accept-Language` header or parameter ("de-CH,de;q=0.9" → "de-CH"), or nil.
+func preferredLanguage(_ text: String?) -> String? {
+    guard let text else { return nil }
+    let first = text.split(separator: ",").first.map { $0.split(separator: ";").first ?? $0 } ?? ""
+    let tag = first.trimmingCharacters(in: .whitespaces)
+    guard !tag.isEmpty, tag.count <= 35, tag != "*", tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+    else { return nil }
+    return tag
+}
