@@ -99,8 +99,9 @@ func openAPIDocument(for places: PlaceService) -> [UInt8] {
           let provider = ((document["components"] as? [String: Any])?["parameters"] as? [String: Any])?["provider"] as? [String: Any]
     else { return openAPIDocument }
     let reference = "#/components/parameters/provider"
-    for capability in ProviderCapability.allCases {
-        let path = "/v1/\(capability.rawValue)"
+    // Each operation that takes `provider`, with the capability it asks for: /v1's, and the compatible APIs'.
+    let compatible: [(String, ProviderCapability)] = [("/search", .search), ("/api", .suggest), ("/reverse", .reverse)]
+    for (path, capability) in ProviderCapability.allCases.map({ ("/v1/\($0.rawValue)", $0) }) + compatible {
         guard var operations = paths[path] as? [String: Any], var get = operations["get"] as? [String: Any],
               let parameters = get["parameters"] as? [[String: Any]] else { continue }
         var own = provider

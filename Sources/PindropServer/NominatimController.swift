@@ -173,7 +173,8 @@ struct NominatimController<Context: RequestContext>: Sendable {
             return Self.text("ERROR 400: \(message)", status: .badRequest)
         }
         do {
-            return Responses.json(try await body(query, format), format: format == .json || format == .jsonv2 ? .json : .geojson)
+            // Nominatim sends every JSON format, GeoJSON too, as application/json.
+            return Responses.json(try await body(query, format))
         } catch {
             return Self.error(JSONErrorMiddleware<Context>.pindropError(error))
         }

@@ -73,7 +73,7 @@ struct PhotonController<Context: RequestContext>: Sendable {
             if let unsupported = request.uri.queryParameters.first(where: { PhotonWire.unsupportedParameters.contains(String($0.key)) }) {
                 throw PindropError.invalidInput("Parameter '\(unsupported.key)' is not supported by this server (Pindrop keeps no full geometries, categories or OpenSearch index).")
             }
-            return Responses.json(try await body(query), format: .geojson)
+            return Responses.json(try await body(query))
         } catch {
             let failure = JSONErrorMiddleware<Context>.pindropError(error)
             var writer = JSONWriter()
