@@ -97,6 +97,12 @@ cd "$ROOT/Tests/browser"
 # schema-valid request accepted and schema-invalid one refused. A fixed seed keeps CI repeatable.
 if [[ $# == 0 ]]; then
     "$PYTHON" -m schemathesis.cli run "$PINDROP_URL/openapi.json" --seed 14 --max-examples 25 --workers 1 \
-        --exclude-path /v1/music/places \
+        --exclude-path /v1/music/places --exclude-path-regex '^/(search|reverse|lookup|status|api)$' \
         --checks all
+    # The Nominatim- and Photon-compatible paths parse as their upstreams do (limits clamped, a country code that is
+    # not two letters dropped, any flag but "0" true, a Nominatim reverse off the globe answering "Unable to
+    # geocode"), which no schema says exactly: every check but schema-valid-accepted / schema-invalid-refused.
+    "$PYTHON" -m schemathesis.cli run "$PINDROP_URL/openapi.json" --seed 14 --max-examples 25 --workers 1 \
+        --include-path-regex '^/(search|reverse|lookup|status|api)$' \
+        --checks all --exclude-checks positive_data_acceptance,negative_data_rejection
 fi

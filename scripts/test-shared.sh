@@ -3,7 +3,8 @@
 # - test_shared_deployment.py: two servers on one PostgreSQL database; kill -9 during a burst of saves; PostgreSQL
 #   restarted under load;
 # - test_operations.py: SIGTERM during a burst of saves; /readyz following the database down and back; /metrics
-#   counts; scripts/install.sh into a temporary prefix and a server from there; the systemd unit and compose file.
+#   counts; scripts/install.sh into a temporary prefix and a server from there; the systemd unit and compose file;
+# - test_geocoder_compat.py: geopy's Nominatim and Photon geocoders, unchanged, against `pindrop serve`.
 # Needs the test cluster of scripts/postgres-cluster.sh (PINDROP_TEST_DATABASE_URL, PINDROP_PG_CLUSTER), which
 # scripts/test.sh starts; starts one itself otherwise. The install test installs the PINDROP_BUILD_CONFIG build
 # (debug by default: the one the tests already have, sparing CI a release build).
@@ -13,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 "$PYTHON" -c "import pytest" 2>/dev/null || "$PYTHON" -m pip install -q pytest
+# geopy's Nominatim and Photon geocoders, at the version the compatibility is proven with (test_geocoder_compat.py).
+"$PYTHON" -c "import sys, geopy; sys.exit(geopy.__version__ != '2.5.0')" 2>/dev/null || "$PYTHON" -m pip install -q geopy==2.5.0
 if [[ -z "${PINDROP_PG_CLUSTER:-}" ]]; then
     eval "$(scripts/postgres-cluster.sh start)"
     trap 'scripts/postgres-cluster.sh stop "$PINDROP_PG_CLUSTER"' EXIT
