@@ -10,6 +10,8 @@
 # PINDROP_HOME (building the default GeoNames index there first when no --index is given).
 # Targets (issue 3): suggest p99 <= 3 ms at 1 connection; >= 15,000 req/s at 32 connections with no errors;
 # start to first answer <= 1 s. Issue 18: /v1/suggest >= 0.7x /v1/status throughput at 32 connections.
+#   3. the Nominatim- and Photon-compatible endpoints against /v1 over the same texts (issue 13: within 10%):
+#      Photon's /api against /v1/suggest, Nominatim's /search?format=jsonv2 against /v1/search.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -123,3 +125,27 @@ sc, tc = statistics.median(suggest_cpu), statistics.median(status_cpu)
 print("  server CPU per answer (median): /v1/suggest %.1f us, /v1/status %.1f us; status/suggest %.2f" % (sc, tc, tc / sc))
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (wrk shares them; other work on the machine skews every figure)"
+
+# The compatible APIs over the same texts, alternating with the /v1 operation they translate to (issue 13).
+sed -e 's|^/v1/suggest?|/api?|' -e 's|&minChars=1$||' "$WORK/prefixes.txt" >"$WORK/photon.txt"
+sed -e 's|^/v1/suggest?|/v1/search?|' -e 's|&minChars=1$||' "$WORK/prefixes.txt" >"$WORK/search.txt"
+sed -e 's|^/v1/suggest?|/search?format=jsonv2\&|' -e 's|&minChars=1$||' "$WORK/prefixes.txt" >"$WORK/nominatim.txt"
+curl -fsS "$URL$(head -1 "$WORK/photon.txt")" >/dev/null && curl -fsS "$URL$(head -1 "$WORK/nominatim.txt")" >/dev/null
+declare -A COMPAT_RATES=()
+for round in $(seq "$ROUNDS"); do
+    for name in suggest-v1:prefixes photon-api:photon search-v1:search nominatim-search:nominatim; do
+        echo
+        echo "== round $round/$ROUNDS: ${name%%:*}, 32 connections, 2 wrk threads, $DURATION"
+        wrk_run -t2 -c32 -d"$DURATION" -s "$WORK/suggest.lua" "$URL" -- "$WORK/${name##*:}.txt"
+        COMPAT_RATES[${name%%:*}]+="$(cat "$WORK/rate") "
+    done
+done
+echo
+python3 - "${COMPAT_RATES[suggest-v1]}" "${COMPAT_RATES[photon-api]}" "${COMPAT_RATES[search-v1]}" "${COMPAT_RATES[nominatim-search]}" <<'PY'
+import statistics, sys
+suggest, photon, search, nominatim = ([float(x) for x in arg.split()] for arg in sys.argv[1:5])
+for label, compat, base in [("Photon /api vs /v1/suggest", photon, suggest), ("Nominatim /search?format=jsonv2 vs /v1/search", nominatim, search)]:
+    c, b = statistics.median(compat), statistics.median(base)
+    print("%s: %.0f vs %.0f req/s, ratio %.2f (target >= 0.90)" % (label, c, b, c / b))
+PY
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
