@@ -127,7 +127,8 @@ PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (wrk shares them; other work on the machine skews every figure)"
 
 # The compatible APIs over the same texts, alternating with the /v1 operation they translate to (issue 13).
-sed -e 's|^/v1/suggest?|/api?|' -e 's|&minChars=1$||' "$WORK/prefixes.txt" >"$WORK/photon.txt"
+# /api with /v1/suggest's default limit (10; Photon's own is 15), so both give the same number of places.
+sed -e 's|^/v1/suggest?|/api?limit=10\&|' -e 's|&minChars=1$||' "$WORK/prefixes.txt" >"$WORK/photon.txt"
 sed -e 's|^/v1/suggest?|/v1/search?|' -e 's|&minChars=1$||' "$WORK/prefixes.txt" >"$WORK/search.txt"
 sed -e 's|^/v1/suggest?|/search?format=jsonv2\&|' -e 's|&minChars=1$||' "$WORK/prefixes.txt" >"$WORK/nominatim.txt"
 curl -fsS "$URL$(head -1 "$WORK/photon.txt")" >/dev/null && curl -fsS "$URL$(head -1 "$WORK/nominatim.txt")" >/dev/null

@@ -193,7 +193,13 @@ enum NominatimWire {
     }
 
     /// Degrees with 7 decimals, as Nominatim writes them ("60.1694433").
-    static func degrees(_ value: Double) -> String { String(format: "%.7f", value) }
+    static func degrees(_ value: Double) -> String {
+        // As "%.7f" writes it, without Foundation's format parsing (six of these go into every result).
+        let scaled = Int64((abs(value) * 1e7).rounded())
+        let fraction = String(scaled % 10_000_000)
+        return (value < 0 && scaled != 0 ? "-" : "") + String(scaled / 10_000_000) + "."
+            + String(repeating: "0", count: 7 - fraction.count) + fraction
+    }
     static func rounded(_ value: Double) -> Double { (value * 1e7).rounded() / 1e7 }
 }
 

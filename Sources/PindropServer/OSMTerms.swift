@@ -1,5 +1,6 @@
 import Foundation
 import PindropCore
+import Synchronization
 
 /// A place in the terms of the OpenStreetMap geocoders (Nominatim, Photon): its OSM object, its main tag, its
 /// rank in the address hierarchy, its box and its importance. Both compatible APIs read a place through this one
@@ -115,10 +116,18 @@ struct OSMTerms {
     }
 
     /// The name of a country in a language ("Finland", "Suomi"), from the system's CLDR data; nil for an unknown code.
+    /// Remembered: asking ICU costs tens of microseconds, and every answer names a country per place.
     static func countryName(_ code: String, language: String?) -> String? {
-        let name = Locale(identifier: language ?? "en").localizedString(forRegionCode: code)
-        return name == code ? nil : name
+        let key = (language ?? "en") + "\u{1F}" + code
+        if let known = countryNames.withLock({ $0[key] }) { return known }
+        let name = Locale(identifier: language ?? "en").localizedString(forRegionCode: code).flatMap { $0 == code ? nil : $0 }
+        // Languages come from clients: the table stops growing at a bound rather than grow with what they send.
+        countryNames.withLock { names in if names.count < maxRememberedNames { names[key] = name } }
+        return name
     }
+
+    private static let countryNames = Mutex<[String: String?]>([:])
+    private static let maxRememberedNames = 20_000
 }
 
 /// The first language of an `Accept-Language` header or parameter ("de-CH,de;q=0.9" → "de-CH"), or nil.

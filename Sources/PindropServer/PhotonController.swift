@@ -41,7 +41,7 @@ struct PhotonController<Context: RequestContext>: Sendable {
             let suggest = try SuggestRequest(text: text, near: near, limit: filter.isEmpty ? limit : max(limit, Self.filteredPool),
                                              minChars: 1, within: within)
             let answer = try await metrics.timed(.suggest) { try await places.suggest(suggest, provider: query.provider()) }
-            let found = answer.results.filter { within.admits($0.place) && filter.admits(OSMTerms($0.place)) }
+            let found = answer.results.filter { within.admits($0.place) && (filter.isEmpty || filter.admits(OSMTerms($0.place))) }
             return PhotonWire.featureCollection(found.prefix(limit).map(\.place), language: query.language("lang"))
         }
     }
@@ -56,7 +56,7 @@ struct PhotonController<Context: RequestContext>: Sendable {
             let reverse = try ReverseRequest(coordinate: coordinate, limit: filter.isEmpty ? limit : Self.filteredPool)
             let answer = try await metrics.timed(.reverse) { try await places.reverse(reverse, provider: query.provider()) }
             let found = answer.results.filter { result in
-                (result.distanceMeters ?? 0) <= radiusKm * 1000 && filter.admits(OSMTerms(result.place))
+                (result.distanceMeters ?? 0) <= radiusKm * 1000 && (filter.isEmpty || filter.admits(OSMTerms(result.place)))
             }
             return PhotonWire.featureCollection(found.prefix(limit).map(\.place), language: query.language("lang"))
         }
