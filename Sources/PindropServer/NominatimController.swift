@@ -29,7 +29,7 @@ struct NominatimController<Context: RequestContext>: Sendable {
     @Sendable func search(_ request: Request, context: Context) async throws -> Response {
         await answering(request) { query, format in
             let structured = try Structured(query)
-            let text = query.string("q")?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = query.string("q")?.trimmingWhitespace(newlines: true)
             if text != nil, !structured.isEmpty {
                 throw PindropError.invalidInput("Structured query parameters(amenity, street, city, county, state, postalcode, country) cannot be used together with 'q' parameter.")
             }
@@ -118,7 +118,7 @@ struct NominatimController<Context: RequestContext>: Sendable {
         var amenity, street, city, county, state, postalcode, country: String?
 
         init(_ query: QueryParameters) throws {
-            func part(_ name: String) -> String? { query.string(name)?.trimmingCharacters(in: .whitespacesAndNewlines).nonBlank }
+            func part(_ name: String) -> String? { query.string(name)?.nonBlank }
             amenity = part("amenity"); street = part("street"); city = part("city"); county = part("county")
             state = part("state"); postalcode = part("postalcode"); country = part("country")
         }
@@ -251,7 +251,7 @@ extension QueryParameters {
     /// A whole number, nil when absent; 400 when not a number.
     func compatInteger(_ name: String) throws -> Int? {
         guard let text = string(name) else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+        guard let value = Int(text) ?? Int(text.trimmingWhitespace()) else {
             throw PindropError.invalidInput("Parameter '\(name)' must be a number.")
         }
         return value
@@ -260,7 +260,7 @@ extension QueryParameters {
     /// A finite number that must be there (Nominatim's and Photon's wording when it is not).
     func requiredNumber(_ name: String) throws -> Double {
         guard let text = string(name) else { throw PindropError.invalidInput("Parameter '\(name)' missing.") }
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        guard let value = Double(text) ?? Double(text.trimmingWhitespace()), value.isFinite else {
             throw PindropError.invalidInput("Parameter '\(name)' must be a number.")
         }
         return value

@@ -74,11 +74,16 @@ struct OSMTerms {
 
     /// "osm:node/123", "nominatim:way/45", "photon:relation/6" → ("node", 123), …; nil for other ids.
     static func osmObject(of id: String) -> (type: String?, id: Int64?) {
-        guard let colon = id.firstIndex(of: ":") else { return (nil, nil) }
+        // Every result asks: no arrays of parts, only indexes into the id.
+        guard let colon = id.utf8.firstIndex(of: UInt8(ascii: ":")) else { return (nil, nil) }
         let rest = id[id.index(after: colon)...]
-        let parts = rest.split(separator: "/", maxSplits: 1)
-        guard parts.count == 2, ["node", "way", "relation"].contains(parts[0]), let number = Int64(parts[1]) else { return (nil, nil) }
-        return (String(parts[0]), number)
+        guard let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")), let number = Int64(rest[rest.index(after: slash)...]) else { return (nil, nil) }
+        switch rest[..<slash] {
+        case "node": return ("node", number)
+        case "way": return ("way", number)
+        case "relation": return ("relation", number)
+        default: return (nil, nil)
+        }
     }
 
     /// A Pindrop id as `N123`, `W45`, `R6` (Nominatim's `osm_ids` form), or nil for ids of other sources.
