@@ -30,6 +30,9 @@ struct Column<Element: BitwiseCopyable>: RandomAccessCollection, ExpressibleByAr
     var startIndex: Int { 0 }
     var endIndex: Int { buffer.count }
     var count: Int { buffer.count }
+    /// A plain range: the default (`DefaultIndices`) would hold the column, so that assigning to it in a loop over
+    /// its indices copied it once.
+    var indices: Range<Int> { 0..<buffer.count }
 
     @inline(__always)
     subscript(i: Int) -> Element {

@@ -168,6 +168,24 @@ struct MappedIndexTests {
         #expect(try PlaceIndex.open(at: path).streetLevelCount == 0)
     }
 
+    @Test("a column is a value: a copy changed, or a mapped column appended to, leaves the original as it was")
+    func columnsAreValues() throws {
+        var a: Column<Int32> = [1, 2, 3]
+        var b = a
+        b[0] = 9
+        b.append(4)
+        #expect(Array(a) == [1, 2, 3] && Array(b) == [9, 2, 3, 4])
+        for i in a.indices { a[i] *= 2 }
+        #expect(Array(a) == [2, 4, 6])
+        let (path, structures) = try Self.miniIndex()
+        let file = try MappedStructures(path: structures, index: path)
+        let mapped: Column<Int32> = try file.column("place.geonameid")
+        var grown = mapped
+        grown.append(-1)
+        #expect(mapped.isMapped && !grown.isMapped && Array(grown.dropLast()) == Array(mapped) && grown.last == -1)
+        #expect(try file.column("place.geonameid", as: Int32.self) == mapped)
+    }
+
     @Test("an import removes the structures files that interrupted imports left beside the index, and nothing else")
     func leftoversRemoved() throws {
         let (path, _) = try Self.miniIndex()
