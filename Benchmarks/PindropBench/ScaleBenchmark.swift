@@ -13,6 +13,9 @@ struct ScaleRow: Codable {
     /// The import's CPU time (user + system): on a shared machine, wall time also counts the others' work.
     var importCPUSeconds = 0.0
     var openMS = 0.0, servingMB = 0.0, servingPeakMB = 0.0
+    /// Of `servingMB`, the anonymous part (the heap: what the process made) and the file-backed part (pages of
+    /// the mapped structures file, which the kernel may drop and read again), from /proc/self/status.
+    var servingAnonMB: Double?, servingFileMB: Double?
     /// Opening's CPU time (the opening thread's), milliseconds.
     var openCPUMS: Double?
     /// p50 and p99 per query type, microseconds of the thread's CPU time.
@@ -60,9 +63,10 @@ func runScaleBenchmark(arguments: [String]) throws {
     let base = "\(out)/geonames-x1.sqlite"
     for k in osm where FileManager.default.fileExists(atPath: base) {
         let file = "\(inputs)/osm/helsinki-x\(k).osm.pbf", index = "\(out)/osm-x\(k).sqlite"
-        try? FileManager.default.removeItem(atPath: index)
+        for file in PlaceIndex.files(at: index) { try? FileManager.default.removeItem(atPath: file) }
+        // The copy of the database names the base's structures file, beside it; the import writes its own.
         try FileManager.default.copyItem(atPath: base, toPath: index)
-        let before = Double(fileBytes(index)) / 1e6
+        let before = Double(indexBytes(index)) / 1e6
         var row = try child(["scale-import", "osm", file, index])
         row.size = k
         row.indexMB -= before
@@ -79,6 +83,7 @@ func runScaleBenchmark(arguments: [String]) throws {
 func serve(_ index: String, into row: inout ScaleRow) throws {
     let served = try child(["scale-serve", index])
     row.openMS = served.openMS; row.openCPUMS = served.openCPUMS; row.servingMB = served.servingMB; row.servingPeakMB = served.servingPeakMB
+    row.servingAnonMB = served.servingAnonMB; row.servingFileMB = served.servingFileMB
     row.latency = served.latency
     row.wallLatency = served.wallLatency
 }
@@ -107,7 +112,7 @@ func runScaleImport(arguments: [String]) async throws {
     let (kind, input, index) = (arguments[0], arguments[1], arguments[2])
     var row = ScaleRow(input: kind)
     if kind == "geonames" {
-        try? FileManager.default.removeItem(atPath: index)
+        for file in PlaceIndex.files(at: index) { try? FileManager.default.removeItem(atPath: file) }
         let report = try await IndexBuilder(path: index).importGeoNames(try GeoNamesReader.locate(input), streets: nil, progress: nil)
         row.rows = report.summary.rowsImported
         row.importSeconds = report.seconds
@@ -122,13 +127,17 @@ func runScaleImport(arguments: [String]) async throws {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     row.importCPUSeconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     row.importPeakMB = peakResidentMegabytes()
-    row.indexMB = Double(fileBytes(index)) / 1e6
+    row.indexMB = Double(indexBytes(index)) / 1e6
     say(String(decoding: try JSONEncoder().encode(row), as: UTF8.self))
 }
 
 /// Child: opens an index, answers 5,000 queries of each type drawn from its own rows (the same seed at every
-/// size), and reports the opening time, resident memory after the queries, and p50/p99 per type.
+/// size), and reports the opening time, resident memory after the queries, and p50/p99 per type. Each type's first
+/// 500 queries are asked once untimed before; with `--warm`, all of them, so that the timed pass finds the pages
+/// of the mapped structures it reads already mapped (a server that has been answering for a while), where by
+/// default a query may be the first to touch a page and pays for mapping it.
 func runScaleServe(arguments: [String]) throws {
+    let warm = arguments.contains("--warm")
     let (started, cpu) = (DispatchTime.now().uptimeNanoseconds, threadCPUNanos())
     let index = try PlaceIndex.open(at: arguments[0])
     var row = ScaleRow()
@@ -144,7 +153,7 @@ func runScaleServe(arguments: [String]) throws {
     // Per query, this thread's CPU time as well as wall time: on a shared machine a wall p99 mostly times the
     // neighbours' builds (preemption), which says nothing about how the engine grows.
     func record<Q>(_ name: String, _ queries: [Q], _ body: (Q) throws -> Void) rethrows {
-        for q in queries.prefix(500) { try body(q) }
+        for q in queries.prefix(warm ? queries.count : 500) { try body(q) }
         var cpu: [Double] = [], wall: [Double] = []
         for q in queries {
             let (c, w) = (threadCPUNanos(), DispatchTime.now().uptimeNanoseconds)
@@ -174,6 +183,8 @@ func runScaleServe(arguments: [String]) throws {
         try record("nearby + category", nearby) { _ = try index.nearby($0) }
     }
     row.servingMB = statusMegabytes("VmRSS:")
+    row.servingAnonMB = statusMegabytes("RssAnon:")
+    row.servingFileMB = statusMegabytes("RssFile:")
     row.servingPeakMB = peakResidentMegabytes()
     say(String(decoding: try JSONEncoder().encode(row), as: UTF8.self))
 }
@@ -185,6 +196,9 @@ func threadCPUNanos() -> Double {
 }
 
 func fileBytes(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+
+/// The bytes of an index: its database and its structures file.
+func indexBytes(_ path: String) -> Int { PlaceIndex.files(at: path).reduce(0) { $0 + fileBytes($1) } }
 
 /// Runs osmium with these arguments; its standard output, or nil when it is missing or fails.
 func osmium(_ arguments: [String]) -> String? {
@@ -219,16 +233,17 @@ func osmiumSeconds(_ file: String) -> Double? {
 /// The rows as a Markdown table.
 func scaleTable(_ rows: [ScaleRow]) -> String {
     let types = ["search", "suggest", "reverse", "nearby", "reverse street", "nearby + category"]
-    var lines = ["| input | size | rows (OSM: nodes) | import s | CPU s | rows/s | osmium ÷ | peak RSS MB | index MB | peak ÷ index | open ms (CPU) | serving RSS MB (peak) | "
+    var lines = ["| input | size | rows (OSM: nodes) | import s | CPU s | rows/s | osmium ÷ | peak RSS MB | index MB | peak ÷ index | open ms (CPU) | serving RSS MB (peak) | anon + file MB | "
         + types.map { "\($0) p50 / p99 µs CPU" }.joined(separator: " | ") + " |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: types.count)]
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: types.count)]
     for r in rows {
         let ratio = r.osmiumSeconds.map { String(format: "%.1f×", r.importSeconds / $0) } ?? ""
         // An OSM import's index figure is what it added; its peak is against the whole file.
         let cells = [r.input, "×\(r.size)", r.rows.formatted(), String(format: "%.1f", r.importSeconds),
                      String(format: "%.1f", r.importCPUSeconds), Int(r.perSecond).formatted(), ratio, String(format: "%.0f", r.importPeakMB), String(format: "%.1f", r.indexMB),
                      r.input == "geonames" ? String(format: "%.2f", r.importPeakMB / r.indexMB) : "",
-                     String(format: "%.0f", r.openMS) + (r.openCPUMS.map { String(format: " (%.0f)", $0) } ?? ""), String(format: "%.0f (%.0f)", r.servingMB, r.servingPeakMB)]
+                     String(format: "%.0f", r.openMS) + (r.openCPUMS.map { String(format: " (%.0f)", $0) } ?? ""), String(format: "%.0f (%.0f)", r.servingMB, r.servingPeakMB),
+                     r.servingAnonMB.map { String(format: "%.0f + %.0f", $0, r.servingFileMB ?? .nan) } ?? ""]
             + types.map { t in r.latency[t].map { String(format: "%.1f / %.1f", $0[0], $0[1]) } ?? "" }
         lines.append("| " + cells.joined(separator: " | ") + " |")
     }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PindropCore
 import PindropImport
+import PindropIndex
 import PindropPostgres
 import PindropProviders
 import PindropServer
@@ -249,7 +250,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let indexFile = location.database == nil ? location.path : nil
         return ServerMetrics.Sources(pool: pool, indexSizeBytes: {
-            let files = indexFile.map { [$0] } ?? Self.files(in: StoreLocation.postgresCacheFolder)
+            // An embedded index is its database and the structures file beside it.
+            let files = indexFile.map { PlaceIndex.files(at: $0) } ?? Self.files(in: StoreLocation.postgresCacheFolder)
             let sizes = files.compactMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int }
             return sizes.isEmpty ? nil : sizes.reduce(0, +)
         })

@@ -205,7 +205,7 @@ struct AreaIndex: Sendable {
                 StoredArray("area.coordinates", coordinates), StoredArray("area.twin", twins)]
     }
 
-    static func decode(_ blobs: StructureReader) throws(PindropError) -> AreaIndex {
+    static func decode(_ blobs: MappedStructures) throws(PindropError) -> AreaIndex {
         guard blobs.has("area.level") else { return .empty }
         let levels: [UInt8] = try blobs.array("area.level"), adminLevels: [UInt8] = try blobs.array("area.admin_level")
         let text: [UInt8] = try blobs.array("area.text"), textStart: [UInt32] = try blobs.array("area.text_start")

@@ -1,9 +1,10 @@
 import Foundation
 import PindropCore
 
-/// The embedded store's writer: builds the index file at `path` from imported data. It reads (the sources
-/// check the whole input first), derives the read structures, writes them all to a temporary file beside the
-/// index, opens that as a reader would, and only then renames it over the index in one step: a failed import
+/// The embedded store's writer: builds the index at `path` from imported data. It reads (the sources check the
+/// whole input first), derives the read structures, writes them to a new structures file and the rows to a
+/// temporary database beside the index, opens that pair as a reader would (checking every value), and only then
+/// renames the database over the index in one step, which publishes both files (`IndexFiles`): a failed import
 /// leaves the previous index answering exactly as before.
 public struct IndexBuilder: PlaceStoreWriter {
     /// The index file it writes.
@@ -41,6 +42,8 @@ public struct IndexBuilder: PlaceStoreWriter {
         var admin1Names = try source.admin1Names()
         var report = ImportReport()
         let temporary = path + ".building"
+        let buildID = UUID(), structures = IndexFiles.structuresName(forIndexAt: path, buildID: buildID)
+        let structuresPath = IndexFiles.structuresPath(forIndexAt: path, named: structures)
         do {
             try writing(path) {
                 try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
@@ -82,18 +85,21 @@ public struct IndexBuilder: PlaceStoreWriter {
                     let names = entries.index()
                     entries = NameEntries(keys: [])
                     progress?("writing", 0.9)
+                    let towns = TownFinder(places: places, spatial: spatial)
+                    try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: spatial, towns: towns) + street.blobs(),
+                                            buildID: buildID, to: structuresPath)
                     try IndexDatabase.writeTables(db, countries: allCountries, admin1Names: admin1Names,
-                        structures: IndexStructures.encode(places: places, names: names, spatial: spatial) + street.blobs(),
                         meta: ["source": source.label, "built_at": ISO8601DateFormatter().string(from: Date()),
                                "places": String(places.count), "origin": origin,
-                               "osm_sources": streets?.labels.joined(separator: ",") ?? ""])
+                               "osm_sources": streets?.labels.joined(separator: ",") ?? "",
+                               IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures])
                     report.nameEntries = names.count
                     report.count(street, places)
                 }
             }
-            // The new file must read back as an index before it may replace the one in use.
+            // The new files must read back as an index, every value checked, before they may replace the one in use.
             do {
-                _ = try PlaceIndex.open(at: temporary)
+                _ = try PlaceIndex.open(at: temporary, verify: true)
             } catch {
                 throw PindropError.internalFailure("the new index did not read back (\(error.message))")
             }
@@ -103,18 +109,21 @@ public struct IndexBuilder: PlaceStoreWriter {
             }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
+            unlink(structuresPath)
             throw error
         }
+        IndexFiles.removeStructures(besideIndexAt: path, except: structures)
         progress?("done", 1)
-        report.storeBytes = fileSize(path)
+        report.storeBytes = PlaceIndex.files(at: path).reduce(0) { $0 + fileSize($1) }
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
 
     /// Replaces the OpenStreetMap part of the index at `path` with these extracts. The GeoNames part is
     /// reused as stored (its folded names, spatial tree and rows), so only the street-level rows are derived
-    /// anew and only the structures are rewritten, in one transaction (a failure before or during it leaves the
-    /// index as it was). The index then holds the user's data: `origin` is an import's unless told otherwise.
+    /// anew and only the structures are rewritten: to a new structures file, checked, which one meta update then
+    /// names (a failure before it leaves the index as it was). The index then holds the user's data: `origin`
+    /// is an import's unless told otherwise.
     static func rebuild(_ path: String, streets source: any StreetDataSource, origin: String = IndexDatabase.importOrigin,
                         progress: ImportProgress? = nil) throws -> ImportReport {
         let started = Date()
@@ -136,7 +145,7 @@ public struct IndexBuilder: PlaceStoreWriter {
         let street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: index.spatial, townsByName: townsByName)
         progress?("indexing", 0.4)
         // The stored GeoNames entries (already folded and scored), then the new street-level ones.
-        var entries = NameEntries(keys: old.keyBytes)
+        var entries = NameEntries(keys: Array(old.keyBytes))
         for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount {
             entries.starts.append(old.keyStart[e]); entries.lengths.append(old.keyLength[e])
             entries.owners.append(old.entryPlace[e]); entries.kinds.append(old.entryKind[e]); entries.scores.append(old.entryScore[e])
@@ -144,18 +153,33 @@ public struct IndexBuilder: PlaceStoreWriter {
         addNames(rowNames, firstRow: geonamesCount, places: places, to: &entries)
         let names = entries.index()
         progress?("writing", 0.8)
-        try writing(path) {
-            try IndexDatabase(updatingAt: path).replaceStructures(
-                IndexStructures.encode(places: places, names: names, spatial: index.spatial) + street.blobs(),
-                meta: ["places": String(places.count), "osm_sources": source.labels.joined(separator: ","), "origin": origin])
+        let buildID = UUID(), structures = IndexFiles.structuresName(forIndexAt: path, buildID: buildID)
+        let structuresPath = IndexFiles.structuresPath(forIndexAt: path, named: structures)
+        do {
+            try writing(path) {
+                try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: index.spatial, towns: index.townFinder) + street.blobs(),
+                                        buildID: buildID, to: structuresPath)
+                let database = try IndexDatabase(updatingAt: path)
+                do throws(PindropError) {
+                    _ = try PlaceIndex.load(database, structures: structures, buildID: buildID.uuidString, verify: true)
+                } catch {
+                    throw PindropError.internalFailure("the new index did not read back (\(error.message))")
+                }
+                try database.replaceMeta(["places": String(places.count), "osm_sources": source.labels.joined(separator: ","), "origin": origin,
+                                          IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures])
+            }
+        } catch {
+            unlink(structuresPath)
+            throw error
         }
+        IndexFiles.removeStructures(besideIndexAt: path, except: structures)
         progress?("done", 1)
         var report = ImportReport()
         report.summary.rowsRead = geonamesCount
         report.summary.rowsImported = geonamesCount
         report.nameEntries = names.count
         report.seconds = Date().timeIntervalSince(started)
-        report.storeBytes = fileSize(path)
+        report.storeBytes = PlaceIndex.files(at: path).reduce(0) { $0 + fileSize($1) }
         report.count(street, places)
         report.skippedAreas = features.skippedAreas
         return report

@@ -2,16 +2,22 @@ import Foundation
 import GRDB
 import PindropCore
 
-/// The index file: a SQLite database holding the places as rows (the durable, queryable truth) and the
-/// read structures derived from them as blobs (so opening is one read, not a rebuild).
+/// The index file: a SQLite database holding the places as rows (the durable, queryable truth), the country and
+/// admin1 tables, and meta, which names the structures file beside it (`StructureFile`: the read structures
+/// derived from the rows, mapped at open rather than rebuilt or copied) and the build id both files carry.
 /// Migrations are named and append-only.
 final class IndexDatabase {
     /// Bumped whenever the blob layout or what the blobs hold changes (14: street-level towns in their GeoNames
     /// name, postcodes lent by the nearest address, and each row's alternate names for `matchedName`; 15: the
     /// own-names-first segment tree stored, not built at open; 16: 64 KiB pages, and a structure over `ArrayBlob.partBytes` cut
-    /// into several rows; 17: OSM areas, and each street-level row's suburb, county, state and country; 18: a venue's OSM key);
-    /// an index of another version is rebuilt, not misread.
-    static let structureVersion = "18"
+    /// into several rows; 17: OSM areas, and each street-level row's suburb, county, state and country; 18: the
+    /// structures in a file of their own beside the database, mapped at open, with the name index's buckets and
+    /// street-level entries stored; 19: a venue's OSM key); an index of another version is rebuilt, not misread.
+    static let structureVersion = "19"
+    /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
+    static let buildIDKey = "build_id"
+    /// Meta key of the structures file's name (in the database's folder).
+    static let structuresKey = "structures"
     /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.
     static let shippedOrigin = "shipped"
     /// Meta `origin` of an index holding a user's import: never rebuilt unasked. An index from before
@@ -45,11 +51,10 @@ final class IndexDatabase {
         try Self.migrator.migrate(queue)
     }
 
-    /// Replaces every stored structure and updates meta, in one transaction: readers see the old index or the new.
-    func replaceStructures(_ structures: [StoredArray], meta: [String: String]) throws {
+    /// Updates meta in one transaction (pointing the index at a new structures file): readers see the old index
+    /// or the new.
+    func replaceMeta(_ meta: [String: String]) throws {
         try queue.write { db in
-            try db.execute(sql: "DELETE FROM structure")
-            for structure in structures { try ArrayBlob.write(structure, to: db) }
             let insertMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta VALUES (?, ?)")
             for (key, value) in meta { try insertMeta.execute(arguments: [key, value]) }
         }
@@ -60,7 +65,7 @@ final class IndexDatabase {
         try? FileManager.default.removeItem(atPath: path)
         var configuration = Configuration()
         configuration.journalMode = .default
-        // Large pages: the structures are long blobs, read and written page by page (SQLite's largest page).
+        // Large pages (SQLite's largest): the place rows are written in one long run and read back in bulk.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 65536") }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         self.path = path
@@ -88,6 +93,10 @@ final class IndexDatabase {
                     timezone TEXT NOT NULL);
                 CREATE TABLE structure (name TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL);
                 """)
+        }
+        // Format 18 keeps the structures in a file of their own.
+        migrator.registerMigration("v2-structures-file") { db in
+            try db.execute(sql: "DROP TABLE structure")
         }
         return migrator
     }
@@ -123,14 +132,13 @@ final class IndexDatabase {
         return [row[0], row[1]] + (alternates.isEmpty ? [] : alternates.split(separator: ",").map(String.init))
     }
 
-    /// Writes the country and admin1 tables, the structures and meta (with the format version).
+    /// Writes the country and admin1 tables and meta (with the format version).
     static func writeTables(_ db: Database, countries: [GeoNamesCountry], admin1Names: [String: String],
-                            structures: [StoredArray], meta: [String: String]) throws {
+                            meta: [String: String]) throws {
         let insertCountry = try db.makeStatement(sql: "INSERT OR REPLACE INTO country VALUES (?, ?, ?)")
         for c in countries { try insertCountry.execute(arguments: [c.code, c.iso3, c.name]) }
         let insertAdmin = try db.makeStatement(sql: "INSERT OR REPLACE INTO admin1 VALUES (?, ?)")
         for (code, name) in admin1Names { try insertAdmin.execute(arguments: [code, name]) }
-        for structure in structures { try ArrayBlob.write(structure, to: db) }
         let insertMeta = try db.makeStatement(sql: "INSERT OR REPLACE INTO meta VALUES (?, ?)")
         for (key, value) in meta.merging(["structure_version": Self.structureVersion], uniquingKeysWith: { a, _ in a }) {
             try insertMeta.execute(arguments: [key, value])
@@ -141,17 +149,6 @@ final class IndexDatabase {
 
     func meta() throws(PindropError) -> [String: String] {
         try reading { db in try Self.dictionary(db, sql: "SELECT key, value FROM meta") }
-    }
-
-    /// Runs `body` with the stored structures, which it reads one by one straight into arrays.
-    func readStructures<R>(_ body: (StructureReader) throws(PindropError) -> R) throws(PindropError) -> R {
-        do {
-            return try queue.read { db in try body(StructureReader(db, path: path)) }
-        } catch let error as PindropError {
-            throw error
-        } catch {
-            throw .indexUnavailable("the index at \(path) cannot be read (\(Self.describe(error)))")
-        }
     }
 
     /// The GeoNames places the index was built from (the durable rows, for rebuilding).
@@ -189,8 +186,7 @@ final class IndexDatabase {
     }
 
     /// A two-column table (a text key and its value) as a dictionary. `StatementColumnConvertible` keeps GRDB's
-    /// direct column read: without it each value goes through a `DatabaseValue`, one more copy of every
-    /// structure blob (~40 ms more to open the shipped index).
+    /// direct column read.
     private static func dictionary<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ db: Database, sql: String) throws -> [String: Value] {
         var found: [String: Value] = [:]
         for row in try Row.fetchAll(db, sql: sql) { found[row[0]] = row[1] }

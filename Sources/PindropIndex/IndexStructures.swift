@@ -1,10 +1,11 @@
 import Foundation
 import PindropCore
 
-/// Turns read structures into named blobs and back.
+/// Turns read structures into the named sections of the structures file, and those back into structures.
 enum IndexStructures {
-    static func encode(places: PlaceTable, names: NameIndex, spatial: SpatialIndex) -> [StoredArray] {
-        [
+    static func encode(places: PlaceTable, names: NameIndex, spatial: SpatialIndex, towns: TownFinder) -> [StoredArray] {
+        let firstStreetLevelRow = places.geonamesCount
+        return towns.blobs() + [
             StoredArray("place.geonameid", places.geonameID),
             StoredArray("place.latitude", places.latitude),
             StoredArray("place.longitude", places.longitude),
@@ -26,6 +27,9 @@ enum IndexStructures {
             StoredArray("name.score", names.entryScore),
             StoredArray("name.tree", names.tree),
             StoredArray("name.own_tree", names.ownNameTree),
+            StoredArray("name.buckets", names.buckets),
+            // Stored, not found at open: finding them is a pass over every entry.
+            StoredArray("name.street_level_entries", names.entryPlace.indices.filter { Int(names.entryPlace[$0]) >= firstStreetLevelRow }.map(Int32.init)),
             StoredArray("spatial.xyz", spatial.xyz),
             StoredArray("spatial.place", spatial.slotPlace),
             StoredArray("spatial.axis", spatial.axis),
@@ -36,59 +40,87 @@ enum IndexStructures {
         ]
     }
 
-    /// The structures, each read from the file straight into its array.
-    static func decode(_ blobs: StructureReader, countries: [GeoNamesCountry], admin1Names: [String: String])
-        throws(PindropError) -> (PlaceTable, NameIndex, SpatialIndex, StreetLevel) {
+    /// The structures of an open index, as columns of the mapped file. Opening checks what costs nothing per
+    /// value: that the columns agree in length and their offsets end where their bytes do. `verify` adds every
+    /// per-value check (each name entry's place and key within bounds, each place's country and admin1): a pass
+    /// over all the structures, which the import makes on the file it writes before publishing it, and which
+    /// would make opening as slow as copying was.
+    static func decode(_ file: MappedStructures, countries: [GeoNamesCountry], admin1Names: [String: String], verify: Bool)
+        throws(PindropError) -> Decoded {
         let (countryInfos, admin1Infos) = makeDivisions(countries: countries, admin1Names: admin1Names)
         let places = PlaceTable(
-            geonameID: try blobs.array("place.geonameid"),
-            latitude: try blobs.array("place.latitude"),
-            longitude: try blobs.array("place.longitude"),
-            population: try blobs.array("place.population"),
-            country: try blobs.array("place.country"),
-            admin1: try blobs.array("place.admin1"),
-            nameStart: try blobs.array("place.name_start"),
-            nameBytes: try blobs.array("place.name_bytes"),
-            kind: try blobs.array("place.kind"),
-            extraStart: try blobs.array("place.extra_start"),
-            extraBytes: try blobs.array("place.extra_bytes"),
+            geonameID: try file.column("place.geonameid"),
+            latitude: try file.column("place.latitude"),
+            longitude: try file.column("place.longitude"),
+            population: try file.column("place.population"),
+            country: try file.column("place.country"),
+            admin1: try file.column("place.admin1"),
+            nameStart: try file.column("place.name_start"),
+            nameBytes: try file.column("place.name_bytes"),
+            kind: try file.column("place.kind"),
+            extraStart: try file.column("place.extra_start"),
+            extraBytes: try file.column("place.extra_bytes"),
             countries: countryInfos, admin1s: admin1Infos,
-            alternateStart: try blobs.array("place.alternate_start"),
-            alternateBytes: try blobs.array("place.alternate_bytes"))
+            alternateStart: try file.column("place.alternate_start"),
+            alternateBytes: try file.column("place.alternate_bytes"))
         let names = NameIndex(
-            keyBytes: try blobs.array("name.key_bytes"),
-            keyStart: try blobs.array("name.key_start"),
-            keyLength: try blobs.array("name.key_length"),
-            entryPlace: try blobs.array("name.place"),
-            entryKind: try blobs.array("name.kind"),
-            entryScore: try blobs.array("name.score"),
-            tree: try blobs.array("name.tree"),
-            ownNameTree: try blobs.array("name.own_tree"))
+            keyBytes: try file.column("name.key_bytes"),
+            keyStart: try file.column("name.key_start"),
+            keyLength: try file.column("name.key_length"),
+            entryPlace: try file.column("name.place"),
+            entryKind: try file.column("name.kind"),
+            entryScore: try file.column("name.score"),
+            tree: try file.column("name.tree"),
+            ownNameTree: try file.column("name.own_tree"),
+            buckets: try file.column("name.buckets"))
         let spatial = SpatialIndex(
-            xyz: try blobs.array("spatial.xyz"),
-            slotPlace: try blobs.array("spatial.place"),
-            axis: try blobs.array("spatial.axis"),
-            box: try blobs.array("spatial.box"),
-            cellStart: try blobs.array("spatial.cell_start"),
-            cellSlots: try blobs.array("spatial.cell_slots"),
-            cellBound: try blobs.array("spatial.cell_bound"))
-        // Cheap consistency checks: a mismatch means a damaged file, which must not crash a query later.
+            xyz: try file.column("spatial.xyz"),
+            slotPlace: try file.column("spatial.place"),
+            axis: try file.column("spatial.axis"),
+            box: try file.column("spatial.box"),
+            cellStart: try file.column("spatial.cell_start"),
+            cellSlots: try file.column("spatial.cell_slots"),
+            cellBound: try file.column("spatial.cell_bound"))
+        let streetLevelEntries: Column<Int32> = try file.column("name.street_level_entries")
+        // Consistency checks: a mismatch means a damaged file, which must not crash a query later.
         let n = places.geonameID.count
         let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
                           places.admin1.count, places.nameStart.count - 1, places.kind.count, places.extraStart.count - 1].allSatisfy { $0 == n }
             && [spatial.slotPlace.count, spatial.axis.count, spatial.xyz.count / 3, spatial.box.count / 6].allSatisfy { $0 == places.geonamesCount }
-            && spatial.cellsAreConsistent
+            && spatial.xyz.count == 3 * spatial.count && spatial.box.count == 6 * spatial.count
+            && spatial.cellsAreConsistent(verify: verify)
             && Int(places.extraStart.last ?? 0) == places.extraBytes.count
             && places.alternateStart.count == places.geonamesCount + 1 && Int(places.alternateStart.last ?? 0) == places.alternateBytes.count
+            && Int(places.nameStart.last ?? 0) == places.nameBytes.count
             && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
             && names.tree.count == max(2 * names.entryPlace.count, 2) && names.ownNameTree.count == names.tree.count
-            && Int(places.nameStart.last ?? 0) == places.nameBytes.count
-            && names.entryPlace.allSatisfy { $0 >= 0 && Int($0) < n }
-            && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }
-            && places.country.allSatisfy { $0 == PlaceTable.noCountry || Int($0) < countryInfos.count }
-            && places.admin1.allSatisfy { $0 < Int32(admin1Infos.count) }
+            && names.buckets.count == NameIndex.bucketCount && Int(names.buckets.last ?? 0) == names.count
+            && streetLevelEntries.count <= names.count
         guard consistent else { throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it") }
-        return (places, names, spatial, try StreetLevel.decode(blobs, placeCount: n))
+        if verify {
+            let valid = names.entryPlace.allSatisfy { $0 >= 0 && Int($0) < n }
+                && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }
+                && (names.count == 0 || names.tree.allSatisfy { $0 >= 0 && Int($0) < names.count } && names.ownNameTree.allSatisfy { $0 >= 0 && Int($0) < names.count })
+                && zip(names.buckets, names.buckets.dropFirst()).allSatisfy { $0 <= $1 }
+                && spatial.slotPlace.allSatisfy { $0 >= 0 && Int($0) < n } && spatial.axis.allSatisfy { $0 < 3 }
+                && zip(places.nameStart, places.nameStart.dropFirst()).allSatisfy { $0 <= $1 }
+                && zip(places.extraStart, places.extraStart.dropFirst()).allSatisfy { $0 <= $1 }
+                && zip(places.alternateStart, places.alternateStart.dropFirst()).allSatisfy { $0 <= $1 }
+                && places.country.allSatisfy { $0 == PlaceTable.noCountry || Int($0) < countryInfos.count }
+                && places.admin1.allSatisfy { $0 < Int32(admin1Infos.count) }
+                && streetLevelEntries.allSatisfy { $0 >= 0 && Int($0) < names.count }
+            guard valid else { throw .indexUnavailable("the index is corrupt: its structures hold values out of range; rebuild it") }
+        }
+        return Decoded(places: places, names: names, spatial: spatial, street: try StreetLevel.decode(file, placeCount: n),
+                       streetLevelEntries: streetLevelEntries, towns: try TownFinder(file, spatial: spatial, verify: verify))
+    }
+
+    /// The structures of an open index.
+    struct Decoded {
+        var places: PlaceTable, names: NameIndex, spatial: SpatialIndex, street: StreetLevel
+        /// The name entries of street-level rows, in key order (`PlaceIndex.streetLevelEntries`).
+        var streetLevelEntries: Column<Int32>
+        var towns: TownFinder
     }
 
     /// Countries and admin1 divisions in a fixed order (by code), with their qualifier forms.

@@ -12,21 +12,22 @@ struct NameIndex: Sendable {
     }
 
     /// Folded UTF-8 of all keys, back to back.
-    var keyBytes: [UInt8]
+    var keyBytes: Column<UInt8>
     /// Entry i's key is keyBytes[keyStart[i] ..< keyStart[i] + keyLength[i]]; entries are sorted by key.
-    var keyStart: [UInt32]
-    var keyLength: [UInt8]
-    var entryPlace: [Int32]
-    var entryKind: [UInt8]
+    var keyStart: Column<UInt32>
+    var keyLength: Column<UInt8>
+    var entryPlace: Column<Int32>
+    var entryKind: Column<UInt8>
     /// Place importance minus the kind's penalty.
-    var entryScore: [Float]
+    var entryScore: Column<Float>
     /// Iterative segment tree over entryScore: tree[n + i] = i, tree[j] = index of the best of its children.
-    var tree: [Int32]
+    var tree: Column<Int32>
     /// The same over the scores with alternate names lowered (`ownNameScores`), stored in the index like `tree`.
-    var ownNameTree: [Int32]
+    var ownNameTree: Column<Int32>
     /// First entry whose key starts with each two-byte prefix (b0 << 8 | b1; a one-byte key counts as b1 = 0):
-    /// the top two levels of the trie walk without searching, where the ranges are largest.
-    let buckets: [UInt32]
+    /// the top two levels of the trie walk without searching, where the ranges are largest. Stored, as a pass
+    /// over every key at open would cost what mapping saves.
+    let buckets: Column<UInt32>
 
     var count: Int { entryPlace.count }
 
@@ -84,25 +85,28 @@ struct NameIndex: Sendable {
                 previous = i
             }
         }
-        keyBytes = sortedBytes
-        keyStart = sortedStart
-        keyLength = order.map { lengths[Int($0)] }
-        entryPlace = order.map { places[Int($0)] }
-        entryKind = order.map { kinds[Int($0)] }
-        entryScore = order.map { scores[Int($0)] }
-        tree = NameIndex.buildTree(entryScore)
-        ownNameTree = NameIndex.buildTree(NameIndex.ownNameScores(entryScore, entryKind))
-        buckets = NameIndex.buildBuckets(keyBytes, keyStart, keyLength)
+        let sortedLengths = order.map { lengths[Int($0)] }, sortedKinds = order.map { kinds[Int($0)] }
+        let sortedScores = order.map { scores[Int($0)] }
+        keyBytes = Column(sortedBytes)
+        keyStart = Column(sortedStart)
+        keyLength = Column(sortedLengths)
+        entryPlace = Column(order.map { places[Int($0)] })
+        entryKind = Column(sortedKinds)
+        entryScore = Column(sortedScores)
+        tree = Column(NameIndex.buildTree(sortedScores))
+        ownNameTree = Column(NameIndex.buildTree(NameIndex.ownNameScores(sortedScores, sortedKinds)))
+        buckets = Column(NameIndex.buildBuckets(sortedBytes, sortedStart, sortedLengths))
     }
 
-    /// Rebuilds from stored arrays (already sorted).
-    init(keyBytes: [UInt8], keyStart: [UInt32], keyLength: [UInt8], entryPlace: [Int32], entryKind: [UInt8],
-         entryScore: [Float], tree: [Int32], ownNameTree: [Int32]) {
+    /// From stored columns (already sorted).
+    init(keyBytes: Column<UInt8>, keyStart: Column<UInt32>, keyLength: Column<UInt8>, entryPlace: Column<Int32>, entryKind: Column<UInt8>,
+         entryScore: Column<Float>, tree: Column<Int32>, ownNameTree: Column<Int32>, buckets: Column<UInt32>) {
         self.keyBytes = keyBytes; self.keyStart = keyStart; self.keyLength = keyLength
         self.entryPlace = entryPlace; self.entryKind = entryKind; self.entryScore = entryScore; self.tree = tree
-        self.ownNameTree = ownNameTree
-        buckets = NameIndex.buildBuckets(keyBytes, keyStart, keyLength)
+        self.ownNameTree = ownNameTree; self.buckets = buckets
     }
+
+    static let bucketCount = 65_537
 
     static func buildBuckets(_ keys: [UInt8], _ starts: [UInt32], _ lengths: [UInt8]) -> [UInt32] {
         var buckets = [UInt32](repeating: 0, count: 65_537)

@@ -2,8 +2,8 @@ import Foundation
 import PindropCore
 import Synchronization
 
-/// The embedded engine: GeoNames places searched, suggested, reverse-geocoded and found nearby, all in memory
-/// after one read of the index file. Immutable once open, so any number of threads may query it at once.
+/// The embedded engine: GeoNames places searched, suggested, reverse-geocoded and found nearby, from the index's
+/// structures mapped into memory (`StructureFile`). Immutable once open, so any number of threads may query it at once.
 public final class PlaceIndex: PlaceStore, Sendable {
     let places: PlaceTable
     let names: NameIndex
@@ -14,24 +14,63 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let labelOrder = Mutex<[Int32]?>(nil)
     /// The names a weak match may be corrected to (`correctionForms`), made on first use.
     let corrections = Mutex<[(hash: UInt64, slot: Int32)]?>(nil)
-    /// The town lookup of reverse's "near X, Town", made on first use.
-    let townFinder = Mutex<TownFinder?>(nil)
+    /// The town lookup of reverse's "near X, Town", stored in the index.
+    let townFinder: TownFinder
     /// Where the index was read from.
     public let path: String
 
-    /// Opens an index file built by `IndexBuilder`; throws `.indexUnavailable` with the reason when it is
-    /// missing, not an index, of another format version, or damaged.
+    /// Opens an index built by `IndexBuilder`: reads the database's meta and maps the structures file it names
+    /// (no structure is copied: opening costs the same at any size, and pages are read as queries need them).
+    /// Throws `.indexUnavailable` with the reason when either file is missing, not an index, of another format
+    /// version, from another import than its partner, or damaged.
     public static func open(at path: String) throws(PindropError) -> PlaceIndex {
-        let database = try IndexDatabase(openingAt: path)
-        let meta = try database.meta()
-        guard meta["structure_version"] == IndexDatabase.structureVersion else {
-            throw .indexUnavailable("the index at \(path) has format \(meta["structure_version"] ?? "unknown"), this pindrop reads format \(IndexDatabase.structureVersion); rebuild it with `pindrop import geonames`")
+        try open(at: path, verify: false)
+    }
+
+    /// As `open(at:)`; with `verify`, every value of every structure is checked too (what an import does with
+    /// the index it is about to publish).
+    static func open(at path: String, verify: Bool) throws(PindropError) -> PlaceIndex {
+        var attempt = 0
+        while true {
+            let database = try IndexDatabase(openingAt: path)
+            let meta = try database.meta()
+            do throws(PindropError) {
+                guard meta["structure_version"] == IndexDatabase.structureVersion else {
+                    throw .indexUnavailable("the index at \(path) has format \(meta["structure_version"] ?? "unknown"), this pindrop reads format \(IndexDatabase.structureVersion); rebuild it with `pindrop import geonames`")
+                }
+                guard let name = meta[IndexDatabase.structuresKey], let buildID = meta[IndexDatabase.buildIDKey], !name.contains("/") else {
+                    throw .indexUnavailable("the index at \(path) is corrupt: it names no structures file; rebuild it with `pindrop import geonames`")
+                }
+                return try load(database, structures: name, buildID: buildID, verify: verify)
+            } catch {
+                // An import may have put a new index in place between reading the meta and mapping the structures
+                // file it named (and removed that file): the path now names the new index, so read it again.
+                attempt += 1
+                if attempt < 3, let now = try? IndexDatabase(openingAt: path).meta(), now[IndexDatabase.buildIDKey] != meta[IndexDatabase.buildIDKey] {
+                    continue
+                }
+                throw error
+            }
+        }
+    }
+
+    /// The index of `database` with the structures file `name` beside it, which must carry `buildID`.
+    static func load(_ database: IndexDatabase, structures name: String, buildID: String, verify: Bool) throws(PindropError) -> PlaceIndex {
+        let path = database.path
+        let structures = try MappedStructures(path: IndexFiles.structuresPath(forIndexAt: path, named: name), index: path)
+        guard structures.buildID.uuidString.lowercased() == buildID.lowercased() else {
+            throw .indexUnavailable("the index at \(path) does not match its structures file \(name): they come from different imports; rebuild it with `pindrop import geonames`")
         }
         let divisions = try database.countriesAndAdmin1()
-        let (places, names, spatial, street) = try database.readStructures { blobs throws(PindropError) in
-            try IndexStructures.decode(blobs, countries: divisions.countries, admin1Names: divisions.admin1)
-        }
-        return PlaceIndex(places: places, names: names, spatial: spatial, street: street, path: path)
+        let decoded = try IndexStructures.decode(structures, countries: divisions.countries, admin1Names: divisions.admin1, verify: verify)
+        return PlaceIndex(decoded, path: path)
+    }
+
+    /// The files the index at `path` is made of: the database, and the structures file it names when it names
+    /// one (to copy, move or remove an index whole).
+    public static func files(at path: String) -> [String] {
+        guard let name = try? IndexDatabase(openingAt: path).meta()[IndexDatabase.structuresKey], !name.contains("/") else { return [path] }
+        return [path, IndexFiles.structuresPath(forIndexAt: path, named: name)]
     }
 
     /// Whether the index file at `path` records that it was built from the shipped data, so rebuilding it
@@ -41,8 +80,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
         (try? IndexDatabase(openingAt: path).meta()["origin"]) == IndexDatabase.shippedOrigin
     }
 
-    init(places: PlaceTable, names: NameIndex, spatial: SpatialIndex, street: StreetLevel, path: String) {
-        self.places = places; self.names = names; self.spatial = spatial; self.street = street; self.path = path
+    init(_ structures: IndexStructures.Decoded, path: String) {
+        let (places, names, street) = (structures.places, structures.names, structures.street)
+        self.places = places; self.names = names; spatial = structures.spatial; self.street = street; self.path = path
+        townFinder = structures.towns
         var towns: [Int32: String] = [:]
         for i in places.geonamesCount..<places.count {
             if let town = places.extras(i)?.address.town { towns[Int32(i)] = TextFolding.fold(town) }
@@ -65,7 +106,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         qualifierForms = forms
         let first = places.geonamesCount
         firstStreetLevelRow = first
-        streetLevelEntries = names.entryPlace.indices.filter { Int(names.entryPlace[$0]) >= first }.map(Int32.init)
+        streetLevelEntries = structures.streetLevelEntries
         // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
         let rowOfSlot = street.streetPoints.slotPlace.map { Int(street.streetPointRow[Int($0)]) - first }
         let grouped = groupedByKey(rowOfSlot, keyCount: places.count - first)
@@ -108,7 +149,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let streetCoverage: BoundingBox?
     /// The name entries of street-level rows, in key order. They never make the draw by importance when many
     /// GeoNames places share a prefix, so with `near` a prefix's street-level matches are read from here instead.
-    let streetLevelEntries: [Int32]
+    let streetLevelEntries: Column<Int32>
     /// `places.geonamesCount`, which is counted, kept for the ranking's per-candidate tests.
     let firstStreetLevelRow: Int
     /// The points laid along each street (slots in `street.streetPoints`), by row: street-level row r's are
@@ -295,11 +336,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
 
     /// The GeoNames town a point lies in (`AddressContext.containingTown`): its slot.
     func containingTown(at c: Coordinate) -> Int? {
-        let finder = townFinder.withLock { cached in
-            if cached == nil { cached = TownFinder(places: places, spatial: spatial) }
-            return cached!
-        }
-        return finder.containingTown(at: c, places: places, spatial: spatial)
+        townFinder.containingTown(at: c, places: places, spatial: spatial)
     }
 
     /// The street-level answer at a point: the building's address, else the nearest address within 50 m,

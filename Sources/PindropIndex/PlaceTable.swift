@@ -19,32 +19,32 @@ struct Admin1Info: Sendable {
     var qualifierForms: [String]
 }
 
-/// Places as parallel arrays (compact, and loadable as raw blobs).
+/// Places as parallel columns (compact; in an open index, sections of the mapped structures file).
 struct PlaceTable: Sendable {
-    var geonameID: [Int32]
-    var latitude: [Double]
-    var longitude: [Double]
-    var population: [Int32]
+    var geonameID: Column<Int32>
+    var latitude: Column<Double>
+    var longitude: Column<Double>
+    var population: Column<Int32>
     /// Index into `countries`, or `noCountry`.
-    var country: [UInt16]
+    var country: Column<UInt16>
     /// Index into `admin1s`, or -1.
-    var admin1: [Int32]
+    var admin1: Column<Int32>
     /// Place i's name is nameBytes[nameStart[i] ..< nameStart[i + 1]].
-    var nameStart: [UInt32]
-    var nameBytes: [UInt8]
+    var nameStart: Column<UInt32>
+    var nameBytes: Column<UInt8>
     /// What each row is (`RowKind`): GeoNames rows come first, sorted by id, then OpenStreetMap rows.
-    var kind: [UInt8]
+    var kind: Column<UInt8>
     /// OpenStreetMap rows' id, category and address: extraBytes[extraStart[i] ..< extraStart[i + 1]] holds
     /// "id␟category␟houseNumber␟street␟postcode␟town" (␟ = U+001F); empty for GeoNames rows.
-    var extraStart: [UInt32]
-    var extraBytes: [UInt8]
+    var extraStart: Column<UInt32>
+    var extraBytes: Column<UInt8>
     var countries: [CountryInfo]
     var admin1s: [Admin1Info]
     /// GeoNames rows' alternate names as imported, separated by U+001F: row i's are
     /// alternateBytes[alternateStart[i] ..< alternateStart[i + 1]] (none for street-level rows), so a match
     /// through an alternate name can show that name as written ("Helsingfors", not "helsingfors").
-    var alternateStart: [UInt32] = [0]
-    var alternateBytes: [UInt8] = []
+    var alternateStart: Column<UInt32> = [0]
+    var alternateBytes: Column<UInt8> = []
 
     static let noCountry = UInt16.max
 
@@ -75,13 +75,13 @@ struct PlaceTable: Sendable {
 
     /// The first `n` rows (the GeoNames part, when n is `geonamesCount`).
     func prefix(_ n: Int) -> PlaceTable {
-        PlaceTable(geonameID: Array(geonameID[..<n]), latitude: Array(latitude[..<n]), longitude: Array(longitude[..<n]),
-                   population: Array(population[..<n]), country: Array(country[..<n]), admin1: Array(admin1[..<n]),
-                   nameStart: Array(nameStart[...n]), nameBytes: Array(nameBytes[..<Int(nameStart[n])]),
-                   kind: Array(kind[..<n]), extraStart: Array(extraStart[...n]),
-                   extraBytes: Array(extraBytes[..<Int(extraStart[n])]), countries: countries, admin1s: admin1s,
-                   alternateStart: Array(alternateStart[...min(n, alternateStart.count - 1)]),
-                   alternateBytes: Array(alternateBytes[..<Int(alternateStart[min(n, alternateStart.count - 1)])]))
+        PlaceTable(geonameID: Column(geonameID[..<n]), latitude: Column(latitude[..<n]), longitude: Column(longitude[..<n]),
+                   population: Column(population[..<n]), country: Column(country[..<n]), admin1: Column(admin1[..<n]),
+                   nameStart: Column(nameStart[...n]), nameBytes: Column(nameBytes[..<Int(nameStart[n])]),
+                   kind: Column(kind[..<n]), extraStart: Column(extraStart[...n]),
+                   extraBytes: Column(extraBytes[..<Int(extraStart[n])]), countries: countries, admin1s: admin1s,
+                   alternateStart: Column(alternateStart[...min(n, alternateStart.count - 1)]),
+                   alternateBytes: Column(alternateBytes[..<Int(alternateStart[min(n, alternateStart.count - 1)])]))
     }
 
     /// Appends a GeoNames row's alternate names (rows must come in order).
@@ -92,7 +92,7 @@ struct PlaceTable: Sendable {
 
     /// The alternate name of row i, as imported, whose folded form is `key`; of several ("Munchen", "München"),
     /// the one written as `typed` starts; nil when none is.
-    func alternate(_ i: Int, foldedAs key: ArraySlice<UInt8>, typed: String) -> String? {
+    func alternate(_ i: Int, foldedAs key: some Collection<UInt8>, typed: String) -> String? {
         guard i + 1 < alternateStart.count else { return nil }
         var folded: [UInt8] = []
         var first: String?

@@ -5,24 +5,24 @@ import PindropCore
 /// distortion near the poles or across the antimeridian.
 struct SpatialIndex: Sendable {
     /// Unit vectors in tree order, 3 doubles per slot.
-    var xyz: [Double]
+    var xyz: Column<Double>
     /// The place in each slot.
-    var slotPlace: [Int32]
+    var slotPlace: Column<Int32>
     /// The split axis of the node at each slot (the middle of its range).
-    var axis: [UInt8]
+    var axis: Column<UInt8>
     /// The bounding box of the subtree whose node is at each slot: min x, y, z, max x, y, z. Pruning by box
     /// instead of by split plane alone keeps far-from-everything queries (mid-ocean) cheap.
-    var box: [Double]
+    var box: Column<Double>
 
     /// Optional shortcut for `nearest`: the globe cut into 1° × 1° cells, and for each cell the slots of every
     /// place that can be the nearest to some point in it, when there are at most `cellCandidateLimit` (the
     /// open ocean, deserts, the poles). A cell with none stored is answered by the tree. Empty: no shortcut.
-    var cellStart: [Int32] = []
+    var cellStart: Column<Int32> = []
     /// The candidate slots, cell after cell, nearest the cell's centre first.
-    var cellSlots: [Int32] = []
+    var cellSlots: Column<Int32> = []
     /// For each candidate, a lower bound on its chord to any point of its cell (distance to the centre minus
     /// the cell's radius): once it passes the best found, no later candidate can win.
-    var cellBound: [Float] = []
+    var cellBound: Column<Float> = []
 
     static let cellCandidateLimit = 160
     static let cellCount = 180 * 360
@@ -30,11 +30,11 @@ struct SpatialIndex: Sendable {
     var count: Int { slotPlace.count }
 
     /// Builds a balanced tree from coordinates (one per place).
-    init(latitudes: [Double], longitudes: [Double]) {
+    init<C: Collection<Double>>(latitudes: C, longitudes: C) {
         let n = latitudes.count
         var points = [Double](repeating: 0, count: 3 * n)
-        for i in 0..<n {
-            let (x, y, z) = Geo.unitVector(latitude: latitudes[i], longitude: longitudes[i])
+        for (i, (latitude, longitude)) in zip(latitudes, longitudes).enumerated() {
+            let (x, y, z) = Geo.unitVector(latitude: latitude, longitude: longitude)
             points[3 * i] = x; points[3 * i + 1] = y; points[3 * i + 2] = z
         }
         var order = (0..<n).map { Int32($0) }
@@ -82,15 +82,15 @@ struct SpatialIndex: Sendable {
             fillBox(mid + 1, hi)
         }
         fillBox(0, n)
-        self.xyz = xyz
-        self.slotPlace = order
-        self.axis = axis
-        self.box = box
+        self.xyz = Column(xyz)
+        self.slotPlace = Column(order)
+        self.axis = Column(axis)
+        self.box = Column(box)
     }
 
-    /// Rebuilds from stored arrays.
-    init(xyz: [Double], slotPlace: [Int32], axis: [UInt8], box: [Double], cellStart: [Int32] = [], cellSlots: [Int32] = [],
-         cellBound: [Float] = []) {
+    /// From stored columns.
+    init(xyz: Column<Double>, slotPlace: Column<Int32>, axis: Column<UInt8>, box: Column<Double>, cellStart: Column<Int32> = [],
+         cellSlots: Column<Int32> = [], cellBound: Column<Float> = []) {
         self.xyz = xyz; self.slotPlace = slotPlace; self.axis = axis; self.box = box
         self.cellStart = cellStart; self.cellSlots = cellSlots; self.cellBound = cellBound
     }
@@ -132,16 +132,17 @@ struct SpatialIndex: Sendable {
             }
             start.append(Int32(slots.count))
         }
-        cellStart = start
-        cellSlots = slots
-        cellBound = bounds
+        cellStart = Column(start)
+        cellSlots = Column(slots)
+        cellBound = Column(bounds)
     }
 
-    /// Whether the cell arrays are absent or well formed (for a damaged index file).
-    var cellsAreConsistent: Bool {
+    /// Whether the cell arrays are absent or well formed (for a damaged index file); with `verify`, every
+    /// candidate slot too (a pass over all of them, which the import makes and opening does not).
+    func cellsAreConsistent(verify: Bool) -> Bool {
         cellStart.isEmpty || (cellStart.count == Self.cellCount + 1 && cellStart.first == 0
             && Int(cellStart.last!) == cellSlots.count && cellBound.count == cellSlots.count && zip(cellStart, cellStart.dropFirst()).allSatisfy { $0 <= $1 }
-            && cellSlots.allSatisfy { $0 >= 0 && Int($0) < count })
+            && (!verify || cellSlots.allSatisfy { $0 >= 0 && Int($0) < count }))
     }
 
     /// Quickselect: puts the element of rank `k` (by `value`) at k, smaller before, larger after.

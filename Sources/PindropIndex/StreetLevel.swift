@@ -12,16 +12,16 @@ struct StreetLevel: Sendable {
     /// Every tagged address point (several may share one address: the shops of one building).
     var addresses: SpatialIndex
     /// The address row of each address point.
-    var addressPointRow: [Int32]
+    var addressPointRow: Column<Int32>
     var streetPoints: SpatialIndex
     /// The street row of each street point.
-    var streetPointRow: [Int32]
+    var streetPointRow: Column<Int32>
     var map: StreetMapShapes
     /// For each map feature, where its slots start in `buildingSlots` (one entry more than features).
-    var buildingSlotStart: [Int32]
+    var buildingSlotStart: Column<Int32>
     /// Building after building, the slots in `addresses` of the address points inside it: its own (at its
     /// centroid) and those of its shops and entrances.
-    var buildingSlots: [Int32]
+    var buildingSlots: Column<Int32>
     /// Boundaries, postcode areas and places drawn as polygons.
     var areas: AreaIndex
 
@@ -45,9 +45,9 @@ struct StreetLevel: Sendable {
         }
         venueRows = rows(.venue)
         addressRows = rows(.address)
-        venues = SpatialIndex(latitudes: Array(places.latitude[venueRows]), longitudes: Array(places.longitude[venueRows]))
+        venues = SpatialIndex(latitudes: places.latitude[venueRows], longitudes: places.longitude[venueRows])
         addresses = SpatialIndex(latitudes: addressPoints.map(\.point.latitude), longitudes: addressPoints.map(\.point.longitude))
-        addressPointRow = addressPoints.map { Int32($0.row) }
+        addressPointRow = Column(addressPoints.map { Int32($0.row) })
         var lats: [Double] = [], lons: [Double] = [], owners: [Int32] = []
         for line in streetLines {
             for (a, b) in zip(line.points, line.points.dropFirst()) {
@@ -62,7 +62,7 @@ struct StreetLevel: Sendable {
             if let last = line.points.last { lats.append(last.latitude); lons.append(last.longitude); owners.append(Int32(line.row)) }
         }
         streetPoints = SpatialIndex(latitudes: lats, longitudes: lons)
-        streetPointRow = owners
+        streetPointRow = Column(owners)
         let map = StreetMapShapes(features: features)
         self.map = map
         var slotOfPoint = [Int32](repeating: 0, count: addresses.count)
@@ -77,13 +77,13 @@ struct StreetLevel: Sendable {
             }
         }
         let (start, order) = groupedByKey(pairs.map { Int($0.feature) }, keyCount: map.features.count)
-        buildingSlotStart = start
-        buildingSlots = order.map { pairs[Int($0)].slot }
+        buildingSlotStart = Column(start)
+        buildingSlots = Column(order.map { pairs[Int($0)].slot })
     }
 
     init(venueRows: Range<Int>, addressRows: Range<Int>, venues: SpatialIndex, addresses: SpatialIndex,
-         addressPointRow: [Int32], streetPoints: SpatialIndex, streetPointRow: [Int32], map: StreetMapShapes,
-         buildingSlotStart: [Int32], buildingSlots: [Int32], areas: AreaIndex) {
+         addressPointRow: Column<Int32>, streetPoints: SpatialIndex, streetPointRow: Column<Int32>, map: StreetMapShapes,
+         buildingSlotStart: Column<Int32>, buildingSlots: Column<Int32>, areas: AreaIndex) {
         self.areas = areas
         self.buildingSlotStart = buildingSlotStart; self.buildingSlots = buildingSlots
         self.venueRows = venueRows; self.addressRows = addressRows; self.venues = venues; self.addresses = addresses
@@ -143,11 +143,16 @@ struct StreetLevel: Sendable {
         return blobs
     }
 
-    static func decode(_ blobs: StructureReader, placeCount: Int) throws(PindropError) -> StreetLevel {
+    static func decode(_ blobs: MappedStructures, placeCount: Int) throws(PindropError) -> StreetLevel {
         guard blobs.has("street.rows") else { return .empty }
         func tree(_ name: String) throws(PindropError) -> SpatialIndex {
-            SpatialIndex(xyz: try blobs.array("street.\(name).xyz"), slotPlace: try blobs.array("street.\(name).place"),
-                         axis: try blobs.array("street.\(name).axis"), box: try blobs.array("street.\(name).box"))
+            let tree = SpatialIndex(xyz: try blobs.column("street.\(name).xyz"), slotPlace: try blobs.column("street.\(name).place"),
+                                    axis: try blobs.column("street.\(name).axis"), box: try blobs.column("street.\(name).box"))
+            guard tree.xyz.count == 3 * tree.count, tree.box.count == 6 * tree.count, tree.axis.count == tree.count,
+                  tree.slotPlace.allSatisfy({ $0 >= 0 && Int($0) < tree.count }), tree.axis.allSatisfy({ $0 < 3 }) else {
+                throw .indexUnavailable("the index is corrupt: street-level structures do not agree")
+            }
+            return tree
         }
         let rows: [Int64] = try blobs.array("street.rows")
         guard rows.count == 4, rows.allSatisfy({ $0 >= 0 && $0 <= placeCount }), rows[0] <= rows[1], rows[2] <= rows[3] else {
@@ -156,12 +161,12 @@ struct StreetLevel: Sendable {
         let level = StreetLevel(
             venueRows: Int(rows[0])..<Int(rows[1]), addressRows: Int(rows[2])..<Int(rows[3]),
             venues: try tree("venues"), addresses: try tree("addresses"),
-            addressPointRow: try blobs.array("street.address_point_row"),
+            addressPointRow: try blobs.column("street.address_point_row"),
             streetPoints: try tree("points"),
-            streetPointRow: try blobs.array("street.point_row"),
+            streetPointRow: try blobs.column("street.point_row"),
             map: try StreetMapShapes.decode(blobs),
-            buildingSlotStart: try blobs.array("street.building_slot_start"),
-            buildingSlots: try blobs.array("street.building_slots"),
+            buildingSlotStart: try blobs.column("street.building_slot_start"),
+            buildingSlots: try blobs.column("street.building_slots"),
             areas: try AreaIndex.decode(blobs))
         guard level.venues.count == level.venueRows.count, level.addresses.count == level.addressPointRow.count,
               level.addressPointRow.allSatisfy({ level.addressRows.contains(Int($0)) }),
@@ -239,7 +244,7 @@ struct StreetMapShapes: Sendable {
                 StoredArray("map.text", text), StoredArray("map.text_start", textStart)]
     }
 
-    static func decode(_ blobs: StructureReader) throws(PindropError) -> StreetMapShapes {
+    static func decode(_ blobs: MappedStructures) throws(PindropError) -> StreetMapShapes {
         func array<T: BitwiseCopyable>(_ name: String) throws(PindropError) -> [T] { try blobs.array(name) }
         let kinds: [UInt8] = try array("map.kind"), lineCounts: [UInt32] = try array("map.line_count")
         let pointCounts: [UInt32] = try array("map.point_count"), coordinates: [Double] = try array("map.coordinates")
@@ -252,7 +257,7 @@ struct StreetMapShapes: Sendable {
         var features: [MapFeature] = []
         var line = 0, point = 0
         let table = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
-                               nameStart: [0], nameBytes: [], kind: [], extraStart: textStart, extraBytes: text,
+                               nameStart: [0], nameBytes: [], kind: [], extraStart: Column(textStart), extraBytes: Column(text),
                                countries: [], admin1s: [])
         for (i, k) in kinds.enumerated() {
             var lines: [[Coordinate]] = []

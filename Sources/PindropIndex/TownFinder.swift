@@ -9,19 +9,41 @@ struct TownFinder: Sendable {
     static let smallReach = 3_000.0
     /// Places whose reach may pass `smallReach`, in a tree of their own (its places are indices into `bigPlace`).
     let big: SpatialIndex
-    let bigPlace: [Int32]
+    let bigPlace: Column<Int32>
     /// Each place's slot in the whole tree.
-    let slotOfPlace: [Int32]
+    let slotOfPlace: Column<Int32>
 
     init(places: PlaceTable, spatial: SpatialIndex) {
         // reach(p) = 15 √p ≤ 3,000 m exactly when p ≤ 200² = 40,000.
         let limit = Int32((Self.smallReach / 15) * (Self.smallReach / 15))
         let n = spatial.count
-        bigPlace = (0..<n).filter { places.population[$0] > limit }.map(Int32.init)
+        let bigPlace = (0..<n).filter { places.population[$0] > limit }.map(Int32.init)
         big = SpatialIndex(latitudes: bigPlace.map { places.latitude[Int($0)] }, longitudes: bigPlace.map { places.longitude[Int($0)] })
+        self.bigPlace = Column(bigPlace)
         var slots = [Int32](repeating: 0, count: n)
         for (slot, place) in spatial.slotPlace.enumerated() { slots[Int(place)] = Int32(slot) }
-        slotOfPlace = slots
+        slotOfPlace = Column(slots)
+    }
+
+    /// Stored in the index: made at open or on the first reverse, it was a pass over every place.
+    func blobs() -> [StoredArray] {
+        [StoredArray("town.big.xyz", big.xyz), StoredArray("town.big.place", big.slotPlace), StoredArray("town.big.axis", big.axis),
+         StoredArray("town.big.box", big.box), StoredArray("town.big_place", bigPlace), StoredArray("town.slot_of_place", slotOfPlace)]
+    }
+
+    /// From the stored columns; `verify` checks every value (as the import does).
+    init(_ file: MappedStructures, spatial: SpatialIndex, verify: Bool) throws(PindropError) {
+        big = SpatialIndex(xyz: try file.column("town.big.xyz"), slotPlace: try file.column("town.big.place"),
+                           axis: try file.column("town.big.axis"), box: try file.column("town.big.box"))
+        bigPlace = try file.column("town.big_place")
+        slotOfPlace = try file.column("town.slot_of_place")
+        guard big.xyz.count == 3 * big.count, big.box.count == 6 * big.count, big.axis.count == big.count, bigPlace.count == big.count,
+              slotOfPlace.count == spatial.count,
+              !verify || (big.slotPlace.allSatisfy { $0 >= 0 && Int($0) < big.count } && big.axis.allSatisfy { $0 < 3 }
+                          && bigPlace.allSatisfy { $0 >= 0 && Int($0) < spatial.count }
+                          && slotOfPlace.allSatisfy { $0 >= 0 && Int($0) < spatial.count }) else {
+            throw .indexUnavailable("the index is corrupt: its town lookup does not agree with its places; rebuild it")
+        }
     }
 
     /// The order in which `SpatialIndex.within` visits the whole tree's slot (node, then left, then right).

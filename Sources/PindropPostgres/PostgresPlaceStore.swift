@@ -96,12 +96,15 @@ public final class PostgresPlaceStore: PlaceStore {
         (folder as NSString).appendingPathComponent("postgres-\(dataset.uuidString.lowercased()).sqlite")
     }
 
-    /// Older imports' cached indexes: a server still answering from one keeps its open copy.
+    /// Older imports' cached indexes, both files of each: a server still answering from one keeps its open copy.
     static func removeOtherCaches(in folder: String, keeping path: String) {
         let keep = (path as NSString).lastPathComponent
         for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         where file.hasPrefix("postgres-") && file.hasSuffix(".sqlite") && file != keep {
-            try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(file))
+            // The structures file first: once the database is gone, nothing names it.
+            for part in PlaceIndex.files(at: (folder as NSString).appendingPathComponent(file)).reversed() {
+                try? FileManager.default.removeItem(atPath: part)
+            }
         }
     }
 

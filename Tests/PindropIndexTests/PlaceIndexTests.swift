@@ -44,12 +44,19 @@ struct IndexFileTests {
     let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("PindropImportTests/Fixtures/mini")
 
-    func temporaryPath() -> String { NSTemporaryDirectory() + "pindrop-index-\(UUID().uuidString).sqlite" }
+    /// An index path in a folder of its own (an index is two files).
+    func temporaryPath() -> String {
+        let folder = NSTemporaryDirectory() + "pindrop-index-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder + "/index.sqlite"
+    }
+
+    func remove(_ path: String) { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
 
     @Test("a build from a dump with bad lines keeps the good rows and reports the rest")
     func buildFromMiniDump() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { remove(path) }
         let report = try IndexBuilder.build(from: try GeoNamesReader.locate(fixtures.path), to: path)
         #expect(report.summary.rowsImported == 5 && report.summary.skipped.count == 4)
         let index = try PlaceIndex.open(at: path)
@@ -62,7 +69,7 @@ struct IndexFileTests {
     func incrementalStreetImport() throws {
         let files = try GeoNamesReader.locate(fixtures.path)
         let full = temporaryPath(), incremental = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: full); try? FileManager.default.removeItem(atPath: incremental) }
+        defer { remove(full); remove(incremental) }
         _ = try IndexBuilder.build(from: files, streets: OSMExtracts(files: [SharedIndex.helsinki]), to: full)
         _ = try IndexBuilder.build(from: files, to: incremental)
         _ = try IndexBuilder.rebuild(incremental, streets: OSMExtracts(files: [SharedIndex.helsinki]))
@@ -86,7 +93,7 @@ struct IndexFileTests {
         #expect(throws: PindropError.self) { try PlaceIndex.open(at: "/nonexistent/geonames.sqlite") }
         let garbage = temporaryPath()
         try Data("this is not a database".utf8).write(to: URL(fileURLWithPath: garbage))
-        defer { try? FileManager.default.removeItem(atPath: garbage) }
+        defer { remove(garbage) }
         do {
             _ = try PlaceIndex.open(at: garbage)
             Issue.record("a text file opened as an index")
@@ -95,7 +102,7 @@ struct IndexFileTests {
         }
         // A real index cut in half.
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { remove(path) }
         _ = try IndexBuilder.build(from: try GeoNamesReader.locate(fixtures.path), to: path)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))

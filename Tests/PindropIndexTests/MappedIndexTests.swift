@@ -1,0 +1,201 @@
+import Foundation
+import PindropCore
+import PindropImport
+import PindropTesting
+import Testing
+@testable import PindropIndex
+
+/// An index is a database and a structures file that opening maps instead of copying: it answers as the arrays
+/// it was built from did, a damaged or mismatched structures file is refused with a clear error, and a new import
+/// never disturbs an index that is open.
+@Suite("Index files: the mapped structures file")
+struct MappedIndexTests {
+    static let mini = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("PindropImportTests/Fixtures/mini").path
+
+    /// An index of the mini dump in a fresh folder, and its structures file.
+    static func miniIndex(streets: Bool = false) throws -> (index: String, structures: String) {
+        let folder = NSTemporaryDirectory() + "pindrop-mapped-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/geonames.sqlite"
+        _ = try IndexBuilder.build(from: try GeoNamesReader.locate(mini), streets: streets ? OSMExtracts(files: [SharedIndex.helsinki]) : nil, to: path)
+        let files = PlaceIndex.files(at: path)
+        try #require(files.count == 2)
+        return (path, files[1])
+    }
+
+    /// The message of the error opening `path` gives (nil when it opens).
+    static func openingError(_ path: String) -> String? {
+        do {
+            _ = try PlaceIndex.open(at: path)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("the open index reads its structures in place from the mapped file, and answers as the same structures copied into arrays")
+    func mappedAnswersAsArrays() throws {
+        let mapped = try SharedIndex.index
+        #expect(mapped.places.latitude.isMapped && mapped.names.keyBytes.isMapped && mapped.spatial.xyz.isMapped
+                && mapped.street.addresses.xyz.isMapped && mapped.streetLevelEntries.isMapped && mapped.townFinder.slotOfPlace.isMapped)
+        let copied = PlaceIndex(Self.copied(mapped), path: mapped.path)
+        #expect(!copied.places.latitude.isMapped && !copied.names.tree.isMapped)
+        var random = SplitMix64(seed: 23)
+        for _ in 0..<300 {
+            let place = mapped.place(atSlot: random.below(mapped.placeCount + mapped.streetLevelCount))
+            let search = try SearchRequest(text: place.name), suggest = try SuggestRequest(text: String(place.name.prefix(4)))
+            let reverse = try ReverseRequest(coordinate: place.coordinate)
+            let nearby = try NearbyRequest(coordinate: place.coordinate, radiusMeters: 2_000)
+            #expect(try mapped.search(search) as [PlaceResult] == copied.search(search) as [PlaceResult])
+            #expect(try mapped.suggest(suggest) as [PlaceResult] == copied.suggest(suggest) as [PlaceResult])
+            #expect(try mapped.reverse(reverse) as [PlaceResult] == copied.reverse(reverse) as [PlaceResult])
+            #expect(try mapped.nearby(nearby) as [PlaceResult] == copied.nearby(nearby) as [PlaceResult])
+        }
+    }
+
+    /// Every column of an open index's structures copied into an array of its own.
+    static func copied(_ index: PlaceIndex) -> IndexStructures.Decoded {
+        func own<T>(_ c: Column<T>) -> Column<T> { Column(Array(c)) }
+        func own(_ s: SpatialIndex) -> SpatialIndex {
+            SpatialIndex(xyz: own(s.xyz), slotPlace: own(s.slotPlace), axis: own(s.axis), box: own(s.box),
+                         cellStart: own(s.cellStart), cellSlots: own(s.cellSlots), cellBound: own(s.cellBound))
+        }
+        let p = index.places, n = index.names, s = index.street
+        let places = PlaceTable(
+            geonameID: own(p.geonameID), latitude: own(p.latitude), longitude: own(p.longitude), population: own(p.population),
+            country: own(p.country), admin1: own(p.admin1), nameStart: own(p.nameStart), nameBytes: own(p.nameBytes),
+            kind: own(p.kind), extraStart: own(p.extraStart), extraBytes: own(p.extraBytes), countries: p.countries,
+            admin1s: p.admin1s, alternateStart: own(p.alternateStart), alternateBytes: own(p.alternateBytes))
+        let names = NameIndex(
+            keyBytes: own(n.keyBytes), keyStart: own(n.keyStart), keyLength: own(n.keyLength), entryPlace: own(n.entryPlace),
+            entryKind: own(n.entryKind), entryScore: own(n.entryScore), tree: own(n.tree), ownNameTree: own(n.ownNameTree),
+            buckets: own(n.buckets))
+        let street = StreetLevel(
+            venueRows: s.venueRows, addressRows: s.addressRows, venues: own(s.venues), addresses: own(s.addresses),
+            addressPointRow: own(s.addressPointRow), streetPoints: own(s.streetPoints), streetPointRow: own(s.streetPointRow),
+            map: s.map, buildingSlotStart: own(s.buildingSlotStart), buildingSlots: own(s.buildingSlots), areas: s.areas)
+        let spatial = own(index.spatial)
+        return IndexStructures.Decoded(places: places, names: names, spatial: spatial, street: street,
+                                       streetLevelEntries: own(index.streetLevelEntries), towns: TownFinder(places: places, spatial: spatial))
+    }
+
+    @Test("a structures file that is missing, cut short, damaged or from another import is refused with a clear error")
+    func damagedStructures() throws {
+        let (path, structures) = try Self.miniIndex()
+        let name = (structures as NSString).lastPathComponent
+        let good = try Data(contentsOf: URL(fileURLWithPath: structures))
+        #expect(Self.openingError(path) == nil)
+        func expectRefused(_ bytes: Data, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            try bytes.write(to: URL(fileURLWithPath: structures))
+            let error = Self.openingError(path)
+            #expect(error?.contains(message) == true && error?.contains(name) == true, "\(error ?? "opened")", sourceLocation: sourceLocation)
+        }
+        // Cut short, in the header and in the data.
+        try expectRefused(good.prefix(40), "is cut short")
+        try expectRefused(good.prefix(good.count - 100), "is cut short")
+        try expectRefused(good + Data(count: 64), "bytes too many")
+        // Not a structures file at all.
+        try expectRefused(Data(repeating: 7, count: good.count), "is not a Pindrop structures file")
+        // One bit flipped in the header (the build id), then in the table (a section's offset).
+        var flipped = good
+        flipped[20] ^= 0x01
+        try expectRefused(flipped, "has a damaged header")
+        flipped = good
+        flipped[StructureFile.headerBytes + 50] ^= 0x40
+        try expectRefused(flipped, "has a damaged table")
+        // A structures file of another import of the same data, under this one's name.
+        let (_, other) = try Self.miniIndex()
+        try expectRefused(try Data(contentsOf: URL(fileURLWithPath: other)), "does not match its structures file")
+        // Missing.
+        try FileManager.default.removeItem(atPath: structures)
+        let missing = Self.openingError(path)
+        #expect(missing?.contains("\(name) is missing") == true, "\(missing ?? "opened")")
+        // Put back, it opens again.
+        try good.write(to: URL(fileURLWithPath: structures))
+        #expect(Self.openingError(path) == nil)
+    }
+
+    @Test("values out of range inside a section pass opening unseen but fail the import's check of every value")
+    func valuesCheckedByImport() throws {
+        let (path, structures) = try Self.miniIndex()
+        // Find the section's offset from the table, and write a place number far past the last place into it.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: structures))
+        let start = try #require(Self.sectionOffset(bytes, "name.place"))
+        bytes.replaceSubrange(start..<start + 4, with: withUnsafeBytes(of: Int32(1_000_000).littleEndian) { Data($0) })
+        try bytes.write(to: URL(fileURLWithPath: structures))
+        #expect(Self.openingError(path) == nil)
+        do {
+            _ = try PlaceIndex.open(at: path, verify: true)
+            Issue.record("a place number past the last place passed the check of every value")
+        } catch {
+            #expect(error.message.contains("values out of range"), "\(error.message)")
+        }
+    }
+
+    /// Where section `name` starts in a structures file's bytes.
+    static func sectionOffset(_ bytes: Data, _ name: String) -> Int? {
+        let count = Int(bytes[12]) | Int(bytes[13]) << 8
+        for i in 0..<count {
+            let entry = StructureFile.headerBytes + i * StructureFile.entryBytes
+            let stored = bytes[entry..<(entry + StructureFile.nameBytes)].prefix { $0 != 0 }
+            guard String(decoding: stored, as: UTF8.self) == name else { continue }
+            return (0..<8).reduce(0) { $0 | Int(bytes[entry + 48 + $1]) << (8 * $1) }
+        }
+        return nil
+    }
+
+    @Test("a new import over an index in use leaves the open one answering from the files it mapped, and removes them from the folder")
+    func reimportWhileOpen() async throws {
+        let (path, structures) = try Self.miniIndex()
+        let open = try PlaceIndex.open(at: path)
+        let springfield = try SearchRequest(text: "Springfield, IL")
+        let before: [PlaceResult] = try open.search(springfield)
+        #expect(before.first?.place.name == "Springfield" && open.streetLevelCount == 0)
+        // Street data added in place (a new structures file, named by meta), then a whole new import (renamed in).
+        _ = try await IndexBuilder(path: path).importStreets(OSMExtracts(files: [SharedIndex.helsinki]), progress: nil)
+        #expect(!FileManager.default.fileExists(atPath: structures))
+        let withStreets = try PlaceIndex.open(at: path)
+        #expect(withStreets.streetLevelCount > 1000)
+        _ = try await IndexBuilder(path: path).importGeoNames(try GeoNamesReader.locate(Self.mini), streets: nil, progress: nil)
+        // The old index still answers, from the unlinked file it has mapped.
+        #expect(try open.search(springfield) as [PlaceResult] == before)
+        #expect((try withStreets.search(SearchRequest(text: "Stockmann")) as [PlaceResult]).first?.place.category == "department_store")
+        // On disk: the database and the newest structures file, nothing else.
+        let folder = (path as NSString).deletingLastPathComponent
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+                == Set(PlaceIndex.files(at: path).map { ($0 as NSString).lastPathComponent }))
+        #expect(try PlaceIndex.open(at: path).streetLevelCount == 0)
+    }
+
+    @Test("a column is a value: a copy changed, or a mapped column appended to, leaves the original as it was")
+    func columnsAreValues() throws {
+        var a: Column<Int32> = [1, 2, 3]
+        var b = a
+        b[0] = 9
+        b.append(4)
+        #expect(Array(a) == [1, 2, 3] && Array(b) == [9, 2, 3, 4])
+        for i in a.indices { a[i] *= 2 }
+        #expect(Array(a) == [2, 4, 6])
+        let (path, structures) = try Self.miniIndex()
+        let file = try MappedStructures(path: structures, index: path)
+        let mapped: Column<Int32> = try file.column("place.geonameid")
+        var grown = mapped
+        grown.append(-1)
+        #expect(mapped.isMapped && !grown.isMapped && Array(grown.dropLast()) == Array(mapped) && grown.last == -1)
+        #expect(try file.column("place.geonameid", as: Int32.self) == mapped)
+    }
+
+    @Test("an import removes the structures files that interrupted imports left beside the index, and nothing else")
+    func leftoversRemoved() throws {
+        let (path, _) = try Self.miniIndex()
+        let folder = (path as NSString).deletingLastPathComponent
+        let strays = ["geonames.sqlite.0123456789abcdef.structures", "geonames.sqlite.fedcba9876543210.structures.building"]
+        let kept = ["geonames.sqlite.notes.structures", "other.sqlite.0123456789abcdef.structures", "mine.txt"]
+        for file in strays + kept { try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
+        _ = try IndexBuilder.build(from: try GeoNamesReader.locate(Self.mini), to: path)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+        #expect(left == Set(kept + PlaceIndex.files(at: path).map { ($0 as NSString).lastPathComponent }))
+        #expect(Self.openingError(path) == nil)
+    }
+}
