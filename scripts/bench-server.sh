@@ -100,8 +100,12 @@ echo "(target: p99 <= 3 ms)"
 # so the two alternate, ROUNDS times each, and the ratio is taken of their medians; the server's CPU time per
 # answer says the same without the scheduler's share (other work on the machine moves throughput, not it).
 echo "/v1/status" >"$WORK/status.txt"
+# The same suggest requests with a minimum length none of them reaches: parsed, validated and answered through the
+# facade with an empty list, the engine never asked. Its gap to /v1/status is the request's own cost; the rest of
+# suggest's gap is the engine's and the longer answer's.
+sed 's/minChars=1$/minChars=200/' "$WORK/prefixes.txt" >"$WORK/no-engine.txt"
 ROUNDS=${BENCH_ROUNDS:-3}
-SUGGEST_RATES=() STATUS_RATES=() SUGGEST_CPU=() STATUS_CPU=()
+SUGGEST_RATES=() STATUS_RATES=() SUGGEST_CPU=() STATUS_CPU=() BARE_RATES=() BARE_CPU=()
 for round in $(seq "$ROUNDS"); do
     echo
     echo "== round $round/$ROUNDS: /v1/suggest, 32 connections, 2 wrk threads, $DURATION"
@@ -112,17 +116,23 @@ for round in $(seq "$ROUNDS"); do
     wrk_run -t2 -c32 -d"$DURATION" -s "$WORK/suggest.lua" "$URL" -- "$WORK/status.txt"
     STATUS_RATES+=("$(cat "$WORK/rate")")
     STATUS_CPU+=("$(awk '{ print $(NF - 1) }' "$WORK/cpu")")
+    echo "== round $round/$ROUNDS: /v1/suggest answered without the engine (minChars=200), 32 connections, 2 wrk threads, $DURATION"
+    wrk_run -t2 -c32 -d"$DURATION" -s "$WORK/suggest.lua" "$URL" -- "$WORK/no-engine.txt"
+    BARE_RATES+=("$(cat "$WORK/rate")")
+    BARE_CPU+=("$(awk '{ print $(NF - 1) }' "$WORK/cpu")")
 done
 echo
-python3 - "${SUGGEST_RATES[*]}" "${STATUS_RATES[*]}" "${SUGGEST_CPU[*]}" "${STATUS_CPU[*]}" <<'PY'
+python3 - "${SUGGEST_RATES[*]}" "${STATUS_RATES[*]}" "${SUGGEST_CPU[*]}" "${STATUS_CPU[*]}" "${BARE_RATES[*]}" "${BARE_CPU[*]}" <<'PY'
 import statistics, sys
-suggest, status, suggest_cpu, status_cpu = ([float(x) for x in arg.split()] for arg in sys.argv[1:5])
+suggest, status, suggest_cpu, status_cpu, bare, bare_cpu = ([float(x) for x in arg.split()] for arg in sys.argv[1:7])
 s, t = statistics.median(suggest), statistics.median(status)
 print("32 connections, median of %d rounds: /v1/suggest %.0f req/s, /v1/status %.0f req/s, ratio %.2f (target >= 0.70; >= 15,000 req/s, no errors)"
       % (len(suggest), s, t, s / t))
 print("  per round: " + ", ".join("%.0f / %.0f = %.2f" % (a, b, a / b) for a, b in zip(suggest, status)))
 sc, tc = statistics.median(suggest_cpu), statistics.median(status_cpu)
 print("  server CPU per answer (median): /v1/suggest %.1f us, /v1/status %.1f us; status/suggest %.2f" % (sc, tc, tc / sc))
+b, bc = statistics.median(bare), statistics.median(bare_cpu)
+print("  /v1/suggest without the engine: %.0f req/s, ratio %.2f to /v1/status; server CPU %.1f us per answer" % (b, b / t, bc))
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (wrk shares them; other work on the machine skews every figure)"
 

@@ -1,6 +1,7 @@
 import Foundation
 import PindropCore
 import PindropIndex
+import Synchronization
 
 /// `pindrop-bench suggest-mix INDEX PATHS [--rounds N]`: the requests of `scripts/bench-server.sh` (a file of
 /// `/v1/suggest?q=...` paths from `scripts/suggest-prefixes.py`) asked of the engine in process, then written as
@@ -21,10 +22,25 @@ func runSuggestMixBenchmark(arguments: [String]) throws {
     }
     say("\(requests.count) suggest requests from \(arguments[1]), \(rounds) rounds, release, one thread:")
     for _ in 0..<rounds {
-        row("suggest", try measure(requests) { _ = try index.suggest($0) as [PlaceResult] })
+        let one = try measure(requests) { _ = try index.suggest($0) as [PlaceResult] }
+        row("suggest", one)
         row("suggest + JSON", try measure(requests) { request in
             let answer = ProviderAnswer(results: try index.suggest(request), provider: "embedded")
             _ = WireEncoding.document(query: request.echo, answer: answer, format: .json)
         })
+        // Two threads on one index, as a server's two cores are: what sharing the index costs each of them.
+        // Each thread's own CPU time, so that other work on the machine does not count.
+        let cpu = Mutex<[Double]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            let start = threadCPUNanos()
+            for request in requests[(half * requests.count / 2)..<((half + 1) * requests.count / 2)] {
+                _ = try? index.suggest(request) as [PlaceResult]
+            }
+            let spent = threadCPUNanos() - start
+            cpu.withLock { $0.append(spent) }
+        }
+        let perQuery = cpu.withLock { $0.reduce(0, +) } / Double(requests.count)
+        say("  suggest, 2 threads at once   CPU \(micros(perQuery)) a query (one thread alone: mean \(micros(1e9 / one.qps)))")
     }
 }
+

@@ -114,6 +114,7 @@ struct AreaIndex: Sendable {
         guard let extent, extent.contains(c) else { return [] }
         var found: [Int] = []
         for a in grid.candidates(at: c) where contains(Int(a), c) { found.append(Int(a)) }
+        guard found.count > 1 else { return found }
         return found.sorted { x, y in
             let a = areas[x], b = areas[y]
             return (a.level, a.adminLevel, -a.box.degreeArea, x) < (b.level, b.adminLevel, -b.box.degreeArea, y)

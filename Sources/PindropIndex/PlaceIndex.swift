@@ -131,8 +131,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
         var place = places.place(slot)
         if let a = areaOfRow[Int32(slot)] { place.boundingBox = street.areas.areas[a].box }
         if slot < firstStreetLevelRow, !street.areas.isEmpty {
-            let held = street.areas.address(of: street.areas.containing(place.coordinate))
-            if !held.isEmpty { place.address = held }
+            let chain = street.areas.containing(place.coordinate)
+            if !chain.isEmpty, case let held = street.areas.address(of: chain), !held.isEmpty { place.address = held }
         }
         return place
     }

@@ -190,12 +190,15 @@ struct PlaceTable: Sendable {
     /// The place as the rest of Pindrop sees it.
     func place(_ i: Int) -> Place {
         let name = name(i)
-        let country = countryInfo(i)
-        let admin1 = admin1Info(i)?.name.nilIfEmpty
+        // The two fields read, not the whole records (each a copy of four strings and a list): every result pays this.
+        let countryIndex = Int(country[i]), admin1Index = Int(admin1[i])
+        let countryCode = countryIndex == Int(Self.noCountry) ? nil : countries[countryIndex].code
+        let countryName = countryIndex == Int(Self.noCountry) ? nil : countries[countryIndex].name
+        let admin1 = admin1Index < 0 ? nil : admin1s[admin1Index].name.nilIfEmpty
         let coordinate = Coordinate(latitude: latitude[i], longitude: longitude[i])
         if let osm = extras(i) {
             let address = osm.address.isEmpty ? nil : osm.address
-            let context = address.map { $0.formatted(countryCode: country?.code) }.flatMap(\.nilIfEmpty) ?? osm.address.town
+            let context = address.map { $0.formatted(countryCode: countryCode) }.flatMap(\.nilIfEmpty) ?? osm.address.town
             let displayName: String
             switch rowKind(i) {
             case .address: displayName = context ?? name
@@ -211,12 +214,12 @@ struct PlaceTable: Sendable {
             }
             let kind = rowKind(i).placeKind
             return Place(id: osm.id, name: name, displayName: displayName, coordinate: coordinate,
-                         countryCode: country?.code, admin1: admin1, population: 0, category: osm.category,
+                         countryCode: countryCode, admin1: admin1, population: 0, category: osm.category,
                          address: address, source: "embedded", kind: kind,
                          categoryKey: kind == .street ? "highway" : osm.categoryKey)
         }
         // "Name, Admin1, Country", written into one string (no array of parts to join: every result pays this).
-        let admin1Part = admin1 == name ? nil : admin1, countryPart = country?.name
+        let admin1Part = admin1 == name ? nil : admin1, countryPart = countryName
         var displayName = ""
         displayName.reserveCapacity(name.utf8.count + (admin1Part.map { $0.utf8.count + 2 } ?? 0) + (countryPart.map { $0.utf8.count + 2 } ?? 0))
         displayName += name
@@ -224,7 +227,7 @@ struct PlaceTable: Sendable {
         if let countryPart { displayName += ", "; displayName += countryPart }
         return Place(
             id: "geonames:" + String(geonameID[i]), name: name, displayName: displayName,
-            coordinate: coordinate, countryCode: country?.code, admin1: admin1, population: Int(population[i]),
+            coordinate: coordinate, countryCode: countryCode, admin1: admin1, population: Int(population[i]),
             source: "embedded", kind: .place)
     }
 

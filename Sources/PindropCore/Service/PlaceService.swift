@@ -242,7 +242,8 @@ public final class PlaceService: Sendable {
                 }
                 for i in results.indices { results[i].place.source = name }
                 // A store's correction rides on its first result; the answer is where it belongs.
-                let didYouMean = results.first?.didYouMean
+                // Read in place: `results.first` would copy the whole first result to read one field.
+                let didYouMean = results.isEmpty ? nil : results[0].didYouMean
                 if didYouMean != nil { results[0].didYouMean = nil }
                 if let cacheKey { cache.store(results, for: cacheKey, lifetime: provider.cacheLifetime) }
                 return ProviderAnswer(results: results, provider: name, failures: failures, didYouMean: didYouMean)
