@@ -239,6 +239,15 @@ struct SpatialIndex: Sendable {
         return (bestSlot, bestD2)
     }
 
+    /// The squared chord from a unit vector to the box of the subtree whose node is at `slot` (0 inside it): no
+    /// place of the subtree is nearer.
+    @inline(__always)
+    func boxDistance2(slot: Int, _ qx: Double, _ qy: Double, _ qz: Double) -> Double {
+        let o = 6 * slot
+        let dx = max(box[o] - qx, 0, qx - box[o + 3]), dy = max(box[o + 1] - qy, 0, qy - box[o + 4]), dz = max(box[o + 2] - qz, 0, qz - box[o + 5])
+        return dx * dx + dy * dy + dz * dz
+    }
+
     /// Every place within `chord` (unit-sphere straight-line distance), with its squared chord, unordered.
     func within(latitude: Double, longitude: Double, chord: Double, into found: inout [(place: Int32, chord2: Double)]) {
         guard count > 0 else { return }
