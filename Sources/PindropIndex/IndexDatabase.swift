@@ -12,8 +12,10 @@ final class IndexDatabase {
     /// own-names-first segment tree stored, not built at open; 16: 64 KiB pages, and a structure over `ArrayBlob.partBytes` cut
     /// into several rows; 17: OSM areas, and each street-level row's suburb, county, state and country; 18: the
     /// structures in a file of their own beside the database, mapped at open, with the name index's buckets and
-    /// street-level entries stored; 19: a venue's OSM key); an index of another version is rebuilt, not misread.
-    static let structureVersion = "19"
+    /// street-level entries stored; 19: a venue's OSM key; 20: the town lookup as the largest population under each node of
+    /// the place tree, in place of a tree of its own, and a venue tree per category); an index of another version is
+    /// rebuilt, not misread.
+    static let structureVersion = "20"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"
     /// Meta key of the structures file's name (in the database's folder).

@@ -89,7 +89,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
             if let town = places.extras(i)?.address.town { towns[Int32(i)] = TextFolding.fold(town) }
         }
         streetTowns = towns
-        venueCategories = street.venueRows.map { places.extras($0)?.category ?? "" }
+        // Each category's name from its tree's first venue.
+        venueCategorySlots = Dictionary(uniqueKeysWithValues: zip(street.categoryStart, street.categoryStart.dropFirst()).compactMap { lo, hi in
+            lo < hi ? (places.extras(street.venueRows.lowerBound + Int(street.venuesByCategory.slotPlace[Int(lo)]))?.category ?? "", Int(lo)..<Int(hi)) : nil
+        })
         // Everything street-level, widened by ~1 km: outside it no street-level answer can be within reach.
         let streetRows = (places.geonamesCount..<places.count).map { Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]) }
         let corners = street.map.boxes.flatMap { [Coordinate(latitude: $0.south, longitude: $0.west), Coordinate(latitude: $0.north, longitude: $0.east)] }
@@ -143,8 +146,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let qualifierForms: [String: Division]
     /// Street-level rows' folded town, so "Aleksanterinkatu 52, Helsinki" narrows by town.
     let streetTowns: [Int32: String]
-    /// Each venue row's category (index = row − first venue row), read once so filtering costs a compare.
-    let venueCategories: [String]
+    /// Each venue category's tree: its slots in `street.venuesByCategory`.
+    let venueCategorySlots: [String: Range<Int>]
     /// Where street-level answers can come from (nil without street data).
     let streetCoverage: BoundingBox?
     /// The name entries of street-level rows, in key order. They never make the draw by importance when many
@@ -365,26 +368,53 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Venues and places within a radius, nearest first (ties by id); with a category, only venues of that
     /// category ("cafe", or a key such as "shop"). `request.limit` of them after `request.after`, and the total.
     public func nearbyPage(_ request: NearbyRequest) throws(PindropError) -> NearbyPage {
-        let c = request.coordinate
-        var rows = street.venues(near: c, radius: request.radiusMeters)
-        if let category = request.category {
-            let first = street.venueRows.lowerBound
-            rows = rows.filter { venueCategories[$0 - first] == category }
-        } else {
-            var hits: [(place: Int32, chord2: Double)] = []
-            spatial.within(c, meters: request.radiusMeters, into: &hits)
-            rows += hits.map { Int($0.place) }
-        }
-        let inside = rows.map { ($0, distance($0, c)) }.filter { $0.1 <= request.radiusMeters }
+        // Neither the page nor the total visits every place in the radius: the page is the nearest first, the
+        // total counts whole the subtrees well inside the circle and opens those across it. A category has a tree
+        // of its own.
+        let c = request.coordinate, radius = request.radiusMeters
+        let chord = Geo.unitChord(forMeters: radius) * (1 + 1e-9), sure = Geo.unitChord(forMeters: radius) * (1 - 1e-6)
+        let firstVenue = street.venueRows.lowerBound
         // A row's id is built only for ties of distance, which are rare.
         func position(_ row: (Int, Double)) -> NearbyPosition { NearbyPosition(distanceMeters: row.1, id: places.id(row.0)) }
-        var rest = inside
-        if let after = request.after {
-            rest = inside.filter { $0.1 != after.distanceMeters ? $0.1 > after.distanceMeters : after < position($0) }
+        func precedes(_ a: (Int, Double), _ b: (Int, Double)) -> Bool { a.1 != b.1 ? a.1 < b.1 : position(a) < position(b) }
+        // The best `limit` rows after `after` so far, in order; once there are `limit`, no row past the last one's
+        // distance can join (`needed`: that distance as a squared chord, with a margin for the rounding between a
+        // chord and the haversine distance).
+        var best: [(Int, Double)] = [], needed = Double.infinity
+        best.reserveCapacity(request.limit + 1)
+        func visit(_ row: Int) -> Bool {
+            let meters = distance(row, c)
+            guard meters <= radius else { return false }
+            let candidate = (row, meters)
+            if best.count == request.limit, let last = best.last, !precedes(candidate, last) { return true }
+            if let after = request.after,
+               meters != after.distanceMeters ? meters < after.distanceMeters : !(after < position(candidate)) { return true }
+            var at = best.count
+            while at > 0, precedes(candidate, best[at - 1]) { at -= 1 }
+            best.insert(candidate, at: at)
+            if best.count > request.limit { best.removeLast() }
+            if best.count == request.limit {
+                let chord = Geo.unitChord(forMeters: best[best.count - 1].1 * (1 + 1e-6) + 0.01)
+                needed = chord * chord
+            }
+            return true
         }
-        rest.sort { a, b in a.1 != b.1 ? a.1 < b.1 : position(a) < position(b) }
-        let page = rest.prefix(request.limit).map { PlaceResult(place: places.place($0.0), distanceMeters: $0.1) }
-        return NearbyPage(results: page, total: inside.count)
+        // Every place within `sure` counts: only subtrees across the edge, or near the point, are opened.
+        var total = 0
+        if let category = request.category {
+            total = street.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
+                                                  slots: venueCategorySlots[category] ?? 0..<0, needed: { needed }) { place, _ in
+                visit(firstVenue + Int(place))
+            }
+        } else {
+            for (tree, first) in [(street.venues, firstVenue), (spatial, 0)] {
+                total += tree.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure, needed: { needed }) { place, _ in
+                    visit(first + Int(place))
+                }
+            }
+        }
+        let page = best.map { PlaceResult(place: places.place($0.0), distanceMeters: $0.1) }
+        return NearbyPage(results: page, total: total)
     }
 
     /// The places of `nearbyPage`.

@@ -95,6 +95,17 @@ struct SpatialIndex: Sendable {
         self.cellStart = cellStart; self.cellSlots = cellSlots; self.cellBound = cellBound
     }
 
+    /// Trees one after another in one set of columns, each tree's places renumbered by `places`. A subtree's shape
+    /// depends only on its range of slots, so each part stays a tree of its own over its slots (`count`'s `slots`).
+    init(concatenating parts: [(tree: SpatialIndex, places: [Int32])]) {
+        var xyz: [Double] = [], slotPlace: [Int32] = [], axis: [UInt8] = [], box: [Double] = []
+        for (tree, places) in parts {
+            xyz += tree.xyz; axis += tree.axis; box += tree.box
+            slotPlace += tree.slotPlace.map { places[Int($0)] }
+        }
+        self.init(xyz: Column(xyz), slotPlace: Column(slotPlace), axis: Column(axis), box: Column(box))
+    }
+
     /// Fills the cell shortcut. Any point q of a cell is within r (the cell's chord radius) of its centre c, so
     /// q's nearest place is no farther from q than c's nearest n, |q - n| ≤ r + |c - n|, and no farther from c
     /// than |c - n| + 2r: the places in that ball around c are every possible answer for the cell.
@@ -211,7 +222,7 @@ struct SpatialIndex: Sendable {
                         top -= 1
                         let (lo, hi, boxD2) = stack[top]
                         if boxD2 > bestD2 { continue }
-                        if hi - lo <= 8 {
+                        if hi - lo <= 16 {
                             for s in lo..<hi {
                                 let dx = p[3 * s] - qx, dy = p[3 * s + 1] - qy, dz = p[3 * s + 2] - qz
                                 let d2 = dx * dx + dy * dy + dz * dz
@@ -237,6 +248,74 @@ struct SpatialIndex: Sendable {
             }
         }
         return (bestSlot, bestD2)
+    }
+
+    /// The squared chord from a unit vector to the box of the subtree whose node is at `slot` (0 inside it): no
+    /// place of the subtree is nearer.
+    @inline(__always)
+    func boxDistance2(slot: Int, _ qx: Double, _ qy: Double, _ qz: Double) -> Double {
+        let o = 6 * slot
+        let dx = max(box[o] - qx, 0, qx - box[o + 3]), dy = max(box[o + 1] - qy, 0, qy - box[o + 4]), dz = max(box[o + 2] - qz, 0, qz - box[o + 5])
+        return dx * dx + dy * dy + dz * dz
+    }
+
+    /// Walks the places within `chord` of the point (as `within` takes them), nearer subtrees first, handing each
+    /// to `visit` with its squared chord; returns how many `visit` accepted. A subtree wholly within `sure` whose
+    /// nearest possible place is farther than `needed()` (a squared chord: the caller needs nothing past it) is
+    /// counted whole, unopened: the caller vouches that `visit` accepts every place within `sure` (nil: none
+    /// counted unopened). So the walk opens the subtrees near the point and those across the circle's edge, and
+    /// its cost grows with the edge, not with the places inside.
+    /// `slots` is the tree to walk when the columns hold several (`init(concatenating:)`); nil: the whole.
+    func count(latitude: Double, longitude: Double, chord: Double, sure: Double?, slots: Range<Int>? = nil, needed: () -> Double,
+               visit: (Int32, Double) -> Bool) -> Int {
+        let slots = slots ?? 0..<count
+        guard !slots.isEmpty else { return 0 }
+        let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
+        let r2 = chord * chord, sure2 = sure.map { $0 * $0 } ?? -1
+        var total = 0
+        xyz.withUnsafeBufferPointer { p in
+            box.withUnsafeBufferPointer { b in
+                slotPlace.withUnsafeBufferPointer { places in
+                    /// The least squared chord to the box of the subtree [lo, hi) (0 inside it).
+                    @inline(__always) func least(_ lo: Int, _ hi: Int) -> Double {
+                        guard lo < hi else { return .infinity }
+                        let o = 6 * ((lo + hi) >> 1)
+                        let dx = max(b[o] - qx, 0, qx - b[o + 3]), dy = max(b[o + 1] - qy, 0, qy - b[o + 4]), dz = max(b[o + 2] - qz, 0, qz - b[o + 5])
+                        return dx * dx + dy * dy + dz * dz
+                    }
+                    /// A place within `sure` and past `needed` counts without a visit.
+                    @inline(__always) func take(_ s: Int) {
+                        let dx = p[3 * s] - qx, dy = p[3 * s + 1] - qy, dz = p[3 * s + 2] - qz
+                        let d2 = dx * dx + dy * dy + dz * dz
+                        if d2 <= r2, d2 <= sure2 && d2 > needed() || visit(places[s], d2) { total += 1 }
+                    }
+                    func walk(_ lo: Int, _ hi: Int, _ near2: Double) {
+                        guard near2 <= r2 else { return }
+                        let mid = (lo + hi) >> 1, o = 6 * mid
+                        if near2 > needed() {
+                            let fx = max(qx - b[o], b[o + 3] - qx), fy = max(qy - b[o + 1], b[o + 4] - qy), fz = max(qz - b[o + 2], b[o + 5] - qz)
+                            if fx * fx + fy * fy + fz * fz <= sure2 { total += hi - lo; return }
+                        }
+                        // A small subtree's places lie side by side: reading them in a row is cheaper than its boxes.
+                        if hi - lo <= 16 {
+                            for s in lo..<hi { take(s) }
+                            return
+                        }
+                        take(mid)
+                        let left = least(lo, mid), right = least(mid + 1, hi)
+                        if left <= right {
+                            walk(lo, mid, left)
+                            walk(mid + 1, hi, right)
+                        } else {
+                            walk(mid + 1, hi, right)
+                            walk(lo, mid, left)
+                        }
+                    }
+                    walk(slots.lowerBound, slots.upperBound, least(slots.lowerBound, slots.upperBound))
+                }
+            }
+        }
+        return total
     }
 
     /// Every place within `chord` (unit-sphere straight-line distance), with its squared chord, unordered.

@@ -9,6 +9,11 @@ struct StreetLevel: Sendable {
     var venueRows: Range<Int>
     var addressRows: Range<Int>
     var venues: SpatialIndex
+    /// The venues again, one tree per category (categories sorted by name), the trees one after another; its
+    /// places are venue numbers, as `venues`'. Nearby with a category walks only that category's tree.
+    var venuesByCategory: SpatialIndex
+    /// Where each category's tree starts in `venuesByCategory` (one entry more than categories).
+    var categoryStart: Column<Int32>
     /// Every tagged address point (several may share one address: the shops of one building).
     var addresses: SpatialIndex
     /// The address row of each address point.
@@ -26,6 +31,7 @@ struct StreetLevel: Sendable {
     var areas: AreaIndex
 
     static let empty = StreetLevel(venueRows: 0..<0, addressRows: 0..<0, venues: SpatialIndex(latitudes: [], longitudes: []),
+                                   venuesByCategory: SpatialIndex(latitudes: [], longitudes: []), categoryStart: [0],
                                    addresses: SpatialIndex(latitudes: [], longitudes: []), addressPointRow: [],
                                    streetPoints: SpatialIndex(latitudes: [], longitudes: []), streetPointRow: [],
                                    map: StreetMapShapes(features: []), buildingSlotStart: [0], buildingSlots: [], areas: .empty)
@@ -46,6 +52,16 @@ struct StreetLevel: Sendable {
         venueRows = rows(.venue)
         addressRows = rows(.address)
         venues = SpatialIndex(latitudes: places.latitude[venueRows], longitudes: places.longitude[venueRows])
+        let categories = venueRows.map { places.extras($0)?.category ?? "" }
+        let names = Array(Set(categories)).sorted()
+        let number = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        let grouped = groupedByKey(categories.map { number[$0]! }, keyCount: names.count), firstVenue = venueRows.lowerBound
+        venuesByCategory = SpatialIndex(concatenating: names.indices.map { k in
+            let own = Array(grouped.order[Int(grouped.start[k])..<Int(grouped.start[k + 1])])
+            let rows = own.map { firstVenue + Int($0) }
+            return (SpatialIndex(latitudes: rows.map { places.latitude[$0] }, longitudes: rows.map { places.longitude[$0] }), own)
+        })
+        categoryStart = Column(grouped.start)
         addresses = SpatialIndex(latitudes: addressPoints.map(\.point.latitude), longitudes: addressPoints.map(\.point.longitude))
         addressPointRow = Column(addressPoints.map { Int32($0.row) })
         var lats: [Double] = [], lons: [Double] = [], owners: [Int32] = []
@@ -81,12 +97,13 @@ struct StreetLevel: Sendable {
         buildingSlots = Column(order.map { pairs[Int($0)].slot })
     }
 
-    init(venueRows: Range<Int>, addressRows: Range<Int>, venues: SpatialIndex, addresses: SpatialIndex,
-         addressPointRow: Column<Int32>, streetPoints: SpatialIndex, streetPointRow: Column<Int32>, map: StreetMapShapes,
+    init(venueRows: Range<Int>, addressRows: Range<Int>, venues: SpatialIndex, venuesByCategory: SpatialIndex, categoryStart: Column<Int32>,
+         addresses: SpatialIndex, addressPointRow: Column<Int32>, streetPoints: SpatialIndex, streetPointRow: Column<Int32>, map: StreetMapShapes,
          buildingSlotStart: Column<Int32>, buildingSlots: Column<Int32>, areas: AreaIndex) {
         self.areas = areas
         self.buildingSlotStart = buildingSlotStart; self.buildingSlots = buildingSlots
         self.venueRows = venueRows; self.addressRows = addressRows; self.venues = venues; self.addresses = addresses
+        self.venuesByCategory = venuesByCategory; self.categoryStart = categoryStart
         self.addressPointRow = addressPointRow
         self.streetPoints = streetPoints; self.streetPointRow = streetPointRow; self.map = map
     }
@@ -123,23 +140,17 @@ struct StreetLevel: Sendable {
         return d <= meters ? (Int(streetPointRow[Int(hit.place)]), d) : nil
     }
 
-    /// Venue rows within a radius, unordered.
-    func venues(near c: Coordinate, radius: Double) -> [Int] {
-        var hits: [(place: Int32, chord2: Double)] = []
-        venues.within(c, meters: radius, into: &hits)
-        return hits.map { venueRows.lowerBound + Int($0.place) }
-    }
-
     func blobs() -> [StoredArray] {
         var blobs = map.blobs() + areas.blobs()
         blobs.append(StoredArray("street.rows", [Int64(venueRows.lowerBound), Int64(venueRows.upperBound),
                                                  Int64(addressRows.lowerBound), Int64(addressRows.upperBound)]))
-        for (name, tree) in [("venues", venues), ("addresses", addresses), ("points", streetPoints)] {
+        for (name, tree) in [("venues", venues), ("category_venues", venuesByCategory), ("addresses", addresses), ("points", streetPoints)] {
             blobs += [StoredArray("street.\(name).xyz", tree.xyz), StoredArray("street.\(name).place", tree.slotPlace),
                       StoredArray("street.\(name).axis", tree.axis), StoredArray("street.\(name).box", tree.box)]
         }
         blobs += [StoredArray("street.point_row", streetPointRow), StoredArray("street.address_point_row", addressPointRow),
-                  StoredArray("street.building_slot_start", buildingSlotStart), StoredArray("street.building_slots", buildingSlots)]
+                  StoredArray("street.building_slot_start", buildingSlotStart), StoredArray("street.building_slots", buildingSlots),
+                  StoredArray("street.category_start", categoryStart)]
         return blobs
     }
 
@@ -160,7 +171,8 @@ struct StreetLevel: Sendable {
         }
         let level = StreetLevel(
             venueRows: Int(rows[0])..<Int(rows[1]), addressRows: Int(rows[2])..<Int(rows[3]),
-            venues: try tree("venues"), addresses: try tree("addresses"),
+            venues: try tree("venues"), venuesByCategory: try tree("category_venues"), categoryStart: try blobs.column("street.category_start"),
+            addresses: try tree("addresses"),
             addressPointRow: try blobs.column("street.address_point_row"),
             streetPoints: try tree("points"),
             streetPointRow: try blobs.column("street.point_row"),
@@ -168,7 +180,10 @@ struct StreetLevel: Sendable {
             buildingSlotStart: try blobs.column("street.building_slot_start"),
             buildingSlots: try blobs.column("street.building_slots"),
             areas: try AreaIndex.decode(blobs))
-        guard level.venues.count == level.venueRows.count, level.addresses.count == level.addressPointRow.count,
+        guard level.venues.count == level.venueRows.count, level.venuesByCategory.count == level.venues.count,
+              level.categoryStart.first == 0, level.categoryStart.last.map({ Int($0) == level.venues.count }) == true,
+              zip(level.categoryStart, level.categoryStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              level.addresses.count == level.addressPointRow.count,
               level.addressPointRow.allSatisfy({ level.addressRows.contains(Int($0)) }),
               level.streetPoints.count == level.streetPointRow.count,
               level.buildingSlotStart.count == level.map.features.count + 1, level.buildingSlotStart.first == 0,

@@ -72,7 +72,8 @@ struct MappedIndexTests {
             entryKind: own(n.entryKind), entryScore: own(n.entryScore), tree: own(n.tree), ownNameTree: own(n.ownNameTree),
             buckets: own(n.buckets))
         let street = StreetLevel(
-            venueRows: s.venueRows, addressRows: s.addressRows, venues: own(s.venues), addresses: own(s.addresses),
+            venueRows: s.venueRows, addressRows: s.addressRows, venues: own(s.venues), venuesByCategory: own(s.venuesByCategory),
+            categoryStart: own(s.categoryStart), addresses: own(s.addresses),
             addressPointRow: own(s.addressPointRow), streetPoints: own(s.streetPoints), streetPointRow: own(s.streetPointRow),
             map: s.map, buildingSlotStart: own(s.buildingSlotStart), buildingSlots: own(s.buildingSlots), areas: s.areas)
         let spatial = own(index.spatial)

@@ -29,4 +29,38 @@ struct TownFinderTests {
         }
         #expect(found > 3_000 && found < points.count)
     }
+
+    @Test("at fifty times the density, with every population repeated by its copies, it still answers as the scan")
+    func sameAsScanWhenDense() throws {
+        let index = try SharedIndex.index
+        var random = SplitMix64(seed: 50)
+        func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
+        // Swiss places and 49 copies of each within ~20 km, with the same population (as the scale inputs are).
+        var latitudes: [Double] = [], longitudes: [Double] = [], populations: [Int32] = []
+        for i in 0..<index.placeCount where (46...48).contains(index.places.latitude[i]) && (6...10).contains(index.places.longitude[i]) {
+            for copy in 0..<50 {
+                latitudes.append(index.places.latitude[i] + (copy == 0 ? 0 : unit() * 0.36 - 0.18))
+                longitudes.append(index.places.longitude[i] + (copy == 0 ? 0 : unit() * 0.5 - 0.25))
+                populations.append(index.places.population[i])
+            }
+        }
+        let n = latitudes.count
+        let places = PlaceTable(
+            geonameID: Column((0..<Int32(n)).map { $0 }), latitude: Column(latitudes), longitude: Column(longitudes),
+            population: Column(populations), country: Column(repeatElement(PlaceTable.noCountry, count: n)),
+            admin1: Column(repeatElement(0, count: n)), nameStart: Column(repeatElement(0, count: n + 1)), nameBytes: [],
+            kind: Column(repeatElement(0, count: n)), extraStart: Column(repeatElement(0, count: n + 1)), extraBytes: [],
+            countries: [], admin1s: [])
+        let spatial = SpatialIndex(latitudes: latitudes, longitudes: longitudes)
+        let finder = TownFinder(places: places, spatial: spatial)
+        #expect(n > 50_000)
+        for _ in 0..<1_000 {
+            let i = Int(random.next() % UInt64(n))
+            for c in [Coordinate(latitude: latitudes[i], longitude: longitudes[i]),
+                      Coordinate(latitude: latitudes[i] + unit() * 0.2 - 0.1, longitude: longitudes[i] + unit() * 0.2 - 0.1)] {
+                #expect(finder.containingTown(at: c, places: places, spatial: spatial)
+                        == AddressContext.containingTown(at: c, places: places, spatial: spatial), "at \(c)")
+            }
+        }
+    }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import PindropCore
+import PindropTesting
+import Testing
+@testable import PindropIndex
+
+/// Nearby's bounded walk (the nearest first, the total from subtree counts) against the collection of every place
+/// in the radius it replaces.
+@Suite("Nearby walk")
+struct NearbyWalkTests {
+    /// The page and total as nearby made them before: every row in the radius, measured, filtered and sorted.
+    static func collected(_ index: PlaceIndex, _ request: NearbyRequest) -> NearbyPage {
+        let c = request.coordinate, first = index.street.venueRows.lowerBound
+        var hits: [(place: Int32, chord2: Double)] = []
+        index.street.venues.within(c, meters: request.radiusMeters, into: &hits)
+        var rows = hits.map { first + Int($0.place) }
+        if let category = request.category {
+            rows = rows.filter { (index.places.extras($0)?.category ?? "") == category }
+        } else {
+            hits.removeAll()
+            index.spatial.within(c, meters: request.radiusMeters, into: &hits)
+            rows += hits.map { Int($0.place) }
+        }
+        let inside = rows.map { ($0, Geo.haversineMeters(c.latitude, c.longitude, index.places.latitude[$0], index.places.longitude[$0])) }
+            .filter { $0.1 <= request.radiusMeters }
+        func position(_ row: (Int, Double)) -> NearbyPosition { NearbyPosition(distanceMeters: row.1, id: index.places.id(row.0)) }
+        var rest = inside
+        if let after = request.after {
+            rest = inside.filter { $0.1 != after.distanceMeters ? $0.1 > after.distanceMeters : after < position($0) }
+        }
+        rest.sort { a, b in a.1 != b.1 ? a.1 < b.1 : position(a) < position(b) }
+        return NearbyPage(results: rest.prefix(request.limit).map { PlaceResult(place: index.places.place($0.0), distanceMeters: $0.1) },
+                          total: inside.count)
+    }
+
+    @Test("pages and totals are those of collecting every place in the radius: places, venues, categories, cursors")
+    func sameAsCollecting() throws {
+        let index = try SharedIndex.index
+        var random = SplitMix64(seed: 19)
+        func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
+        let first = index.street.venueRows.lowerBound
+        var centres: [Coordinate] = []
+        for _ in 0..<400 {
+            let i = Int(random.next() % UInt64(index.placeCount))
+            centres.append(Coordinate(latitude: index.places.latitude[i], longitude: index.places.longitude[i]))
+        }
+        for _ in 0..<400 {
+            let v = first + Int(random.next() % UInt64(index.street.venueRows.count))
+            let c = Coordinate(latitude: index.places.latitude[v], longitude: index.places.longitude[v])
+            centres.append(Coordinate(latitude: c.latitude + unit() * 0.01 - 0.005, longitude: c.longitude + unit() * 0.01 - 0.005))
+        }
+        let categories = index.venueCategorySlots.keys.sorted() + ["no-such-category"]
+        #expect(categories.count > 10)
+        var compared = 0, paged = 0
+        for (n, c) in centres.enumerated() {
+            let radius = [1.0, 150, 1_000, 5_000, 20_000, 50_000][n % 6]
+            let limit = [1, 10, 11, 100][n % 4]
+            let category = n % 3 == 0 ? categories[Int(random.next() % UInt64(categories.count))] : nil
+            let request = try NearbyRequest(coordinate: c, radiusMeters: radius, limit: limit, category: category)
+            let page = try index.nearbyPage(request), expected = Self.collected(index, request)
+            #expect(page.results == expected.results && page.total == expected.total, "at \(c), \(radius) m, \(limit), \(category ?? "-")")
+            compared += 1
+            // The next page, after the last place of this one.
+            if let last = page.results.last, page.total > page.results.count {
+                var next = request
+                next.after = NearbyPosition(last)
+                let more = try index.nearbyPage(next), expected = Self.collected(index, next)
+                #expect(more.results == expected.results && more.total == expected.total, "after \(last.place.id) at \(c)")
+                paged += 1
+            }
+        }
+        #expect(compared == 800 && paged > 200)
+    }
+}
