@@ -51,6 +51,8 @@ for _ in range(5):
     server = subprocess.Popen([binary, "serve", "--port", str(port)] + extra,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while True:
+        if server.poll() is not None:
+            sys.exit("pindrop serve exited with status %d before answering (run it by hand to see why)" % server.returncode)
         try:
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
             c.request("GET", "/v1/suggest?q=Pari")
