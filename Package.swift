@@ -48,6 +48,7 @@ let package = Package(
         .target(
             name: "PindropIndex",
             dependencies: ["PindropCore", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),

@@ -20,8 +20,7 @@ public enum TextFolding {
         func appendSpace() {
             if output.count > start, output[output.count - 1] != 0x20 { output.append(0x20) }
         }
-        for scalar in text.unicodeScalars {
-            let v = Int(scalar.value)
+        func fold(scalar v: Int) {
             if v < 0x80 {
                 let folded = table.ascii[v]
                 if folded == 0x20 { appendSpace() } else if folded != 0 { output.append(folded) }
@@ -34,11 +33,35 @@ public enum TextFolding {
                 // Full-width ASCII forms, as typed with CJK input methods.
                 let folded = table.ascii[v - 0xFF01 + 0x21]
                 if folded == 0x20 { appendSpace() } else if folded != 0 { output.append(folded) }
-            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+            } else if let scalar = Unicode.Scalar(UInt32(v)), scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 output.append(contentsOf: String(scalar).utf8)
             } else {
                 appendSpace()
             }
+        }
+        // A String's UTF-8 is valid, so its scalars are decoded here straight from the bytes: an import folds
+        // every name of every place, and this is several times cheaper than the scalar view's iterator.
+        let decoded: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var i = 0
+            while i < bytes.count {
+                let b0 = Int(bytes[i])
+                if b0 < 0x80 {
+                    fold(scalar: b0)
+                    i += 1
+                } else if b0 < 0xE0 {
+                    fold(scalar: (b0 & 0x1F) << 6 | Int(bytes[i + 1] & 0x3F))
+                    i += 2
+                } else if b0 < 0xF0 {
+                    fold(scalar: (b0 & 0x0F) << 12 | Int(bytes[i + 1] & 0x3F) << 6 | Int(bytes[i + 2] & 0x3F))
+                    i += 3
+                } else {
+                    fold(scalar: (b0 & 0x07) << 18 | Int(bytes[i + 1] & 0x3F) << 12 | Int(bytes[i + 2] & 0x3F) << 6 | Int(bytes[i + 3] & 0x3F))
+                    i += 4
+                }
+            }
+        }
+        if decoded == nil {
+            for scalar in text.unicodeScalars { fold(scalar: Int(scalar.value)) }
         }
         if output.count > start, output[output.count - 1] == 0x20 { output.removeLast() }
     }

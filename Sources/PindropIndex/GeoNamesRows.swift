@@ -1,3 +1,4 @@
+import Foundation
 import PindropCore
 
 /// GeoNames rows as they stream in from a dump, kept only as the place table's columns and the folded name
@@ -22,18 +23,20 @@ struct GeoNamesRows {
         places.latitude.append(r.latitude)
         places.longitude.append(r.longitude)
         places.population.append(Int32(clamping: r.population))
-        places.country.append(r.countryCode.isEmpty ? PlaceTable.noCountry : number(r.countryCode, &countryCodes, &countryOfCode))
-        places.admin1.append(number("\(r.countryCode).\(r.admin1Code)", &admin1Keys, &admin1OfKey))
+        places.country.append(r.countryCode.isEmpty ? PlaceTable.noCountry : Self.number(r.countryCode, &countryCodes, &countryOfCode))
+        places.admin1.append(Self.number("\(r.countryCode).\(r.admin1Code)", &admin1Keys, &admin1OfKey))
         places.nameBytes.append(contentsOf: r.name.utf8)
         places.nameStart.append(UInt32(places.nameBytes.count))
         places.kind.append(PlaceTable.RowKind.geonames.rawValue)
         places.extraStart.append(UInt32(places.extraBytes.count))
-        places.appendAlternates(r.alternateNames.filter(IndexBuilder.isName))
-        entries.addRow(primary: [r.name, r.asciiName], alternate: r.alternateNames, place: i, importance: places.importance(i))
+        places.appendAlternates(r.alternateNames.lazy.filter(IndexBuilder.isName))
+        let importance = places.importance(i)
+        entries.addRow(primary: [r.name, r.asciiName], alternate: r.alternateNames, place: i, importance: importance)
     }
 
-    /// The provisional number of `key`, given on first sight.
-    private func number<N: FixedWidthInteger>(_ key: String, _ keys: inout [String], _ numbers: inout [String: N]) -> N {
+    /// The provisional number of `key`, given on first sight. Static: a method of `self` taking two of its
+    /// properties inout would copy the whole table on every row.
+    private static func number<N: FixedWidthInteger>(_ key: String, _ keys: inout [String], _ numbers: inout [String: N]) -> N {
         if let n = numbers[key] { return n }
         let n = N(keys.count)
         keys.append(key)
@@ -104,5 +107,105 @@ struct GeoNamesRows {
             sorted.owners.append(newRow[Int(entries.owners[e])]); sorted.kinds.append(entries.kinds[e]); sorted.scores.append(entries.scores[e])
         }
         entries = sorted
+    }
+}
+
+extension GeoNamesRows {
+    /// Runs `read`, which hands each record over, and appends the records to rows on a second thread meanwhile:
+    /// folding and numbering the names there while the caller parses and stores the next ones nearly halves an
+    /// import's reading time on two cores. Records keep their order. When `read` throws, the rows are dropped.
+    static func collect(_ read: (_ handOver: (GeoNamesRecord) -> Void) throws -> ImportSummary) throws -> (ImportSummary, GeoNamesRows) {
+        let handoff = RecordHandoff()
+        let appender = Background { () -> GeoNamesRows in
+            var rows = GeoNamesRows()
+            while let batch = handoff.take() {
+                for record in batch { rows.append(record) }
+            }
+            return rows
+        }
+        var batch: [GeoNamesRecord] = []
+        batch.reserveCapacity(RecordHandoff.batchSize)
+        let summary: ImportSummary
+        do {
+            summary = try read { record in
+                batch.append(record)
+                if batch.count == RecordHandoff.batchSize {
+                    handoff.put(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch {
+            handoff.close()
+            _ = appender.wait()
+            throw error
+        }
+        if !batch.isEmpty { handoff.put(batch) }
+        handoff.close()
+        return (summary, appender.wait())
+    }
+}
+
+/// Batches of records from the reading thread to the appending one, at most `capacity` waiting (so a fast reader
+/// holds little).
+private final class RecordHandoff: @unchecked Sendable {
+    static let batchSize = 1024, capacity = 4
+    private let condition = NSCondition()
+    private var batches: [[GeoNamesRecord]] = []
+    private var closed = false
+
+    /// Reader side: waits for room, then hands over a batch.
+    func put(_ batch: [GeoNamesRecord]) {
+        condition.lock()
+        while batches.count >= Self.capacity { condition.wait() }
+        batches.append(batch)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Reader side: no more batches.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Appender side: the next batch, nil once the reader has closed and every batch is taken.
+    func take() -> [GeoNamesRecord]? {
+        condition.lock(); defer { condition.unlock() }
+        while batches.isEmpty && !closed { condition.wait() }
+        guard !batches.isEmpty else { return nil }
+        condition.broadcast()
+        return batches.removeFirst()
+    }
+}
+
+/// A value computed on a thread of its own, so that an import's independent steps use both cores.
+final class Background<Value>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value: Value?
+
+    /// Starts `work` now.
+    init(_ work: @escaping () -> Value) {
+        nonisolated(unsafe) let work = work
+        let thread = Thread { [self] in
+            var result: Value? = work()
+            condition.lock()
+            // Swapped in, so the thread holds no reference left: the caller gets a uniquely held value to mutate.
+            swap(&value, &result)
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Waits for the work to end and takes its value (once).
+    func wait() -> Value {
+        condition.lock(); defer { condition.unlock() }
+        while value == nil { condition.wait() }
+        var taken: Value?
+        swap(&taken, &value)
+        return taken!
     }
 }

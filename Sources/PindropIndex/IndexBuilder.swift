@@ -52,11 +52,13 @@ public struct IndexBuilder: PlaceStoreWriter {
                 // from those and written in the same transaction. Kept in this scope so that they are freed
                 // before the new file is read back.
                 try IndexDatabase(creatingAt: temporary).write { db in
-                    var rows = GeoNamesRows()
                     let insert = try IndexDatabase.placeInserter(db)
-                    report.summary = try source.readPlaces(progress: { progress?("reading", $0) }) { record in
-                        try insert(record)
-                        rows.append(record)
+                    var rows: GeoNamesRows
+                    (report.summary, rows) = try GeoNamesRows.collect { handOver in
+                        try source.readPlaces(progress: { progress?("reading", $0) }) { record in
+                            try insert(record)
+                            handOver(record)
+                        }
                     }
                     guard rows.count > 0 else {
                         throw PindropError.unreadableData("\(source.label) holds no readable GeoNames rows (\(report.summary.skipped.count) malformed)")
@@ -65,6 +67,10 @@ public struct IndexBuilder: PlaceStoreWriter {
                     let allCountries = rows.finish(countries: countries, admin1Names: &admin1Names)
                     var places = rows.places, entries = rows.entries
                     rows = GeoNamesRows()
+                    // Without street-level rows the name entries are complete: they are sorted on a thread of their
+                    // own while the spatial index is built here.
+                    let sortingNames = streets == nil ? Background { [entries] in entries.index() } : nil
+                    if sortingNames != nil { entries = NameEntries(keys: []) }
                     var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude)
                     spatial.addNearestCells()
                     var street = StreetLevel.empty
@@ -82,7 +88,7 @@ public struct IndexBuilder: PlaceStoreWriter {
                         street = appendStreetLevel(features, to: &places, names: &streetNames, geonames: spatial, townsByName: townsByName)
                         addNames(streetNames, firstRow: first, places: places, to: &entries)
                     }
-                    let names = entries.index()
+                    let names = sortingNames?.wait() ?? entries.index()
                     entries = NameEntries(keys: [])
                     progress?("writing", 0.9)
                     let towns = TownFinder(places: places, spatial: spatial)
@@ -380,7 +386,16 @@ struct NameEntries {
 
     /// Adds one folded name of a place, once per place.
     private mutating func add(_ bytes: ArraySlice<UInt8>, place: Int, kind: NameIndex.Kind, importance: Float) {
-        guard !bytes.isEmpty, bytes.count <= IndexBuilder.maxKeyBytes, seen.insert(Array(bytes)).inserted else { return }
+        guard !bytes.isEmpty, bytes.count <= IndexBuilder.maxKeyBytes else { return }
+        // Each name once per place: the row's keys so far are told apart by a hash (FNV-1a), then by their bytes
+        // (no set of arrays, whose copies cost an allocation a name).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for (seenHash, entry) in rowKeys where seenHash == hash {
+            let start = Int(starts[Int(entry)])
+            if keys[start..<(start + Int(lengths[Int(entry)]))].elementsEqual(bytes) { return }
+        }
+        rowKeys.append((hash, Int32(starts.count)))
         starts.append(UInt32(keys.count))
         keys.append(contentsOf: bytes)
         lengths.append(UInt8(bytes.count))
@@ -389,24 +404,25 @@ struct NameEntries {
         scores.append(importance - kind.penalty)
     }
 
-    /// Scratch space of `addRow`, kept between rows.
-    var folded: [UInt8] = [], seen = Set<[UInt8]>()
+    /// Scratch space of `addRow`, kept between rows: the folded name, and the hash and entry of each key the row has.
+    var folded: [UInt8] = [], rowKeys: [(hash: UInt64, entry: Int32)] = []
 
     /// Folds and adds one row's names: each once, alternates that are names (not links), and the later words of
     /// its primary names, so "york" finds "New York" (ranked below names that start so).
     mutating func addRow(primary: [String], alternate: [String], place: Int, importance: Float) {
-        seen.removeAll(keepingCapacity: true)
-        for (k, name) in (primary + alternate).enumerated() {
-            let kind: NameIndex.Kind = k < primary.count ? .primary : .alternate
-            if kind == .alternate, !IndexBuilder.isName(name) { continue }
+        rowKeys.removeAll(keepingCapacity: true)
+        for name in primary {
             folded.removeAll(keepingCapacity: true)
             TextFolding.fold(name, into: &folded)
-            add(folded[...], place: place, kind: kind, importance: importance)
-            if kind == .primary {
-                for (j, byte) in folded.enumerated() where byte == 0x20 {
-                    add(folded[(j + 1)...], place: place, kind: .innerWord, importance: importance)
-                }
+            add(folded[...], place: place, kind: .primary, importance: importance)
+            for (j, byte) in folded.enumerated() where byte == 0x20 {
+                add(folded[(j + 1)...], place: place, kind: .innerWord, importance: importance)
             }
+        }
+        for name in alternate where IndexBuilder.isName(name) {
+            folded.removeAll(keepingCapacity: true)
+            TextFolding.fold(name, into: &folded)
+            add(folded[...], place: place, kind: .alternate, importance: importance)
         }
     }
 

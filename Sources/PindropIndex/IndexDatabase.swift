@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import PindropCore
 
 /// The index file: a SQLite database holding the places as rows (the durable, queryable truth), the country and
@@ -116,13 +117,38 @@ final class IndexDatabase {
     }
 
     /// Stores GeoNames rows one at a time, as they are read (a later row with the same id replaces the earlier).
+    /// Bound through SQLite's own calls: GRDB's argument arrays cost twice what SQLite does, per row.
     static func placeInserter(_ db: Database) throws -> (GeoNamesRecord) throws -> Void {
         let insertPlace = try db.makeStatement(sql: "INSERT OR REPLACE INTO place VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+        let connection = db.sqliteConnection
+        // SQLITE_TRANSIENT: SQLite copies each text before the call returns.
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        func bind(_ text: String, _ column: Int32, _ statement: SQLiteStatement) {
+            var text = text
+            text.withUTF8 { utf8 in
+                guard let start = utf8.baseAddress, !utf8.isEmpty else { _ = sqlite3_bind_text(statement, column, "", 0, transient); return }
+                _ = start.withMemoryRebound(to: CChar.self, capacity: utf8.count) { sqlite3_bind_text(statement, column, $0, Int32(utf8.count), transient) }
+            }
+        }
         return { r in
-            try insertPlace.execute(arguments: [
-                r.geonameID, r.name, r.asciiName, r.alternateNames.joined(separator: ","), r.latitude, r.longitude,
-                r.featureCode, r.countryCode, r.admin1Code, r.population, r.timezone,
-            ])
+            // The closure holds the GRDB statement, which finalizes the SQLite one when it goes.
+            let statement = insertPlace.sqliteStatement
+            sqlite3_reset(statement)
+            sqlite3_bind_int64(statement, 1, Int64(r.geonameID))
+            bind(r.name, 2, statement)
+            bind(r.asciiName, 3, statement)
+            bind(r.alternateNames.joined(separator: ","), 4, statement)
+            sqlite3_bind_double(statement, 5, r.latitude)
+            sqlite3_bind_double(statement, 6, r.longitude)
+            bind(r.featureCode, 7, statement)
+            bind(r.countryCode, 8, statement)
+            bind(r.admin1Code, 9, statement)
+            sqlite3_bind_int64(statement, 10, Int64(r.population))
+            bind(r.timezone, 11, statement)
+            let code = sqlite3_step(statement)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+            }
         }
     }
 

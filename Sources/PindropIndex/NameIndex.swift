@@ -1,3 +1,4 @@
+import Dispatch
 import PindropCore
 
 /// Every folded name of every place, sorted, with a max-score segment tree so the best places under any
@@ -54,12 +55,7 @@ struct NameIndex: Sendable {
                 lengths.withUnsafeBufferPointer { lengths in
                     scores.withUnsafeBufferPointer { scores in
                         head.withUnsafeBufferPointer { head in
-                            order.sort { a, b in
-                                let a = Int(a), b = Int(b)
-                                if head[a] != head[b] { return head[a] < head[b] }
-                                let c = NameIndex.compare(k, Int(starts[a]), Int(lengths[a]), k, Int(starts[b]), Int(lengths[b]))
-                                return c != 0 ? c < 0 : scores[a] > scores[b]
-                            }
+                            order = Self.stableSorted(order, by: EntryOrder(keys: k, starts: starts, lengths: lengths, scores: scores, head: head))
                         }
                     }
                 }
@@ -148,6 +144,44 @@ struct NameIndex: Sendable {
             j -= 1
         }
         return tree
+    }
+
+    /// The order of name entries: by key (most comparisons one integer compare of the first 8 bytes), then by
+    /// score, highest first.
+    struct EntryOrder: @unchecked Sendable {
+        let keys: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>, lengths: UnsafeBufferPointer<UInt8>
+        let scores: UnsafeBufferPointer<Float>, head: UnsafeBufferPointer<UInt64>
+
+        @inline(__always)
+        func less(_ a: Int32, _ b: Int32) -> Bool {
+            let a = Int(a), b = Int(b)
+            if head[a] != head[b] { return head[a] < head[b] }
+            let c = NameIndex.compare(keys, Int(starts[a]), Int(lengths[a]), keys, Int(starts[b]), Int(lengths[b]))
+            return c != 0 ? c < 0 : scores[a] > scores[b]
+        }
+    }
+
+    /// `order` sorted stably, its two halves on two cores and then merged (ties from the first half first): the
+    /// same order as one stable sort of the whole.
+    static func stableSorted(_ order: [Int32], by entries: EntryOrder) -> [Int32] {
+        var halves = order
+        let middle = order.count / 2
+        halves.withUnsafeMutableBufferPointer { all in
+            nonisolated(unsafe) let all = all
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                var part = UnsafeMutableBufferPointer(rebasing: half == 0 ? all[..<middle] : all[middle...])
+                part.sort { entries.less($0, $1) }
+            }
+        }
+        var merged: [Int32] = []
+        merged.reserveCapacity(order.count)
+        var i = 0, j = middle
+        while i < middle && j < halves.count {
+            if entries.less(halves[j], halves[i]) { merged.append(halves[j]); j += 1 } else { merged.append(halves[i]); i += 1 }
+        }
+        merged += halves[i..<middle]
+        merged += halves[j...]
+        return merged
     }
 
     @inline(__always)

@@ -85,8 +85,11 @@ struct PlaceTable: Sendable {
     }
 
     /// Appends a GeoNames row's alternate names (rows must come in order).
-    mutating func appendAlternates(_ names: [String]) {
-        alternateBytes.append(contentsOf: names.joined(separator: "\u{1F}").utf8)
+    mutating func appendAlternates(_ names: some Sequence<String>) {
+        for (n, name) in names.enumerated() {
+            if n > 0 { alternateBytes.append(0x1F) }
+            alternateBytes.append(contentsOf: name.utf8)
+        }
         alternateStart.append(UInt32(alternateBytes.count))
     }
 

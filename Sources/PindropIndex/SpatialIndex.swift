@@ -1,3 +1,4 @@
+import Dispatch
 import PindropCore
 
 /// A k-d tree over points on the unit sphere (x, y, z). Straight-line distance through the sphere grows with
@@ -110,16 +111,41 @@ struct SpatialIndex: Sendable {
     /// q's nearest place is no farther from q than c's nearest n, |q - n| ≤ r + |c - n|, and no farther from c
     /// than |c - n| + 2r: the places in that ball around c are every possible answer for the cell.
     mutating func addNearestCells() {
-        var start: [Int32] = [0], slots: [Int32] = [], bounds: [Float] = []
-        start.reserveCapacity(Self.cellCount + 1)
-        var found: [(place: Int32, chord2: Double)] = []
         var slotOfPlace = [Int32](repeating: 0, count: count)
         for (slot, place) in slotPlace.enumerated() { slotOfPlace[Int(place)] = Int32(slot) }
+        // The cells are independent: the cores take bands of them (a row of cells each, as places crowd some
+        // rows and leave others empty), and the bands are joined in cell order.
+        let cellsPerBand = 360, bandCount = Self.cellCount / cellsPerBand
+        var bands = [(counts: [Int32], slots: [Int32], bounds: [Float])](repeating: ([], [], []), count: bandCount)
+        let tree = self, places = slotOfPlace
+        bands.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: bandCount) { band in
+                let cells = (band * cellsPerBand)..<min(Self.cellCount, (band + 1) * cellsPerBand)
+                out[band] = tree.nearestCandidates(cells, slotOfPlace: places)
+            }
+        }
+        var start: [Int32] = [0], slots: [Int32] = [], bounds: [Float] = []
+        start.reserveCapacity(Self.cellCount + 1)
+        for band in bands {
+            for n in band.counts { start.append(start[start.count - 1] + n) }
+            slots += band.slots
+            bounds += band.bounds
+        }
+        cellStart = Column(start)
+        cellSlots = Column(slots)
+        cellBound = Column(bounds)
+    }
+
+    /// For each of `cells` in order: how many candidates it has, and their slots and lower bounds, nearest first.
+    private func nearestCandidates(_ cells: Range<Int>, slotOfPlace: [Int32]) -> (counts: [Int32], slots: [Int32], bounds: [Float]) {
+        var counts: [Int32] = [], slots: [Int32] = [], bounds: [Float] = []
+        var found: [(place: Int32, chord2: Double)] = []
         func unit(_ lat: Double, _ lon: Double) -> (Double, Double, Double) { Geo.unitVector(latitude: lat, longitude: lon) }
         func chord(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double {
             ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1) + (a.2 - b.2) * (a.2 - b.2)).squareRoot()
         }
-        for cell in 0..<Self.cellCount {
+        for cell in cells {
             let south = Double(cell / 360) - 90, west = Double(cell % 360) - 180
             let centre = unit(south + 0.5, west + 0.5)
             // The farthest points of a cell from its centre are on its border: corners and edge middles.
@@ -131,7 +157,7 @@ struct SpatialIndex: Sendable {
             found.removeAll(keepingCapacity: true)
             if let nearest = treeNearest(centre) {
                 let reach = nearest.chord2.squareRoot() + 2 * radius + 1e-12
-                within(latitude: south + 0.5, longitude: west + 0.5, chord: reach, into: &found)
+                within(latitude: south + 0.5, longitude: west + 0.5, chord: reach, into: &found, limit: Self.cellCandidateLimit)
             }
             if found.count <= Self.cellCandidateLimit {
                 let candidates = found.map { hit in
@@ -140,12 +166,12 @@ struct SpatialIndex: Sendable {
                 }.sorted { $0.bound < $1.bound }
                 slots += candidates.map(\.slot)
                 bounds += candidates.map { Float($0.bound) }
+                counts.append(Int32(candidates.count))
+            } else {
+                counts.append(0)
             }
-            start.append(Int32(slots.count))
         }
-        cellStart = Column(start)
-        cellSlots = Column(slots)
-        cellBound = Column(bounds)
+        return (counts, slots, bounds)
     }
 
     /// Whether the cell arrays are absent or well formed (for a damaged index file); with `verify`, every
@@ -318,8 +344,10 @@ struct SpatialIndex: Sendable {
         return total
     }
 
-    /// Every place within `chord` (unit-sphere straight-line distance), with its squared chord, unordered.
-    func within(latitude: Double, longitude: Double, chord: Double, into found: inout [(place: Int32, chord2: Double)]) {
+    /// Every place within `chord` (unit-sphere straight-line distance), with its squared chord, unordered; or,
+    /// once more than `limit` are found, some `limit + 1` of them (for a caller that has no use for more).
+    func within(latitude: Double, longitude: Double, chord: Double, into found: inout [(place: Int32, chord2: Double)],
+                limit: Int = .max) {
         guard count > 0 else { return }
         let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
         let r2 = chord * chord
@@ -327,7 +355,7 @@ struct SpatialIndex: Sendable {
             axis.withUnsafeBufferPointer { ax in
                 slotPlace.withUnsafeBufferPointer { places in
                     func visit(_ lo: Int, _ hi: Int) {
-                        guard lo < hi else { return }
+                        guard lo < hi, found.count <= limit else { return }
                         let mid = (lo + hi) >> 1
                         let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
                         let d2 = dx * dx + dy * dy + dz * dz

@@ -28,6 +28,14 @@ struct TextFoldingTests {
         #expect(TextFolding.fold("Ｔｏｋｙｏ") == "tokyo")
         #expect(TextFolding.fold("Αθήνα") == "αθηνα")
     }
+
+    @Test("scalars of every UTF-8 length fold alike in a String and in a Substring of it")
+    func everyEncodedLength() {
+        // 1, 2, 3 and 4 bytes: ASCII, Latin with a mark, Sinhala, a mathematical letter (kept) and an emoji (a separator).
+        let text = "xZoo Café කොළඹ 𝔸🏠b"
+        #expect(TextFolding.fold(text) == "xzoo cafe කොළඹ 𝔸 b")
+        #expect(TextFolding.fold(text.dropFirst()) == "zoo cafe කොළඹ 𝔸 b")
+    }
 }
 
 @Suite("Coordinates and requests")

@@ -40,6 +40,20 @@ struct GeoNamesReaderTests {
         #expect(z.timezone == "Europe/Zurich")
     }
 
+    @Test("alternate names split at every comma, one followed by a combining mark included")
+    func alternateNamesSplitAtEveryComma() throws {
+        // In Swift's String a comma followed by a spacing mark (Sinhala "ෙ") is one Character with it, so splitting
+        // text on "," would glue "කොළඹ" and "ෙකාළඹ" into one name; the dump's separator is the byte.
+        let line = ["1248991", "Colombo", "Colombo", "Colombo,කොළඹ,ෙකාළඹ,,Kolamba", "6.93548", "79.84868", "P", "PPLA",
+                    "LK", "", "36", "", "", "", "752993", "", "7", "Asia/Colombo", "2024-01-01"].joined(separator: "\t")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("alternates-\(UUID().uuidString).txt")
+        try Data((line + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var records: [GeoNamesRecord] = []
+        _ = try GeoNamesReader.readPlaces(path: file.path) { records.append($0) }
+        #expect(records.map(\.alternateNames) == [["Colombo", "කොළඹ", "ෙකාළඹ", "Kolamba"]])
+    }
+
     @Test("gzip-compressed dumps read the same as plain ones")
     func gzipDumps() throws {
         var names: [String] = []
