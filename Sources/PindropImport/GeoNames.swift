@@ -157,7 +157,7 @@ public enum GeoNamesReader {
         guard let population = populationText.isEmpty ? 0 : Int(populationText), population >= 0 else {
             return .failure(LineProblem(reason: "population \"\(populationText.prefix(20))\" is not a number"))
         }
-        let alternates = fields[3].split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) }
+        let alternates = GeoNamesRecord.alternateNames(fields[3])
         return .success(GeoNamesRecord(
             geonameID: id, name: name, asciiName: text(2), alternateNames: alternates, latitude: lat, longitude: lon,
             featureClass: text(6), featureCode: text(7), countryCode: text(8).uppercased(), admin1Code: text(10),

@@ -235,18 +235,25 @@ public struct IndexBuilder: PlaceStoreWriter {
                                   geonames: SpatialIndex, townsByName: [String: [Int]]) -> StreetLevel {
         var areas = AreaIndex(features.areas)
         let context = AddressContext(features: features, places: places, spatial: geonames, townsByName: townsByName, areas: areas)
-        func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
-                    categoryKey: String? = nil, address: Address?, primary: [String], alternate: [String] = []) {
-            // The country and admin1 of the nearest GeoNames place, one in the same town where a boundary says
-            // which that is (so a street near a border is not filed under the neighbouring town's admin1).
+        let geonamesRows = places
+        /// Where a row belongs: the nearest GeoNames place, whose country and admin1 it takes (one in the same town
+        /// where a boundary says which that is, so a street near a border is not filed under the neighbouring
+        /// town's admin1), and its address. Only reads, so rows are placed on every core at once.
+        func placement(_ c: Coordinate, _ kind: PlaceTable.RowKind, _ address: Address?) -> (nearest: Int?, address: Address) {
             let town = areas.isEmpty ? nil : areas.chain(at: c)[.city]
             let nearest = town.flatMap { town in
                 geonames.nearest(latitude: c.latitude, longitude: c.longitude, k: 8).lazy.map { Int($0.place) }
-                    .first { areas.contains(town, Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0])) }
+                    .first { areas.contains(town, Coordinate(latitude: geonamesRows.latitude[$0], longitude: geonamesRows.longitude[$0])) }
             } ?? geonames.nearest(latitude: c.latitude, longitude: c.longitude).map { Int($0.place) }
             // An area's address is the areas that hold it, as given; everything else is completed where it lies.
-            let address = kind == .area ? address ?? Address()
+            let completed = kind == .area ? address ?? Address()
                 : context.complete(address ?? Address(), at: c, postcode: address?.street != nil && kind != .street)
+            return (nearest, completed)
+        }
+        func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
+                    categoryKey: String? = nil, address: Address?, primary: [String], alternate: [String] = [],
+                    placed: (nearest: Int?, address: Address)? = nil) {
+            let (nearest, address) = placed ?? placement(c, kind, address)
             places.geonameID.append(0)
             places.latitude.append(c.latitude)
             places.longitude.append(c.longitude)
@@ -260,30 +267,37 @@ public struct IndexBuilder: PlaceStoreWriter {
             places.extraStart.append(UInt32(places.extraBytes.count))
             names.append((primary, alternate))
         }
-        for v in features.venues {
+        let venuesPlaced = features.venues.concurrentMap { placement($0.coordinate, .venue, $0.address) }
+        for (v, placed) in zip(features.venues, venuesPlaced) {
             append(v.name, v.coordinate, .venue, id: v.id, category: v.category, categoryKey: v.categoryKey, address: v.address,
-                   primary: [v.name])
+                   primary: [v.name], placed: placed)
         }
         // One row per address (many shops inside one building carry the same address), but every point
         // kept for reverse geocoding, so anywhere in that building answers with its address.
         var rowOfAddress: [String: Int] = [:]
         var addressPoints: [(row: Int, point: Coordinate)] = []
+        var addressRows: [OSMAddressPoint] = []
         for a in features.addressPoints {
             guard let street = a.address.street, let number = a.address.houseNumber else { continue }
             let key = TextFolding.fold("\(street) \(number)")
             if let row = rowOfAddress[key] { addressPoints.append((row, a.coordinate)); continue }
-            rowOfAddress[key] = places.count
-            addressPoints.append((places.count, a.coordinate))
+            rowOfAddress[key] = places.count + addressRows.count
+            addressPoints.append((places.count + addressRows.count, a.coordinate))
+            addressRows.append(a)
+        }
+        let addressesPlaced = addressRows.concurrentMap { placement($0.coordinate, .address, $0.address) }
+        for (a, placed) in zip(addressRows, addressesPlaced) {
+            let street = a.address.street ?? "", number = a.address.houseNumber ?? ""
             append("\(street) \(number)", a.coordinate, .address, id: a.id, category: nil, address: a.address,
-                   primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"])
+                   primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"], placed: placed)
         }
         // One row per street name and town (a "Landstrasse" in each of three towns is three streets), at a
         // point of its longest piece in that town; every piece feeds the nearest-street tree.
         let pieces = splitAtTownBoundaries(features.streets.filter { $0.points.count >= 2 }, areas: areas)
-        let byName = Dictionary(grouping: pieces) { piece in
-            TextFolding.fold(piece.street.name) + "\u{1F}"
-                + (context.complete(Address(), at: piece.label, postcode: false).town ?? "")
-        }
+        let pieceTowns = pieces.concurrentMap { context.complete(Address(), at: $0.label, postcode: false).town ?? "" }
+        let byName = Dictionary(grouping: zip(pieces, pieceTowns)) { piece, town in
+            TextFolding.fold(piece.street.name) + "\u{1F}" + town
+        }.mapValues { $0.map(\.0) }
         var lines: [(row: Int, points: [Coordinate])] = []
         for key in byName.keys.sorted() {
             let ways = byName[key]!

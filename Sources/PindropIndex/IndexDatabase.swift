@@ -157,7 +157,7 @@ final class IndexDatabase {
         guard let row = try Row.fetchOne(db, sql: "SELECT name, asciiname, alternatenames FROM place WHERE geonameid = ?",
                                          arguments: [geonameID]) else { return [] }
         let alternates: String = row[2]
-        return [row[0], row[1]] + (alternates.isEmpty ? [] : alternates.split(separator: ",").map(String.init))
+        return [row[0], row[1]] + GeoNamesRecord.alternateNames(alternates.utf8)
     }
 
     /// Writes the country and admin1 tables and meta (with the format version).
@@ -186,7 +186,7 @@ final class IndexDatabase {
                 let alternates: String = row["alternatenames"]
                 return GeoNamesRecord(
                     geonameID: row["geonameid"], name: row["name"], asciiName: row["asciiname"],
-                    alternateNames: alternates.isEmpty ? [] : alternates.split(separator: ",").map(String.init),
+                    alternateNames: GeoNamesRecord.alternateNames(alternates.utf8),
                     latitude: row["latitude"], longitude: row["longitude"], featureClass: "P",
                     featureCode: row["feature_code"], countryCode: row["country_code"], admin1Code: row["admin1_code"],
                     population: row["population"], timezone: row["timezone"])

@@ -135,7 +135,14 @@ struct PlaceTable: Sendable {
     static func encodeExtras(id: String, category: String?, categoryKey: String? = nil, address: Address?) -> [UInt8] {
         let fields = [id, category, address?.houseNumber, address?.street, address?.postcode, address?.town,
                       address?.suburb, address?.county, address?.state, address?.country, categoryKey]
-        return Array(fields.map { ($0 ?? "").replacingOccurrences(of: "\u{1F}", with: " ") }.joined(separator: "\u{1F}").utf8)
+        // Byte by byte: the separator inside a value becomes a space (Foundation's replacingOccurrences cost a
+        // fifth of an OSM import).
+        var bytes: [UInt8] = []
+        for (n, field) in fields.enumerated() {
+            if n > 0 { bytes.append(0x1F) }
+            for byte in (field ?? "").utf8 { bytes.append(byte == 0x1F ? 0x20 : byte) }
+        }
+        return bytes
     }
     var count: Int { geonameID.count }
 

@@ -115,15 +115,9 @@ struct SpatialIndex: Sendable {
         for (slot, place) in slotPlace.enumerated() { slotOfPlace[Int(place)] = Int32(slot) }
         // The cells are independent: the cores take bands of them (a row of cells each, as places crowd some
         // rows and leave others empty), and the bands are joined in cell order.
-        let cellsPerBand = 360, bandCount = Self.cellCount / cellsPerBand
-        var bands = [(counts: [Int32], slots: [Int32], bounds: [Float])](repeating: ([], [], []), count: bandCount)
-        let tree = self, places = slotOfPlace
-        bands.withUnsafeMutableBufferPointer { out in
-            nonisolated(unsafe) let out = out
-            DispatchQueue.concurrentPerform(iterations: bandCount) { band in
-                let cells = (band * cellsPerBand)..<min(Self.cellCount, (band + 1) * cellsPerBand)
-                out[band] = tree.nearestCandidates(cells, slotOfPlace: places)
-            }
+        let cellsPerBand = 360
+        let bands = (0..<(Self.cellCount / cellsPerBand)).concurrentMap { band in
+            nearestCandidates((band * cellsPerBand)..<((band + 1) * cellsPerBand), slotOfPlace: slotOfPlace)
         }
         var start: [Int32] = [0], slots: [Int32] = [], bounds: [Float] = []
         start.reserveCapacity(Self.cellCount + 1)

@@ -28,6 +28,16 @@ public struct GeoNamesRecord: Sendable, Hashable {
     }
 }
 
+extension GeoNamesRecord {
+    /// The names of a dump's comma-separated alternate-names column, split at every comma byte: a comma followed
+    /// by a combining mark (Sinhala ",ෙ") still separates two names, though a `Character` would join the two.
+    /// Inlinable, so that it is specialized for the caller's bytes (generic, it is several times slower).
+    @inlinable
+    public static func alternateNames(_ column: some Collection<UInt8>) -> [String] {
+        column.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
 /// A country from `countryInfo.txt`.
 public struct GeoNamesCountry: Sendable, Hashable {
     public var code: String

@@ -1,0 +1,20 @@
+import Dispatch
+
+extension RandomAccessCollection where Index == Int {
+    /// `transform` of each element, in order, with the elements shared out among the cores in chunks: for an
+    /// import's independent lookups per row. `transform` must only read what it shares.
+    func concurrentMap<Result>(_ transform: (Element) -> Result) -> [Result] {
+        let n = count, first = startIndex
+        let chunk = Swift.max(1, (n + 63) / 64)
+        var results = [Result?](repeating: nil, count: n)
+        withoutActuallyEscaping(transform) { transform in
+            results.withUnsafeMutableBufferPointer { out in
+                nonisolated(unsafe) let out = out, transform = transform, items = self
+                DispatchQueue.concurrentPerform(iterations: (n + chunk - 1) / chunk) { c in
+                    for i in (c * chunk)..<Swift.min(n, (c + 1) * chunk) { out[i] = transform(items[first + i]) }
+                }
+            }
+        }
+        return results.map { $0! }
+    }
+}
