@@ -115,7 +115,8 @@ extension GeoNamesRows {
     /// folding and numbering the names there while the caller parses and stores the next ones nearly halves an
     /// import's reading time on two cores. Records keep their order. When `read` throws, the rows are dropped.
     static func collect(_ read: (_ handOver: (GeoNamesRecord) -> Void) throws -> ImportSummary) throws -> (ImportSummary, GeoNamesRows) {
-        let handoff = RecordHandoff()
+        // Batches of 1,024 records, at most 4 waiting, so a fast reader holds little.
+        let handoff = Handoff<[GeoNamesRecord], Never>(capacity: 4)
         let appender = Background { () -> GeoNamesRows in
             var rows = GeoNamesRows()
             while let batch = handoff.take() {
@@ -124,88 +125,23 @@ extension GeoNamesRows {
             return rows
         }
         var batch: [GeoNamesRecord] = []
-        batch.reserveCapacity(RecordHandoff.batchSize)
+        batch.reserveCapacity(1024)
         let summary: ImportSummary
         do {
             summary = try read { record in
                 batch.append(record)
-                if batch.count == RecordHandoff.batchSize {
-                    handoff.put(batch)
+                if batch.count == 1024 {
+                    _ = handoff.put(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
             }
         } catch {
-            handoff.close()
+            handoff.finish()
             _ = appender.wait()
             throw error
         }
-        if !batch.isEmpty { handoff.put(batch) }
-        handoff.close()
+        if !batch.isEmpty { _ = handoff.put(batch) }
+        handoff.finish()
         return (summary, appender.wait())
-    }
-}
-
-/// Batches of records from the reading thread to the appending one, at most `capacity` waiting (so a fast reader
-/// holds little).
-private final class RecordHandoff: @unchecked Sendable {
-    static let batchSize = 1024, capacity = 4
-    private let condition = NSCondition()
-    private var batches: [[GeoNamesRecord]] = []
-    private var closed = false
-
-    /// Reader side: waits for room, then hands over a batch.
-    func put(_ batch: [GeoNamesRecord]) {
-        condition.lock()
-        while batches.count >= Self.capacity { condition.wait() }
-        batches.append(batch)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Reader side: no more batches.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Appender side: the next batch, nil once the reader has closed and every batch is taken.
-    func take() -> [GeoNamesRecord]? {
-        condition.lock(); defer { condition.unlock() }
-        while batches.isEmpty && !closed { condition.wait() }
-        guard !batches.isEmpty else { return nil }
-        condition.broadcast()
-        return batches.removeFirst()
-    }
-}
-
-/// A value computed on a thread of its own, so that an import's independent steps use both cores.
-final class Background<Value>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value: Value?
-
-    /// Starts `work` now.
-    init(_ work: @escaping () -> Value) {
-        nonisolated(unsafe) let work = work
-        let thread = Thread { [self] in
-            var result: Value? = work()
-            condition.lock()
-            // Swapped in, so the thread holds no reference left: the caller gets a uniquely held value to mutate.
-            swap(&value, &result)
-            condition.broadcast()
-            condition.unlock()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-
-    /// Waits for the work to end and takes its value (once).
-    func wait() -> Value {
-        condition.lock(); defer { condition.unlock() }
-        while value == nil { condition.wait() }
-        var taken: Value?
-        swap(&taken, &value)
-        return taken!
     }
 }

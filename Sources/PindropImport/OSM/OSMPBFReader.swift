@@ -48,32 +48,34 @@ public struct OSMPBFReader: Sendable {
         _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
     ) throws(PindropError) -> OSMHeader {
         guard source.count > 0 else { throw .unreadableData("OSM PBF: the file is empty") }
-        var scratch = OSMReadBuffer()
-        var header: OSMHeader?
-        var offset = 0
-        var blockNumber = 0
-        while offset < source.count {
-            blockNumber += 1
-            let block = try fileBlock(at: offset, number: blockNumber, &scratch)
-            switch block.type {
-            case "OSMHeader":
-                let decoded = try withBlobContent(block, number: blockNumber, &scratch) { content throws(PindropError) in
-                    try Self.decodeHeader(content)
+        return try decodingAhead({ emit throws(PindropError) -> OSMHeader in
+            var scratch = OSMReadBuffer()
+            var header: OSMHeader?
+            var offset = 0
+            var blockNumber = 0
+            while offset < source.count {
+                blockNumber += 1
+                let block = try fileBlock(at: offset, number: blockNumber, &scratch)
+                switch block.type {
+                case "OSMHeader":
+                    let decoded = try withBlobContent(block, number: blockNumber, &scratch) { content throws(PindropError) in
+                        try Self.decodeHeader(content)
+                    }
+                    try Self.checkFeatures(decoded)
+                    header = decoded
+                case "OSMData":
+                    guard header != nil else {
+                        throw .unreadableData("OSM PBF: block \(blockNumber) holds data before any OSMHeader block")
+                    }
+                    guard emit(try primitiveBlock(block, number: blockNumber, kinds: kinds, &scratch)) else { return header! }
+                default:
+                    break  // The format says unknown block types are skipped.
                 }
-                try Self.checkFeatures(decoded)
-                header = decoded
-            case "OSMData":
-                guard header != nil else {
-                    throw .unreadableData("OSM PBF: block \(blockNumber) holds data before any OSMHeader block")
-                }
-                try body(try primitiveBlock(block, number: blockNumber, kinds: kinds, &scratch))
-            default:
-                break  // The format says unknown block types are skipped.
+                offset = block.next
             }
-            offset = block.next
-        }
-        guard let header else { throw .unreadableData("OSM PBF: the file has no OSMHeader block") }
-        return header
+            guard let header else { throw .unreadableData("OSM PBF: the file has no OSMHeader block") }
+            return header
+        }, body)
     }
 
     /// Reads again the data blocks that start at `offsets` (as an earlier pass gave them), decoding `kinds`.
@@ -81,14 +83,45 @@ public struct OSMPBFReader: Sendable {
         at offsets: [Int], decoding kinds: OSMElementKinds,
         _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
     ) throws(PindropError) {
-        var scratch = OSMReadBuffer()
-        for (index, offset) in offsets.enumerated() {
-            let block = try fileBlock(at: offset, number: index + 1, &scratch)
-            guard block.type == "OSMData" else {
-                throw .unreadableData("OSM PBF: no data block at offset \(offset); did the file change during the import?")
+        try decodingAhead({ emit throws(PindropError) in
+            var scratch = OSMReadBuffer()
+            for (index, offset) in offsets.enumerated() {
+                let block = try fileBlock(at: offset, number: index + 1, &scratch)
+                guard block.type == "OSMData" else {
+                    throw .unreadableData("OSM PBF: no data block at offset \(offset); did the file change during the import?")
+                }
+                guard emit(try primitiveBlock(block, number: index + 1, kinds: kinds, &scratch)) else { return }
             }
-            try body(try primitiveBlock(block, number: index + 1, kinds: kinds, &scratch))
+        }, body)
+    }
+
+    /// Runs `decode` on a thread of its own, handing each decoded block over (`emit`, false once `body` has failed),
+    /// while `body` takes the blocks here, in order: the next blocks are read, inflated and decoded on the other
+    /// core while the caller uses these. A failure of either ends both; blocks before a bad one reach `body` first.
+    private func decodingAhead<Result>(
+        _ decode: @escaping (_ emit: (OSMPrimitiveBlock) -> Bool) throws(PindropError) -> Result,
+        _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
+    ) throws(PindropError) -> Result {
+        let handoff = Handoff<OSMPrimitiveBlock, PindropError>(capacity: 4)
+        let decoder = Background { () -> Result? in
+            do throws(PindropError) {
+                let result = try decode { handoff.put($0) }
+                handoff.finish()
+                return result
+            } catch {
+                handoff.finish(failing: error)
+                return nil
+            }
         }
+        do throws(PindropError) {
+            while let block = try handoff.take() { try body(block) }
+        } catch {
+            handoff.cancel()
+            _ = decoder.wait()
+            throw error
+        }
+        // Every block was taken and none failed, so the decoder returned its result.
+        return decoder.wait()!
     }
 
     /// Convenience: decodes the file at `path` into arrays.
