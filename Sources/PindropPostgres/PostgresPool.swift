@@ -135,15 +135,22 @@ public final class PostgresPool: Sendable {
                                       _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
             guard let timeout else { return try await body() }
-            return try await withThrowingTaskGroup(of: T.self) { group in
-                group.addTask { try await body() }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    throw PindropError.storeUnavailable("the database at \(self.redactedURL) did not answer within "
-                                                        + "\(timeout.components.seconds) s while \(doing)")
+            // The answer or the time limit, whichever comes first. Not a task group: a group waits for all of its
+            // tasks, and a wait for a connection to a database that is restarting does not always end when
+            // cancelled, so a request outlived its limit (a client gave up after 15 s in a restart test).
+            let late = PindropError.storeUnavailable("the database at \(redactedURL) did not answer within "
+                                                     + "\(timeout.components.seconds) s while \(doing)")
+            let race = FirstOutcome<T>()
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    race.start(continuation, work: Task { race.finish(await Result(catching: body)) },
+                               timer: Task {
+                                   guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                                   race.finish(.failure(late))
+                               })
                 }
-                defer { group.cancelAll() }
-                return try await group.next()!
+            } onCancel: {
+                race.finish(.failure(CancellationError()))
             }
         } catch {
             throw describe(error, doing: doing)
@@ -248,5 +255,52 @@ struct ConnectionCountingLogHandler: LogHandler {
         case "Connection closed": counts.state.withLock { $0.open = max(0, $0.open - 1) }
         default: break
         }
+    }
+}
+
+/// A request's answer racing its time limit: the first outcome resumes the request, and the other task is
+/// cancelled (the work, when the limit came first, goes on alone until the pool lets it go).
+private final class FirstOutcome<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var early: Result<T, any Error>?
+        var work: Task<Void, Never>?, timer: Task<Void, Never>?
+    }
+    private let state = Mutex(State())
+
+    /// Sets the race going; an outcome that came before (a cancellation) resumes at once.
+    func start(_ continuation: CheckedContinuation<T, any Error>, work: Task<Void, Never>, timer: Task<Void, Never>) {
+        let early: Result<T, any Error>? = state.withLock { state in
+            state.work = work
+            state.timer = timer
+            guard let early = state.early else { state.continuation = continuation; return nil }
+            return early
+        }
+        if let early {
+            work.cancel()
+            timer.cancel()
+            continuation.resume(with: early)
+        }
+    }
+
+    /// The first call resumes the request and cancels both tasks; later calls do nothing.
+    func finish(_ outcome: Result<T, any Error>) {
+        let (continuation, work, timer) = state.withLock { state in
+            guard state.early == nil else { return (nil, nil, nil) as (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Task<Void, Never>?) }
+            state.early = outcome
+            defer { state.continuation = nil }
+            return (state.continuation, state.work, state.timer)
+        }
+        guard let continuation else { return }
+        work?.cancel()
+        timer?.cancel()
+        continuation.resume(with: outcome)
+    }
+}
+
+private extension Result where Failure == any Error {
+    /// The outcome of an async throwing call.
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
