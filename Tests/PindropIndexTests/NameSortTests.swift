@@ -1,3 +1,4 @@
+import PindropTesting
 import Testing
 @testable import PindropIndex
 
@@ -9,7 +10,7 @@ struct NameSortTests {
     @Test("two sorted halves merged give the order of one stable sort, over keys with many ties", arguments: [0, 1, 2, 3, 1_000, 25_001])
     func halvesMergeAsOneSort(count: Int) {
         // Keys over a small alphabet and few scores, so that equal keys with equal scores are common.
-        var random = SplitMix(seed: UInt64(count) + 11)
+        var random = SplitMix64(seed: UInt64(count) + 11)
         var keys: [UInt8] = [], starts: [UInt32] = [], lengths: [UInt8] = [], scores: [Float] = []
         for _ in 0..<count {
             let length = 1 + Int(random.next() % 10)
@@ -40,18 +41,5 @@ struct NameSortTests {
                 }
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so every run sorts the same entries.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
