@@ -115,8 +115,8 @@ extension GeoNamesRows {
     /// folding and numbering the names there while the caller parses and stores the next ones nearly halves an
     /// import's reading time on two cores. Records keep their order. When `read` throws, the rows are dropped.
     static func collect(_ read: (_ handOver: (GeoNamesRecord) -> Void) throws -> ImportSummary) throws -> (ImportSummary, GeoNamesRows) {
-        // Batches of 1,024 records, at most 4 waiting, so a fast reader holds little.
-        let handoff = Handoff<[GeoNamesRecord], Never>(capacity: 4)
+        // Batches of records, at most 4 waiting, so a fast reader holds little.
+        let batchSize = 1024, handoff = Handoff<[GeoNamesRecord], Never>(capacity: 4)
         let appender = Background { () -> GeoNamesRows in
             var rows = GeoNamesRows()
             while let batch = handoff.take() {
@@ -125,12 +125,12 @@ extension GeoNamesRows {
             return rows
         }
         var batch: [GeoNamesRecord] = []
-        batch.reserveCapacity(1024)
+        batch.reserveCapacity(batchSize)
         let summary: ImportSummary
         do {
             summary = try read { record in
                 batch.append(record)
-                if batch.count == 1024 {
+                if batch.count == batchSize {
                     _ = handoff.put(batch)
                     batch.removeAll(keepingCapacity: true)
                 }

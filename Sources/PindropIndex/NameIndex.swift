@@ -1,4 +1,3 @@
-import Dispatch
 import PindropCore
 
 /// Every folded name of every place, sorted, with a max-score segment tree so the best places under any
@@ -148,7 +147,7 @@ struct NameIndex: Sendable {
 
     /// The order of name entries: by key (most comparisons one integer compare of the first 8 bytes), then by
     /// score, highest first.
-    struct EntryOrder: @unchecked Sendable {
+    struct EntryOrder {
         let keys: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>, lengths: UnsafeBufferPointer<UInt8>
         let scores: UnsafeBufferPointer<Float>, head: UnsafeBufferPointer<UInt64>
 
@@ -164,23 +163,17 @@ struct NameIndex: Sendable {
     /// `order` sorted stably, its two halves on two cores and then merged (ties from the first half first): the
     /// same order as one stable sort of the whole.
     static func stableSorted(_ order: [Int32], by entries: EntryOrder) -> [Int32] {
-        var halves = order
         let middle = order.count / 2
-        halves.withUnsafeMutableBufferPointer { all in
-            nonisolated(unsafe) let all = all
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
-                var part = UnsafeMutableBufferPointer(rebasing: half == 0 ? all[..<middle] : all[middle...])
-                part.sort { entries.less($0, $1) }
-            }
-        }
+        let halves = [order[..<middle], order[middle...]].concurrentMap { half in half.sorted { entries.less($0, $1) } }
         var merged: [Int32] = []
         merged.reserveCapacity(order.count)
-        var i = 0, j = middle
-        while i < middle && j < halves.count {
-            if entries.less(halves[j], halves[i]) { merged.append(halves[j]); j += 1 } else { merged.append(halves[i]); i += 1 }
+        let (first, second) = (halves[0], halves[1])
+        var i = 0, j = 0
+        while i < first.count && j < second.count {
+            if entries.less(second[j], first[i]) { merged.append(second[j]); j += 1 } else { merged.append(first[i]); i += 1 }
         }
-        merged += halves[i..<middle]
-        merged += halves[j...]
+        merged += first[i...]
+        merged += second[j...]
         return merged
     }
 
