@@ -47,6 +47,13 @@ def pin_on(driver, server, at, zoom=17):
     wait(driver, lambda d: d.find_element(By.ID, "center-pin").is_displayed())
 
 
+def streets_drawn(driver):
+    """Waits until the offline street map is drawn around the pin: an address with a blank map around it tells
+    a person nothing about where it is."""
+    wait(driver, lambda d: js(d, "return pindrop.nearme.streetFeatureCount()") > 0, timeout=20,
+         message="no streets drawn around the pin")
+
+
 def move_to(driver, at, expected):
     """Moves the map so `at` is under the pin and waits for the field to read `expected`."""
     js(driver, "pindrop.map.setView([%f, %f], pindrop.map.getZoom(), {animate: false})" % at)
@@ -65,6 +72,7 @@ def test_moving_the_map_a_few_hundred_metres_keeps_one_address_format(window, se
     pin_on(desktop, server, SIMONKATU_7)
     wait(desktop, lambda d: field_text(d) == "Simonkatu 7, 00100 Helsinki")
     assert "Address under the pin: Simonkatu 7, 00100 Helsinki" in desktop.find_element(By.ID, "status").text
+    streets_drawn(desktop)
     screenshot(desktop, "40-address-simonkatu-1280")
     move_to(desktop, NARINKKA_2, "Narinkka 2, 00099 Helsinki")
     move_to(desktop, NARINKKATORI, "near Narinkkatori, 00100 Helsinki")
@@ -136,6 +144,7 @@ def test_the_address_line_on_a_phone(window, server):
     small_phone = window
     pin_on(small_phone, server, NARINKKATORI)
     wait(small_phone, lambda d: field_text(d) == "near Narinkkatori, 00100 Helsinki")
+    streets_drawn(small_phone)
     screenshot(small_phone, "45-address-near-square-390")
     move_to(small_phone, SIMONKATU_7, "Simonkatu 7, 00100 Helsinki")
     screenshot(small_phone, "46-address-simonkatu-390")
