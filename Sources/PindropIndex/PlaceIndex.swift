@@ -85,10 +85,17 @@ public final class PlaceIndex: PlaceStore, Sendable {
         self.places = places; self.names = names; spatial = structures.spatial; self.street = street; self.path = path
         townFinder = structures.towns
         var towns: [Int32: String] = [:]
+        var byID: [UInt64] = []
+        byID.reserveCapacity(places.count - places.geonamesCount)
         for i in places.geonamesCount..<places.count {
-            if let town = places.extras(i)?.address.town { towns[Int32(i)] = TextFolding.fold(town) }
+            guard let extras = places.extras(i) else { continue }
+            if let town = extras.address.town { towns[Int32(i)] = TextFolding.fold(town) }
+            byID.append(Self.idKey(extras.id) | UInt64(i))
         }
         streetTowns = towns
+        // Rows sharing an id (a street cut at a town boundary) sort by row: the first one answers.
+        byID.sort()
+        rowsByID = byID
         // Each category's name from its tree's first venue.
         venueCategorySlots = Dictionary(uniqueKeysWithValues: zip(street.categoryStart, street.categoryStart.dropFirst()).compactMap { lo, hi in
             lo < hi ? (places.extras(street.venueRows.lowerBound + Int(street.venuesByCategory.slotPlace[Int(lo)]))?.category ?? "", Int(lo)..<Int(hi)) : nil
@@ -146,6 +153,12 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let qualifierForms: [String: Division]
     /// Street-level rows' folded town, so "Aleksanterinkatu 52, Helsinki" narrows by town.
     let streetTowns: [Int32: String]
+    /// Street-level rows by their OSM id ("osm:way/122595241"), sorted, each its `idKey` with the row in the low 32 bits:
+    /// `place(id:)` finds a row by binary search instead of reading every row's id.
+    let rowsByID: [UInt64]
+
+    /// The high 32 bits of an id's FNV-1a hash, in the high half of a key.
+    static func idKey(_ id: String) -> UInt64 { StructureFile.fnv1a(id.utf8) & 0xFFFF_FFFF_0000_0000 }
     /// Each venue category's tree: its slots in `street.venuesByCategory`.
     let venueCategorySlots: [String: Range<Int>]
     /// Where street-level answers can come from (nil without street data).
@@ -469,7 +482,15 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// A place by id ("geonames:2988507"); nil for an unknown or foreign id.
     public func place(id: String) -> Place? {
         if id.hasPrefix("osm:") {
-            return (places.geonamesCount..<places.count).first { places.extras($0)?.id == id }.map(answerPlace)
+            let key = Self.idKey(id)
+            var lo = 0, hi = rowsByID.count
+            while lo < hi { let mid = (lo + hi) >> 1; if rowsByID[mid] < key { lo = mid + 1 } else { hi = mid } }
+            // Ids may share a key: each row found is checked by its id.
+            for entry in rowsByID[lo...].prefix(while: { $0 & 0xFFFF_FFFF_0000_0000 == key }) {
+                let row = Int(entry & 0xFFFF_FFFF)
+                if places.extras(row)?.id == id { return answerPlace(row) }
+            }
+            return nil
         }
         guard id.hasPrefix("geonames:"), let n = Int32(id.dropFirst("geonames:".count)),
               let i = places.index(ofGeonameID: n) else { return nil }

@@ -37,6 +37,26 @@ struct PlaceIndexTests {
             #expect(a.place == b.place && a.chord2 == b.chord2, "at \(lat), \(lon)")
         }
     }
+
+    @Test("every street-level place is found by its OSM id, the first of the rows sharing one (all of Liechtenstein)")
+    func placeByOSMID() throws {
+        let index = try LiechtensteinIndex.index
+        // The answer a reading of every row in order gives.
+        var first: [String: Int] = [:], rows = 0
+        for row in index.places.geonamesCount..<index.places.count {
+            let id = try #require(index.places.extras(row)?.id)
+            if first[id] == nil { first[id] = row }
+            rows += 1
+        }
+        #expect(first.count > 5_000)
+        #expect(first.count < rows, "no id names two rows (a street cut at a town boundary), so the tie is untested")
+        for (id, row) in first {
+            #expect(index.place(id: id) == index.answerPlace(row), "\(id)")
+        }
+        for unknown in ["osm:node/1", "osm:way/", "osm:", "osm:way/122595241x"] {
+            #expect(index.place(id: unknown) == nil, "\(unknown)")
+        }
+    }
 }
 
 @Suite("Index files: building, opening, damage")
