@@ -53,7 +53,9 @@ public struct BoundingBox: Sendable, Hashable, Codable {
         self.south = south; self.west = west; self.north = north; self.east = east
     }
 
-    /// The smallest box holding every coordinate, or nil for none.
+    /// The smallest box holding every coordinate, or nil for none. Inlinable, so that a caller's sequence (the
+    /// joined lines of every street map shape, read at open) is walked without a generic call per coordinate.
+    @inlinable
     public init?(covering coordinates: some Sequence<Coordinate>) {
         var iterator = coordinates.makeIterator()
         guard let first = iterator.next() else { return nil }

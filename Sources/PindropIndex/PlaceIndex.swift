@@ -84,12 +84,16 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let (places, names, street) = (structures.places, structures.names, structures.street)
         self.places = places; self.names = names; spatial = structures.spatial; self.street = street; self.path = path
         townFinder = structures.towns
-        var towns: [Int32: String] = [:]
+        var towns: [Int32: String] = [:], folded: [String: String] = [:]
         var byID: [UInt64] = []
         byID.reserveCapacity(places.count - places.geonamesCount)
         for i in places.geonamesCount..<places.count {
             guard let extras = places.extras(i) else { continue }
-            if let town = extras.address.town { towns[Int32(i)] = TextFolding.fold(town) }
+            // Each town folded once: thousands of rows share one.
+            if let town = extras.address.town {
+                if folded[town] == nil { folded[town] = TextFolding.fold(town) }
+                towns[Int32(i)] = folded[town]
+            }
             byID.append(Self.idKey(extras.id) | UInt64(i))
         }
         streetTowns = towns

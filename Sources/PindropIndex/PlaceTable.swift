@@ -124,12 +124,29 @@ struct PlaceTable: Sendable {
     func extras(_ i: Int) -> (id: String, category: String?, categoryKey: String?, address: Address)? {
         let range = Int(extraStart[i])..<Int(extraStart[i + 1])
         guard !range.isEmpty else { return nil }
-        let parts = extraBytes[range].split(separator: 0x1F, omittingEmptySubsequences: false)
-            .map { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
-        guard parts.count == 11, let id = parts[0] else { return nil }
-        return (id, parts[1], parts[10], Address(houseNumber: parts[2], street: parts[3], postcode: parts[4], town: parts[5],
-                                                 suburb: parts[6], county: parts[7], state: parts[8], country: parts[9]))
+        // The 11 fields between separators, an empty one nil, read in one pass into space on the stack: opening an
+        // index reads every street-level row's, and each street-level answer its own (no arrays of parts).
+        return extraBytes.withUnsafeBufferPointer { all in
+            let bytes = UnsafeBufferPointer(rebasing: all[range])
+            return withUnsafeTemporaryAllocation(of: String?.self, capacity: Self.extraFieldCount) { fields in
+                fields.initialize(repeating: nil)
+                defer { _ = fields.deinitialize() }
+                var n = 0, start = 0
+                for j in 0...bytes.count where j == bytes.count || bytes[j] == 0x1F {
+                    guard n < Self.extraFieldCount else { return nil }
+                    if j > start { fields[n] = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<j]), as: UTF8.self) }
+                    n += 1
+                    start = j + 1
+                }
+                guard n == Self.extraFieldCount, let id = fields[0] else { return nil }
+                return (id, fields[1], fields[10], Address(houseNumber: fields[2], street: fields[3], postcode: fields[4], town: fields[5],
+                                                           suburb: fields[6], county: fields[7], state: fields[8], country: fields[9]))
+            }
+        }
     }
+
+    /// The fields of an OpenStreetMap row's extras, as `encodeExtras` writes them.
+    static let extraFieldCount = 11
 
     /// Encodes an OpenStreetMap row's extras.
     static func encodeExtras(id: String, category: String?, categoryKey: String? = nil, address: Address?) -> [UInt8] {
