@@ -87,12 +87,12 @@ struct StreetLevel: Sendable {
         // (a counting sort, stable, so each building keeps its points in input order).
         var pairs: [(feature: Int32, slot: Int32)] = []
         for (i, a) in addressPoints.enumerated() {
-            for f in map.grid.candidates(at: a.point) where map.features[Int(f)].kind == .building
+            for f in map.grid.candidates(at: a.point) where map.isBuilding(Int(f))
                 && map.boxes[Int(f)].contains(a.point) && map.contains(a.point, feature: Int(f)) {
                 pairs.append((f, slotOfPoint[i]))
             }
         }
-        let (start, order) = groupedByKey(pairs.map { Int($0.feature) }, keyCount: map.features.count)
+        let (start, order) = groupedByKey(pairs.map { Int($0.feature) }, keyCount: map.count)
         buildingSlotStart = Column(start)
         buildingSlots = Column(order.map { pairs[Int($0)].slot })
     }
@@ -186,7 +186,7 @@ struct StreetLevel: Sendable {
               level.addresses.count == level.addressPointRow.count,
               level.addressPointRow.allSatisfy({ level.addressRows.contains(Int($0)) }),
               level.streetPoints.count == level.streetPointRow.count,
-              level.buildingSlotStart.count == level.map.features.count + 1, level.buildingSlotStart.first == 0,
+              level.buildingSlotStart.count == level.map.count + 1, level.buildingSlotStart.first == 0,
               zip(level.buildingSlotStart, level.buildingSlotStart.dropFirst()).allSatisfy({ $0 <= $1 }),
               level.buildingSlotStart.last.map({ Int($0) == level.buildingSlots.count }) == true,
               level.buildingSlots.allSatisfy({ $0 >= 0 && Int($0) < level.addresses.count }),
@@ -197,29 +197,89 @@ struct StreetLevel: Sendable {
     }
 }
 
-/// Street lines and building outlines, for drawing; found by bounding box.
+/// Street lines and building outlines, for drawing; found by bounding box. Kept flat, as the structures file
+/// holds them (in an open index, its mapped columns): a feature is made into a `MapFeature` only when a view asks
+/// for it, so opening a country's streets reads no shape one by one.
 struct StreetMapShapes: Sendable {
-    let features: [MapFeature]
+    /// Per feature, streets first: 0 a street, 1 a building.
+    let kinds: Column<UInt8>
+    /// Per feature, its lines (a building's rings); per line, its points.
+    let lineCounts: Column<UInt32>, pointCounts: Column<UInt32>
+    /// Latitude, longitude of every point, line after line.
+    let coordinates: Column<Double>
+    /// Per feature, its id, category and name (`PlaceTable.encodeExtras`), read through `labels.extras`.
+    let labels: PlaceTable
+    /// Where each feature's lines start (`lineStart[f] ..< lineStart[f + 1]`), and each line's points.
+    let lineStart: [Int32], pointStart: [Int32]
     /// south, west, north, east per feature.
     let boxes: [BoundingBox]
     /// The boxes by grid cell, so neither a point nor a view scans every feature.
     let grid: BoxGrid
 
+    /// From an import's features: streets first, so that a limit keeps the streets.
     init(features: [MapFeature]) {
-        // Streets first, so a limit keeps the streets.
-        self.features = features.sorted { ($0.kind == .street ? 0 : 1) < ($1.kind == .street ? 0 : 1) }
-        boxes = self.features.map { BoundingBox(covering: $0.lines.joined()) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0) }
+        let sorted = features.sorted { ($0.kind == .street ? 0 : 1) < ($1.kind == .street ? 0 : 1) }
+        var kinds: [UInt8] = [], lineCounts: [UInt32] = [], pointCounts: [UInt32] = [], coordinates: [Double] = []
+        var text: [UInt8] = [], textStart: [UInt32] = [0]
+        for f in sorted {
+            kinds.append(f.kind == .street ? 0 : 1)
+            lineCounts.append(UInt32(f.lines.count))
+            for line in f.lines {
+                pointCounts.append(UInt32(line.count))
+                for c in line { coordinates.append(c.latitude); coordinates.append(c.longitude) }
+            }
+            text += PlaceTable.encodeExtras(id: f.id, category: f.category, address: Address(street: f.name))
+            textStart.append(UInt32(text.count))
+        }
+        self.init(kinds: Column(kinds), lineCounts: Column(lineCounts), pointCounts: Column(pointCounts), coordinates: Column(coordinates),
+                  text: Column(text), textStart: Column(textStart))
+    }
+
+    /// From the columns; they must agree (`decode` checks).
+    private init(kinds: Column<UInt8>, lineCounts: Column<UInt32>, pointCounts: Column<UInt32>, coordinates: Column<Double>,
+                 text: Column<UInt8>, textStart: Column<UInt32>) {
+        self.kinds = kinds; self.lineCounts = lineCounts; self.pointCounts = pointCounts; self.coordinates = coordinates
+        labels = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
+                            nameStart: [0], nameBytes: [], kind: [], extraStart: textStart, extraBytes: text, countries: [], admin1s: [])
+        var lineStart: [Int32] = [0], pointStart: [Int32] = [0], boxes: [BoundingBox] = []
+        lineStart.reserveCapacity(kinds.count + 1); pointStart.reserveCapacity(pointCounts.count + 1); boxes.reserveCapacity(kinds.count)
+        for n in lineCounts { lineStart.append(lineStart[lineStart.count - 1] + Int32(n)) }
+        for n in pointCounts { pointStart.append(pointStart[pointStart.count - 1] + Int32(n)) }
+        for f in 0..<kinds.count {
+            let points = Int(pointStart[Int(lineStart[f])])..<Int(pointStart[Int(lineStart[f + 1])])
+            var box = BoundingBox(south: 0, west: 0, north: 0, east: 0)
+            if let first = points.first {
+                box = BoundingBox(south: coordinates[2 * first], west: coordinates[2 * first + 1], north: coordinates[2 * first], east: coordinates[2 * first + 1])
+                for p in points.dropFirst() {
+                    box.south = min(box.south, coordinates[2 * p]); box.north = max(box.north, coordinates[2 * p])
+                    box.west = min(box.west, coordinates[2 * p + 1]); box.east = max(box.east, coordinates[2 * p + 1])
+                }
+            }
+            boxes.append(box)
+        }
+        self.lineStart = lineStart; self.pointStart = pointStart; self.boxes = boxes
         grid = BoxGrid(boxes: boxes)
     }
+
+    /// How many features there are.
+    var count: Int { kinds.count }
+
+    /// Whether feature `f` is a building (else a street).
+    func isBuilding(_ f: Int) -> Bool { kinds[f] == 1 }
+
+    /// Point `p` (an index into the points of every line).
+    private func point(_ p: Int) -> Coordinate { Coordinate(latitude: coordinates[2 * p], longitude: coordinates[2 * p + 1]) }
 
     /// Whether a point is inside feature `f`'s outline (even-odd rule over its rings; lat/lon as a plane,
     /// fine at building size).
     func contains(_ c: Coordinate, feature f: Int) -> Bool {
         var inside = false
-        for ring in features[f].lines where ring.count >= 3 {
-            var j = ring.count - 1
-            for i in ring.indices {
-                let a = ring[i], b = ring[j]
+        for line in Int(lineStart[f])..<Int(lineStart[f + 1]) {
+            let ring = Int(pointStart[line])..<Int(pointStart[line + 1])
+            guard ring.count >= 3 else { continue }
+            var j = ring.upperBound - 1
+            for i in ring {
+                let a = point(i), b = point(j)
                 if (a.latitude > c.latitude) != (b.latitude > c.latitude),
                    c.longitude < (b.longitude - a.longitude) * (c.latitude - a.latitude) / (b.latitude - a.latitude) + a.longitude {
                     inside.toggle()
@@ -230,61 +290,44 @@ struct StreetMapShapes: Sendable {
         return inside
     }
 
+    /// Feature `f` as an answer.
+    func feature(_ f: Int) -> MapFeature {
+        let lines = (Int(lineStart[f])..<Int(lineStart[f + 1])).map { line in
+            (Int(pointStart[line])..<Int(pointStart[line + 1])).map(point)
+        }
+        let extras = labels.extras(f)
+        return MapFeature(kind: isBuilding(f) ? .building : .street, id: extras?.id ?? "", name: extras?.address.street,
+                          category: extras?.category, lines: lines)
+    }
+
     func features(in box: BoundingBox, limit: Int) -> [MapFeature] {
         var found: [MapFeature] = []
         let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(boxes.indices)
         for i in candidates where boxes[i].south <= box.north && boxes[i].north >= box.south
             && boxes[i].west <= box.east && boxes[i].east >= box.west {
-            found.append(features[i])
+            found.append(feature(i))
             if found.count == limit { break }
         }
         return found
     }
 
     func blobs() -> [StoredArray] {
-        var kinds: [UInt8] = [], lineCounts: [UInt32] = [], pointCounts: [UInt32] = [], coordinates: [Double] = []
-        var text: [UInt8] = [], textStart: [UInt32] = [0]
-        for f in features {
-            kinds.append(f.kind == .street ? 0 : 1)
-            lineCounts.append(UInt32(f.lines.count))
-            for line in f.lines {
-                pointCounts.append(UInt32(line.count))
-                for c in line { coordinates.append(c.latitude); coordinates.append(c.longitude) }
-            }
-            text += PlaceTable.encodeExtras(id: f.id, category: f.category, address: Address(street: f.name))
-            textStart.append(UInt32(text.count))
-        }
-        return [StoredArray("map.kind", kinds), StoredArray("map.line_count", lineCounts),
-                StoredArray("map.point_count", pointCounts), StoredArray("map.coordinates", coordinates),
-                StoredArray("map.text", text), StoredArray("map.text_start", textStart)]
+        [StoredArray("map.kind", kinds), StoredArray("map.line_count", lineCounts),
+         StoredArray("map.point_count", pointCounts), StoredArray("map.coordinates", coordinates),
+         StoredArray("map.text", labels.extraBytes), StoredArray("map.text_start", labels.extraStart)]
     }
 
     static func decode(_ blobs: MappedStructures) throws(PindropError) -> StreetMapShapes {
-        func array<T: BitwiseCopyable>(_ name: String) throws(PindropError) -> [T] { try blobs.array(name) }
-        let kinds: [UInt8] = try array("map.kind"), lineCounts: [UInt32] = try array("map.line_count")
-        let pointCounts: [UInt32] = try array("map.point_count"), coordinates: [Double] = try array("map.coordinates")
-        let text: [UInt8] = try array("map.text"), textStart: [UInt32] = try array("map.text_start")
-        guard kinds.count == lineCounts.count, textStart.count == kinds.count + 1,
-              Int(lineCounts.reduce(0, +)) == pointCounts.count, Int(pointCounts.reduce(0, +)) * 2 == coordinates.count,
-              Int(textStart.last ?? 0) == text.count else {
+        let kinds: Column<UInt8> = try blobs.column("map.kind"), lineCounts: Column<UInt32> = try blobs.column("map.line_count")
+        let pointCounts: Column<UInt32> = try blobs.column("map.point_count"), coordinates: Column<Double> = try blobs.column("map.coordinates")
+        let text: Column<UInt8> = try blobs.column("map.text"), textStart: Column<UInt32> = try blobs.column("map.text_start")
+        guard kinds.count == lineCounts.count, textStart.count == kinds.count + 1, kinds.allSatisfy({ $0 <= 1 }),
+              lineCounts.reduce(0, { $0 + Int($1) }) == pointCounts.count, pointCounts.reduce(0, { $0 + Int($1) }) * 2 == coordinates.count,
+              coordinates.count < Int(Int32.max), Int(textStart.last ?? 0) == text.count,
+              zip(textStart, textStart.dropFirst()).allSatisfy({ $0 <= $1 }) else {
             throw .indexUnavailable("the index is corrupt: street map shapes do not agree")
         }
-        var features: [MapFeature] = []
-        var line = 0, point = 0
-        let table = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
-                               nameStart: [0], nameBytes: [], kind: [], extraStart: Column(textStart), extraBytes: Column(text),
-                               countries: [], admin1s: [])
-        for (i, k) in kinds.enumerated() {
-            var lines: [[Coordinate]] = []
-            for _ in 0..<Int(lineCounts[i]) {
-                let n = Int(pointCounts[line])
-                lines.append((0..<n).map { j in Coordinate(latitude: coordinates[2 * (point + j)], longitude: coordinates[2 * (point + j) + 1]) })
-                point += n; line += 1
-            }
-            let extras = table.extras(i)
-            features.append(MapFeature(kind: k == 0 ? .street : .building, id: extras?.id ?? "", name: extras?.address.street,
-                                       category: extras?.category, lines: lines))
-        }
-        return StreetMapShapes(features: features)
+        return StreetMapShapes(kinds: kinds, lineCounts: lineCounts, pointCounts: pointCounts, coordinates: coordinates,
+                               text: text, textStart: textStart)
     }
 }
