@@ -168,6 +168,14 @@ func runScaleServe(arguments: [String]) throws {
     }
     let searches = try places.map { try SearchRequest(text: $0.name) }
     try record("search", searches) { _ = try index.search($0) }
+    // The same names with their middle letter dropped (names of 6 letters or more): typo tolerance walks the
+    // name index around the text, and that index grows with the data.
+    let typos = try places.map(\.name).filter { $0.count >= 6 }.map { name in
+        var letters = Array(name)
+        letters.remove(at: letters.count / 2)
+        return try SearchRequest(text: String(letters))
+    }
+    try record("search, one typo", typos) { _ = try index.search($0) }
     let prefixes = try places.map { try SuggestRequest(text: String($0.name.prefix(4)), minChars: 1) }
     try record("suggest", prefixes) { _ = try index.suggest($0) }
     let points = try places.map { try ReverseRequest(coordinate: jitter($0.coordinate, 0.1)) }
@@ -232,7 +240,7 @@ func osmiumSeconds(_ file: String) -> Double? {
 
 /// The rows as a Markdown table.
 func scaleTable(_ rows: [ScaleRow]) -> String {
-    let types = ["search", "suggest", "reverse", "nearby", "reverse street", "nearby + category"]
+    let types = ["search", "search, one typo", "suggest", "reverse", "nearby", "reverse street", "nearby + category"]
     var lines = ["| input | size | rows (OSM: nodes) | import s | CPU s | rows/s | osmium ÷ | peak RSS MB | index MB | peak ÷ index | open ms (CPU) | serving RSS MB (peak) | anon + file MB | "
         + types.map { "\($0) p50 / p99 µs CPU" }.joined(separator: " | ") + " |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: types.count)]

@@ -348,6 +348,40 @@ struct NameIndex: Sendable {
                                         }
                                         walk(childStart, childEnd, depth + 1)
                                     }
+                                    // No edit left for a child: it can stay within reach only by matching a byte of the query
+                                    // where this row is within reach (a swap of the last two needs such a byte too: the row
+                                    // before the swap is within reach one column earlier). Those bytes are looked up instead of
+                                    // reading every child: a branch already one edit off has many children and keeps a few, and
+                                    // the one-edit neighbourhood of a big index is most of the walk.
+                                    let childAllowed = depth + 1 < 3 ? min(maxEdits, 1) : maxEdits
+                                    if depth >= 1, childAllowed == maxEdits, smallest >= childAllowed {
+                                        var wanted: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                                        func want(_ c: UInt8) {
+                                            let bit = UInt64(1) << UInt64(c & 63)
+                                            switch c >> 6 { case 0: wanted.0 |= bit; case 1: wanted.1 |= bit; case 2: wanted.2 |= bit; default: wanted.3 |= bit }
+                                        }
+                                        for j in 1...m where rows[row + j - 1] <= childAllowed { want(q[j - 1]) }
+                                        // In byte order, as the children are read otherwise, so the ranges come out in the same order.
+                                        for word in 0..<4 {
+                                            var bits = word == 0 ? wanted.0 : word == 1 ? wanted.1 : word == 2 ? wanted.2 : wanted.3
+                                            while bits != 0 {
+                                                let c = UInt8(word << 6 | bits.trailingZeroBitCount)
+                                                bits &= bits - 1
+                                                if depth == 1 {
+                                                    let from = Int(buckets[Int(path[0]) << 8 | Int(c)]), to = Int(buckets[(Int(path[0]) << 8 | Int(c)) + 1])
+                                                    if c != 0, from < to { descend(c, max(from, rest), to) }
+                                                    continue
+                                                }
+                                                // The run of keys with byte c here: the keys from `rest` on are sorted by it.
+                                                var a = rest, b = hi
+                                                while a < b { let mid = (a + b) >> 1; if k[Int(starts[mid]) + depth] < c { a = mid + 1 } else { b = mid } }
+                                                var end = a, upper = hi
+                                                while end < upper { let mid = (end + upper) >> 1; if k[Int(starts[mid]) + depth] <= c { end = mid + 1 } else { upper = mid } }
+                                                if a < end { descend(c, a, end) }
+                                            }
+                                        }
+                                        return
+                                    }
                                     if depth < 2 {
                                         // Children straight from the two-byte buckets.
                                         let base = depth == 0 ? 0 : Int(path[0]) << 8

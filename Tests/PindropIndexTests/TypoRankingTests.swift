@@ -1,5 +1,6 @@
 import Foundation
 import PindropCore
+import PindropTesting
 import Testing
 @testable import PindropIndex
 
@@ -47,6 +48,64 @@ struct TypoRankingTests {
             let exact = names.ranges(prefix: Array(name.utf8)).exact
             let found = names.fuzzyRanges(Array(typed.utf8), maxEdits: 1, asPrefix: false)
             #expect(found.contains { $0.range.overlaps(exact) && $0.edits == 1 && $0.edit == edit }, "\(typed)")
+        }
+    }
+
+    @Test("the fuzzy walk finds exactly the keys a per-key edit distance accepts: one and two edits, whole names and prefixes")
+    func fuzzyWalkAgreesWithEachKeysDistance() throws {
+        // Crowded neighbourhoods: the names of the shipped places that start like many others do.
+        let index = try SharedIndex.index
+        var entries = NameEntries(keys: [])
+        var row = 0
+        for slot in 0..<index.places.geonamesCount {
+            let name = index.places.name(slot)
+            guard ["San", "Bel", "Mar", "Ber", "Kal"].contains(where: name.hasPrefix), slot % 3 == 0 else { continue }
+            entries.addRow(primary: [name], alternate: [], place: row, importance: 1)
+            row += 1
+        }
+        let names = entries.index()
+        let keys = (0..<names.count).map { e in Array(names.keyBytes[Int(names.keyStart[e])..<(Int(names.keyStart[e]) + Int(names.keyLength[e]))]) }
+        #expect(names.count > 2_000)
+        /// The walk's rule for one key: the edit distance (swaps of neighbours count one) row by row along the key,
+        /// giving up when a row's best exceeds what its depth allows (one edit in the first three letters).
+        func edits(_ key: [UInt8], _ q: [UInt8], maxEdits: Int, asPrefix: Bool, exactFirstByte: Bool) -> Int? {
+            let m = q.count
+            var before: [Int] = [], row = Array(0...m)
+            for depth in 0...key.count {
+                if asPrefix, row[m] <= maxEdits { return row[m] }
+                if depth == key.count { return row[m] <= maxEdits ? row[m] : nil }
+                guard depth < m + maxEdits, row.min()! <= (depth < 3 ? min(maxEdits, 1) : maxEdits) else { return nil }
+                let c = key[depth]
+                if exactFirstByte, depth == 0, c != q[0] { return nil }
+                var next = [depth + 1] + [Int](repeating: 0, count: m)
+                for j in 1...m {
+                    next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (q[j - 1] == c ? 0 : 1))
+                    if depth > 0, j > 1, q[j - 1] == key[depth - 1], q[j - 2] == c { next[j] = min(next[j], before[j - 2] + 1) }
+                }
+                (before, row) = (row, next)
+            }
+            return nil
+        }
+        var random = SplitMix64(seed: 18)
+        for n in 0..<300 {
+            // A key with one or two random edits (drop, double, swap, change), or a random key.
+            var q = keys[random.below(keys.count)]
+            for _ in 0...(n % 2) where q.count > 2 {
+                let i = random.below(q.count - 1)
+                switch random.below(4) {
+                case 0: q.remove(at: i)
+                case 1: q.insert(q[i], at: i)
+                case 2: q.swapAt(i, i + 1)
+                default: q[i] = UInt8(ascii: "a") + UInt8(random.below(26))
+                }
+            }
+            let maxEdits = n % 5 == 4 ? 2 : 1, asPrefix = n % 3 == 0, exactFirstByte = maxEdits == 2 && n % 2 == 0
+            var walked = [Int?](repeating: nil, count: keys.count)
+            for r in names.fuzzyRanges(q, maxEdits: maxEdits, asPrefix: asPrefix, exactFirstByte: exactFirstByte) {
+                for e in r.range { walked[e] = r.edits }
+            }
+            let expected = keys.map { edits($0, q, maxEdits: maxEdits, asPrefix: asPrefix, exactFirstByte: exactFirstByte) }
+            #expect(walked == expected, "\(String(decoding: q, as: UTF8.self)), \(maxEdits) edits, prefix \(asPrefix)")
         }
     }
 
