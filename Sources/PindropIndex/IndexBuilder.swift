@@ -174,6 +174,7 @@ public struct IndexBuilder: PlaceStoreWriter {
         let geonamesCount = index.places.geonamesCount
         var places = index.places.prefix(geonamesCount)
         progress?("reading", 0.1)
+        let old = index.names
         var rowNames: [(primary: [String], alternate: [String])] = []
         let street: StreetLevel
         do {
@@ -182,7 +183,6 @@ public struct IndexBuilder: PlaceStoreWriter {
             ImportMemory.returnFreed()
             report.skippedAreas = features.skippedAreas
             // The towns' names, from the stored (folded) name entries.
-            let old = index.names
             let towns = AddressContext.nearbyTowns(of: features, spatial: index.spatial)
             var townsByName: [String: [Int]] = [:]
             for e in 0..<old.count where old.entryKind[e] != NameIndex.Kind.innerWord.rawValue && towns.contains(Int(old.entryPlace[e])) {
@@ -195,7 +195,6 @@ public struct IndexBuilder: PlaceStoreWriter {
         ImportMemory.returnFreed()
         progress?("indexing", 0.4)
         // The stored GeoNames entries (already folded and scored), then the new street-level ones.
-        let old = index.names
         var entries = NameEntries(keys: Array(old.keyBytes))
         for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount {
             entries.starts.append(old.keyStart[e]); entries.lengths.append(old.keyLength[e])

@@ -205,29 +205,16 @@ struct NameIndex: Sendable {
                     keyLength.withUnsafeBufferPointer { lengths in
                         let m = q.count
                         // First entry >= prefix.
-                        var lo = from, hi = to
-                        while lo < hi {
-                            let mid = (lo + hi) >> 1
-                            if Self.compare(k, Int(starts[mid]), Int(lengths[mid]), q, 0, m) < 0 { lo = mid + 1 } else { hi = mid }
-                        }
-                        let first = lo
+                        let first = firstIndex(in: from..<to) { Self.compare(k, Int(starts[$0]), Int(lengths[$0]), q, 0, m) >= 0 }
                         // First entry that does not start with prefix.
-                        hi = to
-                        while lo < hi {
-                            let mid = (lo + hi) >> 1
-                            let length = min(Int(lengths[mid]), m)
-                            if Self.compare(k, Int(starts[mid]), length, q, 0, m) <= 0 || length < m && Self.compare(k, Int(starts[mid]), length, q, 0, length) == 0 {
-                                lo = mid + 1
-                            } else { hi = mid }
+                        let end = firstIndex(in: first..<to) { e in
+                            let length = min(Int(lengths[e]), m)
+                            return !(Self.compare(k, Int(starts[e]), length, q, 0, m) <= 0
+                                     || length < m && Self.compare(k, Int(starts[e]), length, q, 0, length) == 0)
                         }
-                        let end = lo
                         // First entry > prefix (end of exact matches), among those that start with it.
-                        lo = first; hi = end
-                        while lo < hi {
-                            let mid = (lo + hi) >> 1
-                            if Self.compare(k, Int(starts[mid]), Int(lengths[mid]), q, 0, m) <= 0 { lo = mid + 1 } else { hi = mid }
-                        }
-                        return (first..<end, first..<lo)
+                        let exactEnd = firstIndex(in: first..<end) { Self.compare(k, Int(starts[$0]), Int(lengths[$0]), q, 0, m) > 0 }
+                        return (first..<end, first..<exactEnd)
                     }
                 }
             }
@@ -373,11 +360,9 @@ struct NameIndex: Sendable {
                                                     continue
                                                 }
                                                 // The run of keys with byte c here: the keys from `rest` on are sorted by it.
-                                                var a = rest, b = hi
-                                                while a < b { let mid = (a + b) >> 1; if k[Int(starts[mid]) + depth] < c { a = mid + 1 } else { b = mid } }
-                                                var end = a, upper = hi
-                                                while end < upper { let mid = (end + upper) >> 1; if k[Int(starts[mid]) + depth] <= c { end = mid + 1 } else { upper = mid } }
-                                                if a < end { descend(c, a, end) }
+                                                let from = firstIndex(in: rest..<hi) { k[Int(starts[$0]) + depth] >= c }
+                                                let to = firstIndex(in: from..<hi) { k[Int(starts[$0]) + depth] > c }
+                                                if from < to { descend(c, from, to) }
                                             }
                                         }
                                         return
@@ -401,13 +386,9 @@ struct NameIndex: Sendable {
                                             if k[Int(starts[good + step]) + depth] == c { good += step; step <<= 1 }
                                             else { bad = good + step; break }
                                         }
-                                        var a = good + 1, b = bad
-                                        while a < b {
-                                            let mid = (a + b) >> 1
-                                            if k[Int(starts[mid]) + depth] == c { a = mid + 1 } else { b = mid }
-                                        }
-                                        descend(c, childStart, a)
-                                        childStart = a
+                                        let end = firstIndex(in: (good + 1)..<bad) { k[Int(starts[$0]) + depth] != c }
+                                        descend(c, childStart, end)
+                                        childStart = end
                                     }
                                 }
                                 walk(0, count, 0)

@@ -25,8 +25,7 @@ extension PlaceIndex {
         let forms = correctionForms()
         var better: (slot: Int, score: Float)?
         for hash in Self.deletionHashes(key) {
-            var i = 0, end = forms.count
-            while i < end { let mid = (i + end) / 2; if forms[mid].hash < hash { i = mid + 1 } else { end = mid } }
+            var i = firstIndex(in: forms.indices) { forms[$0].hash >= hash }
             while i < forms.count, forms[i].hash == hash {
                 let slot = Int(forms[i].slot), score = places.importance(slot)
                 i += 1

@@ -162,7 +162,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let rowsByID: [UInt64]
 
     /// The high 32 bits of an id's FNV-1a hash, in the high half of a key.
-    static func idKey(_ id: String) -> UInt64 { StructureFile.fnv1a(id.utf8) & 0xFFFF_FFFF_0000_0000 }
+    static func idKey(_ id: String) -> UInt64 { StructureFile.fnv1a(id.utf8) & idKeyBits }
+    static let idKeyBits: UInt64 = 0xFFFF_FFFF_0000_0000
     /// Each venue category's tree: its slots in `street.venuesByCategory`.
     let venueCategorySlots: [String: Range<Int>]
     /// Where street-level answers can come from (nil without street data).
@@ -487,10 +488,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     public func place(id: String) -> Place? {
         if id.hasPrefix("osm:") {
             let key = Self.idKey(id)
-            var lo = 0, hi = rowsByID.count
-            while lo < hi { let mid = (lo + hi) >> 1; if rowsByID[mid] < key { lo = mid + 1 } else { hi = mid } }
+            let first = firstIndex(in: rowsByID.indices) { rowsByID[$0] >= key }
             // Ids may share a key: each row found is checked by its id.
-            for entry in rowsByID[lo...].prefix(while: { $0 & 0xFFFF_FFFF_0000_0000 == key }) {
+            for entry in rowsByID[first...].prefix(while: { $0 & Self.idKeyBits == key }) {
                 let row = Int(entry & 0xFFFF_FFFF)
                 if places.extras(row)?.id == id { return answerPlace(row) }
             }
@@ -687,8 +687,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         var scanned = 0
         for r in ranges {
             // The first street-level entry at or after the range's start.
-            var lo = 0, hi = streetLevelEntries.count
-            while lo < hi { let mid = (lo + hi) >> 1; if Int(streetLevelEntries[mid]) < r.range.lowerBound { lo = mid + 1 } else { hi = mid } }
+            var lo = firstIndex(in: streetLevelEntries.indices) { Int(streetLevelEntries[$0]) >= r.range.lowerBound }
             while lo < streetLevelEntries.count, Int(streetLevelEntries[lo]) < r.range.upperBound, scanned < Self.streetLevelScan {
                 let e = Int(streetLevelEntries[lo]), slot = Int(names.entryPlace[e])
                 lo += 1; scanned += 1

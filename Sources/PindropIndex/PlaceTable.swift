@@ -63,12 +63,7 @@ struct PlaceTable: Sendable {
     /// Rows 0 ..< geonamesCount are GeoNames places, sorted by id. They come first, so a binary search finds the
     /// first other row (callers ask per query; a scan of every row was 235,000 reads).
     var geonamesCount: Int {
-        var lo = 0, hi = kind.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if kind[mid] == RowKind.geonames.rawValue { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        firstIndex(in: kind.indices) { kind[$0] != RowKind.geonames.rawValue }
     }
 
     func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i]) ?? .geonames }
@@ -261,12 +256,8 @@ struct PlaceTable: Sendable {
     /// The slot of a GeoNames id (rows are sorted by id).
     func index(ofGeonameID id: Int32) -> Int? {
         let count = geonamesCount
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if geonameID[mid] < id { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < count && geonameID[lo] == id ? lo : nil
+        let i = firstIndex(in: 0..<count) { geonameID[$0] >= id }
+        return i < count && geonameID[i] == id ? i : nil
     }
 
     /// Names people use for countries beyond the ISO codes and the GeoNames name.

@@ -247,15 +247,7 @@ struct StreetMapShapes: Sendable {
         for n in pointCounts { pointStart.append(pointStart[pointStart.count - 1] + Int32(n)) }
         for f in 0..<kinds.count {
             let points = Int(pointStart[Int(lineStart[f])])..<Int(pointStart[Int(lineStart[f + 1])])
-            var box = BoundingBox(south: 0, west: 0, north: 0, east: 0)
-            if let first = points.first {
-                box = BoundingBox(south: coordinates[2 * first], west: coordinates[2 * first + 1], north: coordinates[2 * first], east: coordinates[2 * first + 1])
-                for p in points.dropFirst() {
-                    box.south = min(box.south, coordinates[2 * p]); box.north = max(box.north, coordinates[2 * p])
-                    box.west = min(box.west, coordinates[2 * p + 1]); box.east = max(box.east, coordinates[2 * p + 1])
-                }
-            }
-            boxes.append(box)
+            boxes.append(BoundingBox(covering: points.lazy.map { Self.point($0, of: coordinates) }) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0))
         }
         self.lineStart = lineStart; self.pointStart = pointStart; self.boxes = boxes
         grid = BoxGrid(boxes: boxes)
@@ -268,7 +260,11 @@ struct StreetMapShapes: Sendable {
     func isBuilding(_ f: Int) -> Bool { kinds[f] == 1 }
 
     /// Point `p` (an index into the points of every line).
-    private func point(_ p: Int) -> Coordinate { Coordinate(latitude: coordinates[2 * p], longitude: coordinates[2 * p + 1]) }
+    private func point(_ p: Int) -> Coordinate { Self.point(p, of: coordinates) }
+
+    private static func point(_ p: Int, of coordinates: Column<Double>) -> Coordinate {
+        Coordinate(latitude: coordinates[2 * p], longitude: coordinates[2 * p + 1])
+    }
 
     /// Whether a point is inside feature `f`'s outline (even-odd rule over its rings; lat/lon as a plane,
     /// fine at building size).
