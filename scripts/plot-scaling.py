@@ -25,10 +25,10 @@ rows = json.load(open(source))
 
 panels = [
     ("import: rows (OSM: nodes) per CPU second", lambda r: r["rows"] / r["importCPUSeconds"]),
-    ("import: peak RSS, MB", lambda r: r["importPeakMB"]),
+    ("import: peak RSS, MiB", lambda r: r["importPeakMB"]),
     ("index MB (OSM: added)", lambda r: r["indexMB"]),
     ("open, ms", lambda r: r["openMS"]),
-    ("serving RSS, MB", lambda r: r["servingMB"]),
+    ("serving RSS, MiB (dotted: from a cold page cache)", lambda r: r["servingMB"]),
 ]
 types = ["search", "suggest", "reverse", "nearby", "reverse street", "nearby + category"]
 fig, axes = plt.subplots(2, 3, figsize=(15, 8.5))
@@ -42,6 +42,12 @@ for ax, (title, value) in zip(axes.flat, panels):
     ax.set_xlabel("size (× the shipped data)")
     ax.grid(True, alpha=0.3)
     ax.legend()
+# A server that starts with the index out of the page cache holds only what its queries read.
+for source_kind, marker in (("geonames", "o:"), ("osm", "s:")):
+    part = [r for r in rows if r["input"] == source_kind and r.get("servingColdMB")]
+    if part:
+        axes.flat[4].plot([r["size"] for r in part], [r["servingColdMB"] for r in part], marker, label=f"{source_kind}, cold cache")
+axes.flat[4].legend()
 ax = axes.flat[5]
 for source_kind, style in (("geonames", "o-"), ("osm", "s--")):
     for t in types:

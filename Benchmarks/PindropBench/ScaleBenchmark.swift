@@ -16,6 +16,9 @@ struct ScaleRow: Codable {
     /// Of `servingMB`, the anonymous part (the heap: what the process made) and the file-backed part (pages of
     /// the mapped structures file, which the kernel may drop and read again), from /proc/self/status.
     var servingAnonMB: Double?, servingFileMB: Double?
+    /// Resident memory after the same queries when the index starts out of the page cache (a server after a
+    /// reboot): the pages queries read, and no neighbours the kernel happened to hold already.
+    var servingColdMB: Double?
     /// Opening's CPU time (the opening thread's), milliseconds.
     var openCPUMS: Double?
     /// p50 and p99 per query type, microseconds of the thread's CPU time.
@@ -24,6 +27,8 @@ struct ScaleRow: Codable {
     var wallLatency: [String: [Double]]?
     /// `osmium fileinfo -e` on the same file, seconds (OSM only).
     var osmiumSeconds: Double?
+    /// An OSM import's whole index (the GeoNames part it was imported into, and what it added), MB.
+    var wholeIndexMB: Double?
 }
 
 func runScaleBenchmark(arguments: [String]) throws {
@@ -69,6 +74,7 @@ func runScaleBenchmark(arguments: [String]) throws {
         let before = Double(indexBytes(index)) / 1e6
         var row = try child(["scale-import", "osm", file, index])
         row.size = k
+        row.wholeIndexMB = row.indexMB
         row.indexMB -= before
         row.osmiumSeconds = osmiumSeconds(file)
         try serve(index, into: &row)
@@ -86,6 +92,7 @@ func serve(_ index: String, into row: inout ScaleRow) throws {
     row.servingAnonMB = served.servingAnonMB; row.servingFileMB = served.servingFileMB
     row.latency = served.latency
     row.wallLatency = served.wallLatency
+    row.servingColdMB = try child(["scale-serve", index, "--cold"]).servingMB
 }
 
 /// Runs this program again with `arguments`; its last output line is a `ScaleRow` as JSON.
@@ -135,9 +142,11 @@ func runScaleImport(arguments: [String]) async throws {
 /// size), and reports the opening time, resident memory after the queries, and p50/p99 per type. Each type's first
 /// 500 queries are asked once untimed before; with `--warm`, all of them, so that the timed pass finds the pages
 /// of the mapped structures it reads already mapped (a server that has been answering for a while), where by
-/// default a query may be the first to touch a page and pays for mapping it.
+/// default a query may be the first to touch a page and pays for mapping it. With `--cold`, the index's files are
+/// dropped from the page cache first, so the memory reported is what the queries read, from disk.
 func runScaleServe(arguments: [String]) throws {
     let warm = arguments.contains("--warm")
+    if arguments.contains("--cold") { PlaceIndex.files(at: arguments[0]).forEach(dropFromPageCache) }
     let (started, cpu) = (DispatchTime.now().uptimeNanoseconds, threadCPUNanos())
     let index = try PlaceIndex.open(at: arguments[0])
     var row = ScaleRow()
@@ -197,6 +206,15 @@ func runScaleServe(arguments: [String]) throws {
     say(String(decoding: try JSONEncoder().encode(row), as: UTF8.self))
 }
 
+/// Asks the kernel to drop the file's pages from its cache (those no process maps), so that the next reader
+/// reads it from disk.
+func dropFromPageCache(_ path: String) {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return }
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+    close(fd)
+}
+
 func threadCPUNanos() -> Double {
     var t = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
@@ -241,17 +259,19 @@ func osmiumSeconds(_ file: String) -> Double? {
 /// The rows as a Markdown table.
 func scaleTable(_ rows: [ScaleRow]) -> String {
     let types = ["search", "search, one typo", "suggest", "reverse", "nearby", "reverse street", "nearby + category"]
-    var lines = ["| input | size | rows (OSM: nodes) | import s | CPU s | rows/s | osmium ÷ | peak RSS MB | index MB | peak ÷ index | open ms (CPU) | serving RSS MB (peak) | anon + file MB | "
+    var lines = ["| input | size | rows (OSM: nodes) | import s | CPU s | rows/s | osmium ÷ | peak RSS MiB | index MB | peak ÷ index | open ms (CPU) | serving RSS MiB (peak) | anon + file MiB | cold-start RSS MiB | "
         + types.map { "\($0) p50 / p99 µs CPU" }.joined(separator: " | ") + " |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: types.count)]
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: types.count)]
     for r in rows {
         let ratio = r.osmiumSeconds.map { String(format: "%.1f×", r.importSeconds / $0) } ?? ""
-        // An OSM import's index figure is what it added; its peak is against the whole file.
+        // An OSM import's index figure is what it added; its peak is against the whole index.
         let cells = [r.input, "×\(r.size)", r.rows.formatted(), String(format: "%.1f", r.importSeconds),
                      String(format: "%.1f", r.importCPUSeconds), Int(r.perSecond).formatted(), ratio, String(format: "%.0f", r.importPeakMB), String(format: "%.1f", r.indexMB),
-                     r.input == "geonames" ? String(format: "%.2f", r.importPeakMB / r.indexMB) : "",
+                     // Peak (MiB, as /proc gives it) against the whole index (MB), in one unit.
+                     String(format: "%.2f", r.importPeakMB * 1.048_576 / (r.wholeIndexMB ?? r.indexMB)),
                      String(format: "%.0f", r.openMS) + (r.openCPUMS.map { String(format: " (%.0f)", $0) } ?? ""), String(format: "%.0f (%.0f)", r.servingMB, r.servingPeakMB),
-                     r.servingAnonMB.map { String(format: "%.0f + %.0f", $0, r.servingFileMB ?? .nan) } ?? ""]
+                     r.servingAnonMB.map { String(format: "%.0f + %.0f", $0, r.servingFileMB ?? .nan) } ?? "",
+                     r.servingColdMB.map { String(format: "%.0f", $0) } ?? ""]
             + types.map { t in r.latency[t].map { String(format: "%.1f / %.1f", $0[0], $0[1]) } ?? "" }
         lines.append("| " + cells.joined(separator: " | ") + " |")
     }

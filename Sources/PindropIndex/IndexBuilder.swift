@@ -290,45 +290,53 @@ public struct IndexBuilder: PlaceStoreWriter {
             places.extraStart.append(UInt32(places.extraBytes.count))
             names.append((primary, alternate))
         }
-        let venuesPlaced = features.venues.concurrentMap { placement($0.coordinate, .venue, $0.address) }
-        for (v, placed) in zip(features.venues, venuesPlaced) {
-            append(v.name, v.coordinate, .venue, id: v.id, category: v.category, categoryKey: v.categoryKey, address: v.address,
-                   primary: [v.name], placed: placed)
+        // Each kind's scratch (placements, lookups) in a scope of its own, freed before the next kind's: at the
+        // end the street level is built beside the features, the import's peak.
+        do {
+            let venuesPlaced = features.venues.concurrentMap { placement($0.coordinate, .venue, $0.address) }
+            for (v, placed) in zip(features.venues, venuesPlaced) {
+                append(v.name, v.coordinate, .venue, id: v.id, category: v.category, categoryKey: v.categoryKey, address: v.address,
+                       primary: [v.name], placed: placed)
+            }
         }
         // One row per address (many shops inside one building carry the same address), but every point
         // kept for reverse geocoding, so anywhere in that building answers with its address.
-        var rowOfAddress: [String: Int] = [:]
         var addressPoints: [(row: Int, point: Coordinate)] = []
-        var addressRows: [OSMAddressPoint] = []
-        for a in features.addressPoints {
-            guard let street = a.address.street, let number = a.address.houseNumber else { continue }
-            let key = TextFolding.fold("\(street) \(number)")
-            if let row = rowOfAddress[key] { addressPoints.append((row, a.coordinate)); continue }
-            rowOfAddress[key] = places.count + addressRows.count
-            addressPoints.append((places.count + addressRows.count, a.coordinate))
-            addressRows.append(a)
-        }
-        let addressesPlaced = addressRows.concurrentMap { placement($0.coordinate, .address, $0.address) }
-        for (a, placed) in zip(addressRows, addressesPlaced) {
-            let street = a.address.street ?? "", number = a.address.houseNumber ?? ""
-            append("\(street) \(number)", a.coordinate, .address, id: a.id, category: nil, address: a.address,
-                   primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"], placed: placed)
+        do {
+            var rowOfAddress: [String: Int] = [:]
+            var addressRows: [OSMAddressPoint] = []
+            for a in features.addressPoints {
+                guard let street = a.address.street, let number = a.address.houseNumber else { continue }
+                let key = TextFolding.fold("\(street) \(number)")
+                if let row = rowOfAddress[key] { addressPoints.append((row, a.coordinate)); continue }
+                rowOfAddress[key] = places.count + addressRows.count
+                addressPoints.append((places.count + addressRows.count, a.coordinate))
+                addressRows.append(a)
+            }
+            let addressesPlaced = addressRows.concurrentMap { placement($0.coordinate, .address, $0.address) }
+            for (a, placed) in zip(addressRows, addressesPlaced) {
+                let street = a.address.street ?? "", number = a.address.houseNumber ?? ""
+                append("\(street) \(number)", a.coordinate, .address, id: a.id, category: nil, address: a.address,
+                       primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"], placed: placed)
+            }
         }
         // One row per street name and town (a "Landstrasse" in each of three towns is three streets), at a
         // point of its longest piece in that town; every piece feeds the nearest-street tree.
-        let pieces = splitAtTownBoundaries(features.streets.filter { $0.points.count >= 2 }, areas: areas)
-        let pieceTowns = pieces.concurrentMap { context.complete(Address(), at: $0.label, postcode: false).town ?? "" }
-        let byName = Dictionary(grouping: zip(pieces, pieceTowns)) { piece, town in
-            TextFolding.fold(piece.street.name) + "\u{1F}" + town
-        }.mapValues { $0.map(\.0) }
         var lines: [(row: Int, points: [Coordinate])] = []
-        for key in byName.keys.sorted() {
-            let ways = byName[key]!
-            let longest = ways.max { length($0.street.points) < length($1.street.points) }!
-            let row = places.count
-            append(longest.street.name, longest.label, .street, id: longest.street.id,
-                   category: longest.street.highway, address: Address(street: longest.street.name), primary: [longest.street.name])
-            lines += ways.map { (row, $0.street.points) }
+        do {
+            let pieces = splitAtTownBoundaries(features.streets.filter { $0.points.count >= 2 }, areas: areas)
+            let pieceTowns = pieces.concurrentMap { context.complete(Address(), at: $0.label, postcode: false).town ?? "" }
+            let byName = Dictionary(grouping: zip(pieces, pieceTowns)) { piece, town in
+                TextFolding.fold(piece.street.name) + "\u{1F}" + town
+            }.mapValues { $0.map(\.0) }
+            for key in byName.keys.sorted() {
+                let ways = byName[key]!
+                let longest = ways.max { length($0.street.points) < length($1.street.points) }!
+                let row = places.count
+                append(longest.street.name, longest.label, .street, id: longest.street.id,
+                       category: longest.street.highway, address: Address(street: longest.street.name), primary: [longest.street.name])
+                lines += ways.map { (row, $0.street.points) }
+            }
         }
         // Areas by name: one that a GeoNames place inside it is named after (Vaduz) lends that place its box at
         // answer time; any other (a district, a county) becomes a row of its own, at its centre.

@@ -10,13 +10,14 @@ import PindropCore
 final class IndexDatabase {
     /// Bumped whenever the blob layout or what the blobs hold changes (14: street-level towns in their GeoNames
     /// name, postcodes lent by the nearest address, and each row's alternate names for `matchedName`; 15: the
-    /// own-names-first segment tree stored, not built at open; 16: 64 KiB pages, and a structure over `ArrayBlob.partBytes` cut
-    /// into several rows; 17: OSM areas, and each street-level row's suburb, county, state and country; 18: the
-    /// structures in a file of their own beside the database, mapped at open, with the name index's buckets and
-    /// street-level entries stored; 19: a venue's OSM key; 20: the town lookup as the largest population under each node of
-    /// the place tree, in place of a tree of its own, and a venue tree per category); an index of another version is
-    /// rebuilt, not misread.
-    static let structureVersion = "20"
+    /// own-names-first segment tree stored, not built at open; 16: 64 KiB pages, and a structure over
+    /// `ArrayBlob.partBytes` cut into several rows; 17: OSM areas, and each street-level row's suburb, county, state
+    /// and country; 18: the structures in a file of their own beside the database, mapped at open, with the name
+    /// index's buckets and street-level entries stored; 19: a venue's OSM key; 20: the town lookup as the largest
+    /// population under each node of the place tree, in place of a tree of its own, and a venue tree per category;
+    /// 21: the name index's segment trees by blocks of 16 entries, and the place trees' boxes in `Float`); an index
+    /// of another version is rebuilt, not misread.
+    static let structureVersion = "21"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"
     /// Meta key of the structures file's name (in the database's folder).

@@ -63,7 +63,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
         }
         let divisions = try database.countriesAndAdmin1()
         let decoded = try IndexStructures.decode(structures, countries: divisions.countries, admin1Names: divisions.admin1, verify: verify)
-        return PlaceIndex(decoded, path: path)
+        let index = PlaceIndex(decoded, path: path)
+        // Opening has read what it reads in a row; queries from here on read here and there.
+        structures.adviseRandomReads()
+        return index
     }
 
     /// The files the index at `path` is made of: the database, and the structures file it names when it names

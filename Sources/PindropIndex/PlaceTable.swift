@@ -117,6 +117,9 @@ struct PlaceTable: Sendable {
 
     /// An OpenStreetMap row's id, category, the key it is a value of, and address.
     func extras(_ i: Int) -> (id: String, category: String?, categoryKey: String?, address: Address)? {
+        // A GeoNames row has none: its kind (read for every answer anyway) says so without touching `extraStart`,
+        // whose pages would otherwise all be read in, at ×50 47 MB of zeros. (A table of map labels has no kinds.)
+        guard i >= kind.count || kind[i] != RowKind.geonames.rawValue else { return nil }
         let range = Int(extraStart[i])..<Int(extraStart[i + 1])
         guard !range.isEmpty else { return nil }
         // The 11 fields between separators, an empty one nil, read in one pass into space on the stack: opening an

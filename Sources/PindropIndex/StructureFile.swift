@@ -179,6 +179,13 @@ final class MappedStructures: @unchecked Sendable {
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
 
+    /// Tells the kernel that reads from here on are random: a page not yet in memory is read alone, not with
+    /// the 128 KiB around it that sequential reading would want. Queries read a few values here and there in
+    /// sections of hundreds of megabytes, so reading around them filled memory with pages no query asked for.
+    func adviseRandomReads() {
+        madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_RANDOM)
+    }
+
     static func missing(_ name: String, index: String) -> PindropError {
         .indexUnavailable("the index at \(index) is incomplete: its structures file \(name) is missing (an index is the two files, kept "
                           + "side by side); rebuild it with `pindrop import geonames`")

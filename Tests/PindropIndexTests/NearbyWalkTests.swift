@@ -33,6 +33,31 @@ struct NearbyWalkTests {
                           total: inside.count)
     }
 
+    @Test("each stored box (Float, rounded outward) holds every place of its subtree, so pruning by it never drops one")
+    func boxesHoldTheirSubtrees() throws {
+        let spatial = try SharedIndex.index.spatial
+        var outside = 0, tight = 0
+        /// The subtree's exact bounds (from its children's and its node's point), checked against its stored box.
+        func check(_ lo: Int, _ hi: Int) -> (low: SIMD3<Double>, high: SIMD3<Double>) {
+            guard lo < hi else { return (SIMD3(repeating: .infinity), SIMD3(repeating: -.infinity)) }
+            let mid = (lo + hi) >> 1
+            let point = SIMD3(spatial.xyz[3 * mid], spatial.xyz[3 * mid + 1], spatial.xyz[3 * mid + 2])
+            let (left, right) = (check(lo, mid), check(mid + 1, hi))
+            let low = pointwiseMin(point, pointwiseMin(left.low, right.low)), high = pointwiseMax(point, pointwiseMax(left.high, right.high))
+            for a in 0..<3 {
+                let (b, t) = (Double(spatial.box[6 * mid + a]), Double(spatial.box[6 * mid + 3 + a]))
+                if b > low[a] || t < high[a] { outside += 1 }
+                // Rounded outward by at most one Float step.
+                if low[a] - b > Double(Float(low[a]).ulp) || t - high[a] > Double(Float(high[a]).ulp) { tight += 1 }
+            }
+            return (low, high)
+        }
+        _ = check(0, spatial.count)
+        #expect(spatial.count > 200_000)
+        #expect(outside == 0)
+        #expect(tight == 0)
+    }
+
     @Test("pages and totals are those of collecting every place in the radius: places, venues, categories, cursors")
     func sameAsCollecting() throws {
         let index = try SharedIndex.index

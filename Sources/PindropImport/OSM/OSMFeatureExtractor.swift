@@ -87,7 +87,17 @@ public struct OSMFeatureExtractor: Sendable {
         var key: OSMMemberKey
         var tags: [String: String]
         var coordinate: Coordinate
+
+        /// Keeps only the tags an address point or a venue is made from: candidates wait for the whole file to be
+        /// read, and their other tags (opening hours, websites, names in other languages) were most of the memory.
+        init(id: String, key: OSMMemberKey, tags: [String: String], coordinate: Coordinate) {
+            self.id = id; self.key = key; self.coordinate = coordinate
+            self.tags = tags.filter { OSMFeatureExtractor.candidateKeys.contains($0.key) }
+        }
     }
+
+    /// The tags `features(from:streetRelations:into:)` reads: the name, the address and the venue keys.
+    static let candidateKeys = Set(["name", "addr:housenumber", "addr:street", "addr:postcode", "addr:city"] + venueKeys)
 
     /// Turns the candidates into address points and venues, in the order given.
     func features(from candidates: [Candidate], streetRelations: OSMStreetRelationAddresses,
