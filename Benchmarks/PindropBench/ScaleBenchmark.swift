@@ -56,7 +56,13 @@ func runScaleBenchmark(arguments: [String]) throws {
         return
     }
 
-    for k in geonames {
+    /// Whether an input is there; a missing one is skipped (with how to make it), not the end of a long run.
+    func present(_ input: String) -> Bool {
+        if FileManager.default.fileExists(atPath: input) { return true }
+        say("skipping \(input): it does not exist (scripts/make-scaled-inputs.py makes it)")
+        return false
+    }
+    for k in geonames where present("\(inputs)/geonames-x\(k)") {
         let index = "\(out)/geonames-x\(k).sqlite"
         var row = try child(["scale-import", "geonames", "\(inputs)/geonames-x\(k)", index])
         row.size = k
@@ -66,7 +72,7 @@ func runScaleBenchmark(arguments: [String]) throws {
         say(scaleTable([row]).split(separator: "\n").last.map(String.init) ?? "")
     }
     let base = "\(out)/geonames-x1.sqlite"
-    for k in osm where FileManager.default.fileExists(atPath: base) {
+    for k in osm where FileManager.default.fileExists(atPath: base) && present("\(inputs)/osm/helsinki-x\(k).osm.pbf") {
         let file = "\(inputs)/osm/helsinki-x\(k).osm.pbf", index = "\(out)/osm-x\(k).sqlite"
         for file in PlaceIndex.files(at: index) { try? FileManager.default.removeItem(atPath: file) }
         // The copy of the database names the base's structures file, beside it; the import writes its own.
