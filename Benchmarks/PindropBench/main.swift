@@ -6,22 +6,23 @@ import PindropIndex
 // `pindrop-bench [geonames|suggest-quality|suggest-mix|typos|near|scale|areas|music|cache] ...` — figures from a release build, each with a baseline measured
 // in the same run, so a noisy shared machine moves both sides alike.
 let arguments = Array(CommandLine.arguments.dropFirst())
+let rest = Array(arguments.dropFirst())
 // A failure says what failed and exits 1, rather than trapping with a backtrace.
 do {
     switch arguments.first {
-    case "music": try await runMusicBenchmark(arguments: Array(arguments.dropFirst()))
-    case "cache": try await runProviderCacheBenchmark(arguments: Array(arguments.dropFirst()))
-    case "suggest-quality": try await runSuggestQualityBenchmark(arguments: Array(arguments.dropFirst()))
-    case "typos": try await runTypoBenchmark(arguments: Array(arguments.dropFirst()))
-    case "near": try await runNearBenchmark(arguments: Array(arguments.dropFirst()))
-    case "suggest-mix": try runSuggestMixBenchmark(arguments: Array(arguments.dropFirst()))
-    case "postgres": try await runPostgresBenchmark(arguments: Array(arguments.dropFirst()))
-    case "areas": try await runAreasBenchmark(arguments: Array(arguments.dropFirst()))
-    case "scale": try runScaleBenchmark(arguments: Array(arguments.dropFirst()))
-    case "scale-import": try await runScaleImport(arguments: Array(arguments.dropFirst()))
-    case "scale-serve": try runScaleServe(arguments: Array(arguments.dropFirst()))
+    case "music": try await runMusicBenchmark(arguments: rest)
+    case "cache": try await runProviderCacheBenchmark(arguments: rest)
+    case "suggest-quality": try await runSuggestQualityBenchmark(arguments: rest)
+    case "typos": try await runTypoBenchmark(arguments: rest)
+    case "near": try await runNearBenchmark(arguments: rest)
+    case "suggest-mix": try runSuggestMixBenchmark(arguments: rest)
+    case "postgres": try await runPostgresBenchmark(arguments: rest)
+    case "areas": try await runAreasBenchmark(arguments: rest)
+    case "scale": try runScaleBenchmark(arguments: rest)
+    case "scale-import": try await runScaleImport(arguments: rest)
+    case "scale-serve": try runScaleServe(arguments: rest)
     case "serving-memory": try runServingMemory(indexPath: arguments[1])
-    case "geonames", nil: try await runGeoNamesBenchmark(arguments: Array(arguments.dropFirst()))
+    case "geonames", nil: try await runGeoNamesBenchmark(arguments: rest)
     default:
         FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | suggest-mix INDEX PATHS [--rounds N] | typos [--data DIR] [--per-kind N] [--seed S] [--misses] | near [--data DIR] [--osm FILE] [--sample N] | postgres --url URL [--queries N] | scale [--inputs build/scale] [--out build/scale/bench] [--geonames 1,10,50] [--osm 1,10,100] | areas [--osm FILE] [--fixtures DIR] [--points N] | music | cache\n".utf8))
         exit(64)

@@ -93,7 +93,7 @@ enum IndexStructures {
             && places.alternateStart.count == places.geonamesCount + 1 && Int(places.alternateStart.last ?? 0) == places.alternateBytes.count
             && Int(places.nameStart.last ?? 0) == places.nameBytes.count
             && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
-            && names.tree.count == max(2 * ((names.count + NameIndex.treeBlock - 1) / NameIndex.treeBlock), 2) && names.ownNameTree.count == names.tree.count
+            && names.tree.count == max(2 * NameIndex.treeLeaves(forEntries: names.count), 2) && names.ownNameTree.count == names.tree.count
             && names.buckets.count == NameIndex.bucketCount && Int(names.buckets.last ?? 0) == names.count
             && streetLevelEntries.count <= names.count
         guard consistent else { throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it") }

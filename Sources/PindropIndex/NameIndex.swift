@@ -136,11 +136,14 @@ struct NameIndex: Sendable {
     /// holds two nodes a block instead of two an entry: 1/16 of the memory, and of the pages a query touches.
     static let treeBlock = 16
 
+    /// The leaves of a tree over `entries` entries: one a block, the last one maybe part full.
+    static func treeLeaves(forEntries entries: Int) -> Int { (entries + treeBlock - 1) / treeBlock }
+
     /// A segment tree over blocks of `treeBlock` entries, laid out as an iterative one: with m blocks, tree[m + b]
     /// is block b's best entry and tree[j] the better of tree[2j] and tree[2j + 1]. The better of two entries has
     /// the higher score, then the lower index (the earlier in key order).
     static func buildTree(_ scores: [Float]) -> [Int32] {
-        let n = scores.count, block = treeBlock, m = (n + block - 1) / block
+        let n = scores.count, block = treeBlock, m = treeLeaves(forEntries: n)
         var tree = [Int32](repeating: 0, count: max(2 * m, 2))
         for b in 0..<m {
             var best = b * block
@@ -263,7 +266,7 @@ struct NameIndex: Sendable {
                 }
                 for e in range.lowerBound..<(firstBlock * block) { consider(e) }
                 for e in (endBlock * block)..<range.upperBound { consider(e) }
-                let m = (count + block - 1) / block
+                let m = tree.count >> 1   // the leaves: a range here holds an entry, so the tree is 2 × leaves
                 var l = firstBlock + m, r = endBlock + m
                 while l < r {
                     if l & 1 == 1 { consider(Int(tree[l])); l += 1 }
@@ -362,15 +365,14 @@ struct NameIndex: Sendable {
                                     // the one-edit neighbourhood of a big index is most of the walk.
                                     let childAllowed = depth + 1 < 3 ? min(maxEdits, 1) : maxEdits
                                     if depth >= 1, childAllowed == maxEdits, smallest >= childAllowed {
-                                        var wanted: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                                        func want(_ c: UInt8) {
-                                            let bit = UInt64(1) << UInt64(c & 63)
-                                            switch c >> 6 { case 0: wanted.0 |= bit; case 1: wanted.1 |= bit; case 2: wanted.2 |= bit; default: wanted.3 |= bit }
+                                        // The wanted bytes as a 256-bit set, four words of 64.
+                                        var wanted = SIMD4<UInt64>()
+                                        for j in 1...m where rows[row + j - 1] <= childAllowed {
+                                            wanted[Int(q[j - 1] >> 6)] |= UInt64(1) << UInt64(q[j - 1] & 63)
                                         }
-                                        for j in 1...m where rows[row + j - 1] <= childAllowed { want(q[j - 1]) }
                                         // In byte order, as the children are read otherwise, so the ranges come out in the same order.
                                         for word in 0..<4 {
-                                            var bits = word == 0 ? wanted.0 : word == 1 ? wanted.1 : word == 2 ? wanted.2 : wanted.3
+                                            var bits = wanted[word]
                                             while bits != 0 {
                                                 let c = UInt8(word << 6 | bits.trailingZeroBitCount)
                                                 bits &= bits - 1

@@ -117,9 +117,6 @@ struct PlaceTable: Sendable {
 
     /// An OpenStreetMap row's id, category, the key it is a value of, and address.
     func extras(_ i: Int) -> (id: String, category: String?, categoryKey: String?, address: Address)? {
-        // A GeoNames row has none: its kind (read for every answer anyway) says so without touching `extraStart`,
-        // whose pages would otherwise all be read in, at ×50 47 MB of zeros. (A table of map labels has no kinds.)
-        guard i >= kind.count || kind[i] != RowKind.geonames.rawValue else { return nil }
         let range = Int(extraStart[i])..<Int(extraStart[i + 1])
         guard !range.isEmpty else { return nil }
         // The 11 fields between separators, an empty one nil, read in one pass into space on the stack: opening an
@@ -180,7 +177,13 @@ struct PlaceTable: Sendable {
 
     /// A row's place id: "geonames:<id>" or the OpenStreetMap row's own.
     func id(_ i: Int) -> String {
-        extras(i)?.id ?? "geonames:\(geonameID[i])"
+        osmExtras(i)?.id ?? "geonames:\(geonameID[i])"
+    }
+
+    /// `extras` of a street-level row; nil for a GeoNames row without reading `extraStart` (its kind, read for every
+    /// answer anyway, says there are none), whose pages would otherwise all be read in: at ×50 47 MB of zeros.
+    private func osmExtras(_ i: Int) -> (id: String, category: String?, categoryKey: String?, address: Address)? {
+        rowKind(i) == .geonames ? nil : extras(i)
     }
 
     /// Whether GeoNames row r is a section of row `city`: named after it as sections are ("Zürich (Kreis 3)",
@@ -221,7 +224,7 @@ struct PlaceTable: Sendable {
         let countryName = countryIndex == Int(Self.noCountry) ? nil : countries[countryIndex].name
         let admin1 = admin1Index < 0 ? nil : admin1s[admin1Index].name.nilIfEmpty
         let coordinate = Coordinate(latitude: latitude[i], longitude: longitude[i])
-        if let osm = extras(i) {
+        if let osm = osmExtras(i) {
             let address = osm.address.isEmpty ? nil : osm.address
             let context = address.map { $0.formatted(countryCode: countryCode) }.flatMap(\.nilIfEmpty) ?? osm.address.town
             let displayName: String
