@@ -15,53 +15,64 @@ public enum TextFolding {
 
     /// Appends the folded UTF-8 of `text` to `output` (which should end at a word boundary or be empty).
     public static func fold(_ text: some StringProtocol, into output: inout [UInt8]) {
+        // A String's UTF-8 is valid, so its scalars are decoded straight from the bytes, by a function that is not
+        // generic: an import folds every name of every place, and a generic one looked up its string type at every
+        // scalar (a quarter of the time folding took).
+        let decoded: Void? = text.utf8.withContiguousStorageIfAvailable { fold(utf8: $0, into: &output) }
+        if decoded == nil {
+            var contiguous = String(text)
+            contiguous.withUTF8 { fold(utf8: $0, into: &output) }
+        }
+    }
+
+    /// `fold` of valid UTF-8.
+    private static func fold(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         let table = FoldTable.shared
         let start = output.count
+        output.reserveCapacity(start + bytes.count)
         func appendSpace() {
             if output.count > start, output[output.count - 1] != 0x20 { output.append(0x20) }
         }
-        func fold(scalar v: Int) {
-            if v < 0x80 {
-                let folded = table.ascii[v]
-                if folded == 0x20 { appendSpace() } else if folded != 0 { output.append(folded) }
-            } else if v < FoldTable.tableLimit {
-                let range = Int(table.start[v])..<Int(table.start[v + 1])
-                for byte in table.bytes[range] {
-                    if byte == 0x20 { appendSpace() } else { output.append(byte) }
+        table.ascii.withUnsafeBufferPointer { ascii in
+            table.start.withUnsafeBufferPointer { tableStart in
+                table.bytes.withUnsafeBufferPointer { tableBytes in
+                    func append(ascii v: Int) {
+                        let folded = ascii[v]
+                        if folded == 0x20 { appendSpace() } else if folded != 0 { output.append(folded) }
+                    }
+                    var i = 0
+                    while i < bytes.count {
+                        let b0 = Int(bytes[i])
+                        let v: Int, length: Int
+                        if b0 < 0x80 {
+                            append(ascii: b0)
+                            i += 1
+                            continue
+                        } else if b0 < 0xE0 {
+                            (v, length) = ((b0 & 0x1F) << 6 | Int(bytes[i + 1] & 0x3F), 2)
+                        } else if b0 < 0xF0 {
+                            (v, length) = ((b0 & 0x0F) << 12 | Int(bytes[i + 1] & 0x3F) << 6 | Int(bytes[i + 2] & 0x3F), 3)
+                        } else {
+                            (v, length) = ((b0 & 0x07) << 18 | Int(bytes[i + 1] & 0x3F) << 12 | Int(bytes[i + 2] & 0x3F) << 6
+                                           | Int(bytes[i + 3] & 0x3F), 4)
+                        }
+                        if v < FoldTable.tableLimit {
+                            for byte in tableBytes[Int(tableStart[v])..<Int(tableStart[v + 1])] {
+                                if byte == 0x20 { appendSpace() } else { output.append(byte) }
+                            }
+                        } else if (0xFF01...0xFF5E).contains(v) {
+                            // Full-width ASCII forms, as typed with CJK input methods.
+                            append(ascii: v - 0xFF01 + 0x21)
+                        } else if FoldTable.isLetterKeptAsIs(v)
+                                    || Unicode.Scalar(UInt32(v)).map({ $0.properties.isAlphabetic || $0.properties.numericType != nil }) == true {
+                            output.append(contentsOf: bytes[i..<(i + length)])
+                        } else {
+                            appendSpace()
+                        }
+                        i += length
+                    }
                 }
-            } else if (0xFF01...0xFF5E).contains(v) {
-                // Full-width ASCII forms, as typed with CJK input methods.
-                let folded = table.ascii[v - 0xFF01 + 0x21]
-                if folded == 0x20 { appendSpace() } else if folded != 0 { output.append(folded) }
-            } else if let scalar = Unicode.Scalar(UInt32(v)), scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                output.append(contentsOf: String(scalar).utf8)
-            } else {
-                appendSpace()
             }
-        }
-        // A String's UTF-8 is valid, so its scalars are decoded here straight from the bytes: an import folds
-        // every name of every place, and this is several times cheaper than the scalar view's iterator.
-        let decoded: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            var i = 0
-            while i < bytes.count {
-                let b0 = Int(bytes[i])
-                if b0 < 0x80 {
-                    fold(scalar: b0)
-                    i += 1
-                } else if b0 < 0xE0 {
-                    fold(scalar: (b0 & 0x1F) << 6 | Int(bytes[i + 1] & 0x3F))
-                    i += 2
-                } else if b0 < 0xF0 {
-                    fold(scalar: (b0 & 0x0F) << 12 | Int(bytes[i + 1] & 0x3F) << 6 | Int(bytes[i + 2] & 0x3F))
-                    i += 3
-                } else {
-                    fold(scalar: (b0 & 0x07) << 18 | Int(bytes[i + 1] & 0x3F) << 12 | Int(bytes[i + 2] & 0x3F) << 6 | Int(bytes[i + 3] & 0x3F))
-                    i += 4
-                }
-            }
-        }
-        if decoded == nil {
-            for scalar in text.unicodeScalars { fold(scalar: Int(scalar.value)) }
         }
         if output.count > start, output[output.count - 1] == 0x20 { output.removeLast() }
     }
@@ -87,6 +98,12 @@ public enum TextFolding {
 final class FoldTable: Sendable {
     static let shared = FoldTable()
     static let tableLimit = 0x3000
+
+    /// Whether scalar v is in a block of letters only (kana, CJK ideographs, Hangul syllables), which folding
+    /// keeps as they are without asking Unicode's tables: GeoNames holds many alternate names in these scripts.
+    static func isLetterKeptAsIs(_ v: Int) -> Bool {
+        (0x3041...0x3096).contains(v) || (0x30A1...0x30FA).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xAC00...0xD7A3).contains(v)
+    }
 
     /// ASCII: the folded byte, 0x20 for a separator, 0 to drop.
     let ascii: [UInt8]

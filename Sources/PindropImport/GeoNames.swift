@@ -132,17 +132,24 @@ public enum GeoNamesReader {
 
     /// Parses one 19-column geoname line (tab-separated, UTF-8).
     static func parsePlace(_ line: UnsafeBufferPointer<UInt8>) -> Result<GeoNamesRecord, LineProblem> {
-        var fields: [UnsafeBufferPointer<UInt8>] = []
-        fields.reserveCapacity(19)
-        var fieldStart = 0
-        for i in 0..<line.count where line[i] == 0x09 {
-            fields.append(UnsafeBufferPointer(rebasing: line[fieldStart..<i]))
-            fieldStart = i + 1
+        // The first 19 columns' bytes, in space on the stack (this runs for every row of a dump); any more are
+        // counted only.
+        withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: 19) { fields in
+            var count = 0, fieldStart = 0
+            for i in 0...line.count where i == line.count || line[i] == 0x09 {
+                if count < 19 { fields[count] = UnsafeBufferPointer(rebasing: line[fieldStart..<i]) }
+                count += 1
+                fieldStart = i + 1
+            }
+            guard count >= 15 else {
+                return .failure(LineProblem(reason: "expected 19 tab-separated columns, found \(count)"))
+            }
+            return parsePlace(fields: UnsafeBufferPointer(rebasing: fields[..<min(count, 19)]))
         }
-        fields.append(UnsafeBufferPointer(rebasing: line[fieldStart..<line.count]))
-        guard fields.count >= 15 else {
-            return .failure(LineProblem(reason: "expected 19 tab-separated columns, found \(fields.count)"))
-        }
+    }
+
+    /// `parsePlace` of a line's columns (at least 15).
+    private static func parsePlace(fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>) -> Result<GeoNamesRecord, LineProblem> {
         func text(_ i: Int) -> String { String(decoding: fields[i], as: UTF8.self) }
         guard let id = Int(text(0)), id > 0 else { return .failure(LineProblem(reason: "geonameid \"\(text(0).prefix(20))\" is not a positive number")) }
         let name = text(1)

@@ -18,3 +18,21 @@ extension RandomAccessCollection where Index == Int {
         return results.map { $0! }
     }
 }
+
+extension Array where Element: BitwiseCopyable {
+    /// self[order[0]], self[order[1]], ...: a gather that reads all over `self`, so the cores take chunks of `order`.
+    func gathered(at order: [Int32]) -> [Element] {
+        let n = order.count, chunk = Swift.max(1, (n + 63) / 64)
+        return [Element](unsafeUninitializedCapacity: n) { out, count in
+            withUnsafeBufferPointer { values in
+                order.withUnsafeBufferPointer { order in
+                    nonisolated(unsafe) let (out, values, order) = (out, values, order)
+                    DispatchQueue.concurrentPerform(iterations: (n + chunk - 1) / chunk) { c in
+                        for i in (c * chunk)..<Swift.min(n, (c + 1) * chunk) { out[i] = values[Int(order[i])] }
+                    }
+                }
+            }
+            count = n
+        }
+    }
+}

@@ -4,13 +4,18 @@ import PindropCore
 /// GeoNames rows as they stream in from a dump, kept only as the place table's columns and the folded name
 /// entries (no `GeoNamesRecord` is held: at 12 M rows those were half of an import's memory). Countries and
 /// admin1 divisions are numbered as first seen until every code is known, and rows stay in file order until
-/// `finish` sorts them by id if the file was not.
+/// `finish` sorts them by id if the file was not. The columns grow as plain arrays (a `Column`'s append checks
+/// its storage each time: a seventh of the time rows took) and become the place table in `finish`.
 struct GeoNamesRows {
-    var places = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
-                            nameStart: [0], nameBytes: [], kind: [], extraStart: [0], extraBytes: [], countries: [], admin1s: [])
+    /// The place table, once `finish` has made it.
+    private(set) var places = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
+                                         nameStart: [0], nameBytes: [], kind: [], extraStart: [0], extraBytes: [], countries: [], admin1s: [])
     var entries = NameEntries(keys: [])
     /// Each row's id as read (the table keeps 32 bits).
     private var ids: [Int] = []
+    private var latitude: [Double] = [], longitude: [Double] = [], population: [Int32] = []
+    private var country: [UInt16] = [], admin1: [Int32] = []
+    private var nameStart: [UInt32] = [0], nameBytes: [UInt8] = [], alternateStart: [UInt32] = [0], alternateBytes: [UInt8] = []
     private var countryCodes: [String] = [], countryOfCode: [String: UInt16] = [:]
     private var admin1Keys: [String] = [], admin1OfKey: [String: Int32] = [:]
 
@@ -19,18 +24,22 @@ struct GeoNamesRows {
     mutating func append(_ r: GeoNamesRecord) {
         let i = ids.count
         ids.append(r.geonameID)
-        places.geonameID.append(Int32(truncatingIfNeeded: r.geonameID))
-        places.latitude.append(r.latitude)
-        places.longitude.append(r.longitude)
-        places.population.append(Int32(clamping: r.population))
-        places.country.append(r.countryCode.isEmpty ? PlaceTable.noCountry : Self.number(r.countryCode, &countryCodes, &countryOfCode))
-        places.admin1.append(Self.number("\(r.countryCode).\(r.admin1Code)", &admin1Keys, &admin1OfKey))
-        places.nameBytes.append(contentsOf: r.name.utf8)
-        places.nameStart.append(UInt32(places.nameBytes.count))
-        places.kind.append(PlaceTable.RowKind.geonames.rawValue)
-        places.extraStart.append(UInt32(places.extraBytes.count))
-        places.appendAlternates(r.alternateNames.lazy.filter(IndexBuilder.isName))
-        let importance = places.importance(i)
+        latitude.append(r.latitude)
+        longitude.append(r.longitude)
+        population.append(Int32(clamping: r.population))
+        country.append(r.countryCode.isEmpty ? PlaceTable.noCountry : Self.number(r.countryCode, &countryCodes, &countryOfCode))
+        admin1.append(Self.number("\(r.countryCode).\(r.admin1Code)", &admin1Keys, &admin1OfKey))
+        nameBytes.append(contentsOf: r.name.utf8)
+        nameStart.append(UInt32(nameBytes.count))
+        // Alternate names that are names (not links), separated by U+001F, as `PlaceTable.alternate` reads them.
+        var first = true
+        for name in r.alternateNames where IndexBuilder.isName(name) {
+            if !first { alternateBytes.append(0x1F) }
+            alternateBytes.append(contentsOf: name.utf8)
+            first = false
+        }
+        alternateStart.append(UInt32(alternateBytes.count))
+        let importance = PlaceTable.importance(population: population[i], kind: .geonames)
         entries.addRow(primary: [r.name, r.asciiName], alternate: r.alternateNames, place: i, importance: importance)
     }
 
@@ -45,15 +54,15 @@ struct GeoNamesRows {
     }
 
     /// Sorts the rows by id (of equal ids the last read stays, as a re-import would replace it), names every
-    /// admin1 division a row uses in `admin1Names` (with "" when the table lacks it), and gives every row its
-    /// final country and admin1 number. Returns `countries` with, named by their code, those the rows use but
-    /// it lacks: every country a place names is stored, or the index would not read back.
+    /// admin1 division a row uses in `admin1Names` (with "" when the table lacks it), gives every row its final
+    /// country and admin1 number, and makes `places`. Returns `countries` with, named by their code, those the rows
+    /// use but it lacks: every country a place names is stored, or the index would not read back.
     mutating func finish(countries: [GeoNamesCountry], admin1Names: inout [String: String]) -> [GeoNamesCountry] {
         if zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) { sortByID() }
         var usedCountries = [Bool](repeating: false, count: countryCodes.count)
         var usedAdmin1 = [Bool](repeating: false, count: admin1Keys.count)
-        for c in places.country where c != PlaceTable.noCountry { usedCountries[Int(c)] = true }
-        for a in places.admin1 { usedAdmin1[Int(a)] = true }
+        for c in country where c != PlaceTable.noCountry { usedCountries[Int(c)] = true }
+        for a in admin1 { usedAdmin1[Int(a)] = true }
         for (k, key) in admin1Keys.enumerated() where usedAdmin1[k] {
             let code = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).last ?? ""
             if !code.isEmpty, code != "00", admin1Names[key] == nil { admin1Names[key] = "" }
@@ -68,13 +77,18 @@ struct GeoNamesRows {
         let finalAdmin1 = Dictionary(uniqueKeysWithValues: admin1Infos.enumerated().map { ("\($1.countryCode).\($1.code)", Int32($0)) })
         let countryMap = countryCodes.map { finalCountry[$0] ?? PlaceTable.noCountry }
         let admin1Map = admin1Keys.map { finalAdmin1[$0] ?? -1 }
-        for i in places.country.indices where places.country[i] != PlaceTable.noCountry {
-            places.country[i] = countryMap[Int(places.country[i])]
-        }
-        for i in places.admin1.indices { places.admin1[i] = admin1Map[Int(places.admin1[i])] }
-        places.countries = countryInfos
-        places.admin1s = admin1Infos
-        ids = []
+        for i in country.indices where country[i] != PlaceTable.noCountry { country[i] = countryMap[Int(country[i])] }
+        for i in admin1.indices { admin1[i] = admin1Map[Int(admin1[i])] }
+        let n = ids.count
+        places = PlaceTable(geonameID: Column(ids.map { Int32(truncatingIfNeeded: $0) }), latitude: Column(latitude),
+                            longitude: Column(longitude), population: Column(population), country: Column(country),
+                            admin1: Column(admin1), nameStart: Column(nameStart), nameBytes: Column(nameBytes),
+                            kind: Column([UInt8](repeating: PlaceTable.RowKind.geonames.rawValue, count: n)),
+                            extraStart: Column([UInt32](repeating: 0, count: n + 1)), extraBytes: [],
+                            countries: countryInfos, admin1s: admin1Infos,
+                            alternateStart: Column(alternateStart), alternateBytes: Column(alternateBytes))
+        ids = []; latitude = []; longitude = []; population = []; country = []; admin1 = []
+        nameStart = []; nameBytes = []; alternateStart = []; alternateBytes = []
         return all
     }
 
@@ -84,21 +98,20 @@ struct GeoNamesRows {
         let order = ids.indices.sorted { ids[$0] < ids[$1] }
         let kept = order.indices.filter { $0 + 1 == order.count || ids[order[$0 + 1]] != ids[order[$0]] }.map { order[$0] }
         var newRow = [Int32](repeating: -1, count: ids.count)
-        var table = GeoNamesRows().places
-        for (n, old) in kept.enumerated() {
-            newRow[old] = Int32(n)
-            table.geonameID.append(places.geonameID[old]); table.latitude.append(places.latitude[old])
-            table.longitude.append(places.longitude[old]); table.population.append(places.population[old])
-            table.country.append(places.country[old]); table.admin1.append(places.admin1[old])
-            table.nameBytes += places.nameBytes[Int(places.nameStart[old])..<Int(places.nameStart[old + 1])]
-            table.nameStart.append(UInt32(table.nameBytes.count))
-            table.kind.append(places.kind[old])
-            table.extraStart.append(UInt32(table.extraBytes.count))
-            table.alternateBytes += places.alternateBytes[Int(places.alternateStart[old])..<Int(places.alternateStart[old + 1])]
-            table.alternateStart.append(UInt32(table.alternateBytes.count))
+        for (n, old) in kept.enumerated() { newRow[old] = Int32(n) }
+        func bytes(_ all: [UInt8], _ start: [UInt32]) -> (bytes: [UInt8], start: [UInt32]) {
+            var sorted: (bytes: [UInt8], start: [UInt32]) = ([], [0])
+            for old in kept {
+                sorted.bytes += all[Int(start[old])..<Int(start[old + 1])]
+                sorted.start.append(UInt32(sorted.bytes.count))
+            }
+            return sorted
         }
+        (nameBytes, nameStart) = bytes(nameBytes, nameStart)
+        (alternateBytes, alternateStart) = bytes(alternateBytes, alternateStart)
         ids = kept.map { ids[$0] }
-        places = table
+        latitude = kept.map { latitude[$0] }; longitude = kept.map { longitude[$0] }; population = kept.map { population[$0] }
+        country = kept.map { country[$0] }; admin1 = kept.map { admin1[$0] }
         // Entries grouped by their new row, those of dropped rows left out.
         let (_, keptEntries) = groupedByKey(entries.owners.map { Int(newRow[Int($0)]) }, keyCount: kept.count)
         var sorted = NameEntries(keys: entries.keys)
@@ -115,8 +128,9 @@ extension GeoNamesRows {
     /// folding and numbering the names there while the caller parses and stores the next ones nearly halves an
     /// import's reading time on two cores. Records keep their order. When `read` throws, the rows are dropped.
     static func collect(_ read: (_ handOver: (GeoNamesRecord) -> Void) throws -> ImportSummary) throws -> (ImportSummary, GeoNamesRows) {
-        // Batches of records, at most 4 waiting, so a fast reader holds little.
-        let batchSize = 1024, handoff = Handoff<[GeoNamesRecord], Never>(capacity: 4)
+        // Batches of records, at most 64 waiting (some 30 MB): enough that the reader goes on while the rows stop
+        // for a moment to move a column that has outgrown its space (at 12 M rows, a copy of up to 1 GB).
+        let batchSize = 1024, handoff = Handoff<[GeoNamesRecord], Never>(capacity: 64)
         let appender = Background { () -> GeoNamesRows in
             var rows = GeoNamesRows()
             while let batch = handoff.take() {

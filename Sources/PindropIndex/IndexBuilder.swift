@@ -53,14 +53,15 @@ public struct IndexBuilder: PlaceStoreWriter {
                 // from those and written in the same transaction. Kept in this scope so that they are freed
                 // before the new file is read back.
                 try IndexDatabase(creatingAt: temporary).write { db in
-                    let insert = try IndexDatabase.placeInserter(db)
+                    var insert = try IndexDatabase.placeInserter(db)
                     var rows: GeoNamesRows
                     (report.summary, rows) = try GeoNamesRows.collect { handOver in
                         try source.readPlaces(progress: { progress?("reading", $0) }) { record in
-                            try insert(record)
+                            try insert.insert(record)
                             handOver(record)
                         }
                     }
+                    try insert.finish()
                     guard rows.count > 0 else {
                         throw PindropError.unreadableData("\(source.label) holds no readable GeoNames rows (\(report.summary.skipped.count) malformed)")
                     }

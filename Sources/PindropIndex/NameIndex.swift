@@ -1,3 +1,4 @@
+import Dispatch
 import PindropCore
 
 /// Every folded name of every place, sorted, with a max-score segment tree so the best places under any
@@ -33,59 +34,14 @@ struct NameIndex: Sendable {
 
     /// Builds from unsorted (key, place, kind, score) entries.
     init(keys: [UInt8], starts: [UInt32], lengths: [UInt8], places: [Int32], kinds: [UInt8], scores: [Float]) {
-        let n = places.count
-        // Each entry's first 8 key bytes as one big-endian number (zero-padded), so most comparisons are one
-        // integer compare; equal heads fall back to the whole key, then the score. Same order as comparing keys.
-        var head = [UInt64](repeating: 0, count: n)
-        keys.withUnsafeBufferPointer { k in
-            for e in 0..<n {
-                let s = Int(starts[e])
-                var h: UInt64 = 0
-                for i in 0..<8 { h = h << 8 | (i < Int(lengths[e]) ? UInt64(k[s + i]) : 0) }
-                head[e] = h
-            }
-        }
-        var order = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
-            for e in 0..<n { buffer[e] = Int32(e) }
-            count = n
-        }
-        keys.withUnsafeBufferPointer { k in
-            starts.withUnsafeBufferPointer { starts in
-                lengths.withUnsafeBufferPointer { lengths in
-                    scores.withUnsafeBufferPointer { scores in
-                        head.withUnsafeBufferPointer { head in
-                            order = Self.stableSorted(order, by: EntryOrder(keys: k, starts: starts, lengths: lengths, scores: scores, head: head))
-                        }
-                    }
-                }
-            }
-        }
-        head = []
-        // Key bytes laid out in sorted order, equal keys stored once: walks and binary searches then read
-        // neighbouring memory instead of jumping across the whole pool.
-        var sortedBytes: [UInt8] = []
-        sortedBytes.reserveCapacity(keys.count)
-        var sortedStart: [UInt32] = []
-        sortedStart.reserveCapacity(n)
-        keys.withUnsafeBufferPointer { k in
-            var previous = -1
-            for i in order.lazy.map({ Int($0) }) {
-                let s = Int(starts[i]), l = Int(lengths[i])
-                if previous >= 0, NameIndex.compare(k, s, l, k, Int(starts[previous]), Int(lengths[previous])) == 0 {
-                    sortedStart.append(sortedStart[sortedStart.count - 1])
-                } else {
-                    sortedStart.append(UInt32(sortedBytes.count))
-                    sortedBytes.append(contentsOf: k[s..<(s + l)])
-                }
-                previous = i
-            }
-        }
-        let sortedLengths = order.map { lengths[Int($0)] }, sortedKinds = order.map { kinds[Int($0)] }
-        let sortedScores = order.map { scores[Int($0)] }
+        let (order, newKey) = Self.sortedEntries(keys: keys, starts: starts, lengths: lengths, scores: scores)
+        let (sortedBytes, sortedStart) = Self.keysInOrder(keys: keys, starts: starts, lengths: lengths, order: order, newKey: newKey)
+        let sortedLengths = lengths.gathered(at: order), sortedKinds = kinds.gathered(at: order)
+        let sortedScores = scores.gathered(at: order)
         keyBytes = Column(sortedBytes)
         keyStart = Column(sortedStart)
         keyLength = Column(sortedLengths)
-        entryPlace = Column(order.map { places[Int($0)] })
+        entryPlace = Column(places.gathered(at: order))
         entryKind = Column(sortedKinds)
         entryScore = Column(sortedScores)
         tree = Column(NameIndex.buildTree(sortedScores))
@@ -160,36 +116,159 @@ struct NameIndex: Sendable {
         return tree
     }
 
-    /// The order of name entries: by key (most comparisons one integer compare of the first 8 bytes), then by
-    /// score, highest first.
+    /// A name entry as the import sorts it: its first 8 key bytes as one big-endian number (zero-padded), so most
+    /// comparisons are one integer compare of values at hand rather than reads across the whole entry table.
+    struct SortItem {
+        var head: UInt64
+        var entry: Int32
+    }
+
+    /// The order of name entries: by key, then by score, highest first, then as the import met them (by entry).
+    /// A total order, so that any sort gives the one answer.
     struct EntryOrder {
         let keys: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>, lengths: UnsafeBufferPointer<UInt8>
-        let scores: UnsafeBufferPointer<Float>, head: UnsafeBufferPointer<UInt64>
+        let scores: UnsafeBufferPointer<Float>
 
         @inline(__always)
-        func less(_ a: Int32, _ b: Int32) -> Bool {
-            let a = Int(a), b = Int(b)
-            if head[a] != head[b] { return head[a] < head[b] }
-            let c = NameIndex.compare(keys, Int(starts[a]), Int(lengths[a]), keys, Int(starts[b]), Int(lengths[b]))
-            return c != 0 ? c < 0 : scores[a] > scores[b]
+        func less(_ a: SortItem, _ b: SortItem) -> Bool {
+            if a.head != b.head { return a.head < b.head }
+            let (x, y) = (Int(a.entry), Int(b.entry))
+            let c = NameIndex.compare(keys, Int(starts[x]), Int(lengths[x]), keys, Int(starts[y]), Int(lengths[y]))
+            if c != 0 { return c < 0 }
+            return scores[x] != scores[y] ? scores[x] > scores[y] : x < y
         }
     }
 
-    /// `order` sorted stably, its two halves on two cores and then merged (ties from the first half first): the
-    /// same order as one stable sort of the whole.
-    static func stableSorted(_ order: [Int32], by entries: EntryOrder) -> [Int32] {
-        let middle = order.count / 2
-        let halves = [order[..<middle], order[middle...]].concurrentMap { half in half.sorted { entries.less($0, $1) } }
-        var merged: [Int32] = []
-        merged.reserveCapacity(order.count)
-        let (first, second) = (halves[0], halves[1])
-        var i = 0, j = 0
-        while i < first.count && j < second.count {
-            if entries.less(second[j], first[i]) { merged.append(second[j]); j += 1 } else { merged.append(first[i]); i += 1 }
+    /// The entries in `EntryOrder`, and for each position in that order whether its key differs from the one before.
+    /// The entries are first put in buckets by their first two bytes (as `buckets` is laid out), which is their
+    /// order between buckets; then the cores sort bucket after bucket, each small enough to stay in the cache.
+    static func sortedEntries(keys: [UInt8], starts: [UInt32], lengths: [UInt8], scores: [Float]) -> (order: [Int32], newKey: [Bool]) {
+        let n = starts.count, parts = 8, part = max(1, (n + parts - 1) / parts)
+        /// The entries of part p (none for the last parts of a few entries).
+        func partRange(_ p: Int) -> Range<Int> { min(n, p * part)..<min(n, (p + 1) * part) }
+        @inline(__always) func bucket(_ head: UInt64) -> Int { Int(head >> 48) }
+        @inline(__always) func head(_ k: UnsafeBufferPointer<UInt8>, _ e: Int) -> UInt64 {
+            let s = Int(starts[e]), l = Int(lengths[e])
+            var h: UInt64 = 0
+            for i in 0..<8 { h = h << 8 | (i < l ? UInt64(k[s + i]) : 0) }
+            return h
         }
-        merged += first[i...]
-        merged += second[j...]
-        return merged
+        // Each part of the entries counts its own buckets, so that the parts can then fill their places in each
+        // bucket at once.
+        let counts = (0..<parts).concurrentMap { p -> [Int32] in
+            var counts = [Int32](repeating: 0, count: bucketCount - 1)
+            keys.withUnsafeBufferPointer { k in
+                for e in partRange(p) { counts[bucket(head(k, e))] += 1 }
+            }
+            return counts
+        }
+        var bucketStart = [Int](repeating: 0, count: bucketCount), cursors = [[Int]](repeating: [], count: parts)
+        var total = 0
+        for b in 0..<(bucketCount - 1) {
+            bucketStart[b] = total
+            for p in 0..<parts { cursors[p].append(total); total += Int(counts[p][b]) }
+        }
+        bucketStart[bucketCount - 1] = total
+        var items = [SortItem](unsafeUninitializedCapacity: n) { buffer, count in
+            nonisolated(unsafe) let buffer = buffer
+            let partCursors = cursors
+            keys.withUnsafeBufferPointer { k in
+                _ = (0..<parts).concurrentMap { p in
+                    var cursor = partCursors[p]
+                    for e in partRange(p) {
+                        let h = head(k, e)
+                        buffer[cursor[bucket(h)]] = SortItem(head: h, entry: Int32(e))
+                        cursor[bucket(h)] += 1
+                    }
+                }
+            }
+            count = n
+        }
+        var order = [Int32](repeating: 0, count: n), newKey = [Bool](repeating: true, count: n)
+        keys.withUnsafeBufferPointer { k in
+            starts.withUnsafeBufferPointer { starts in
+                lengths.withUnsafeBufferPointer { lengths in
+                    scores.withUnsafeBufferPointer { scores in
+                        let entries = EntryOrder(keys: k, starts: starts, lengths: lengths, scores: scores)
+                        items.withUnsafeMutableBufferPointer { items in
+                            nonisolated(unsafe) let items = items
+                            let bucketStart = bucketStart
+                            _ = (0..<(bucketCount - 1)).concurrentMap { b in
+                                items[bucketStart[b]..<bucketStart[b + 1]].sort { entries.less($0, $1) }
+                            }
+                            order.withUnsafeMutableBufferPointer { order in
+                                newKey.withUnsafeMutableBufferPointer { newKey in
+                                    nonisolated(unsafe) let (order, newKey) = (order, newKey)
+                                    _ = (0..<parts).concurrentMap { p in
+                                        for m in partRange(p) {
+                                            let (item, entry) = (items[m], Int(items[m].entry))
+                                            order[m] = item.entry
+                                            guard m > 0, item.head == items[m - 1].head else { continue }
+                                            let previous = Int(items[m - 1].entry)
+                                            newKey[m] = NameIndex.compare(k, Int(starts[entry]), Int(lengths[entry]),
+                                                                          k, Int(starts[previous]), Int(lengths[previous])) != 0
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (order, newKey)
+    }
+
+    /// The keys of the entries in `order`, each new one (`newKey`) appended once: the bytes, and where each entry's
+    /// key starts. The cores take chunks of the order; the chunks' bytes are then joined.
+    static func keysInOrder(keys: [UInt8], starts: [UInt32], lengths: [UInt8], order: [Int32], newKey: [Bool]) -> (bytes: [UInt8], starts: [UInt32]) {
+        let n = order.count, chunk = max(1, (n + 63) / 64)
+        let parts = (0..<((n + chunk - 1) / chunk)).concurrentMap { c -> (bytes: [UInt8], starts: [UInt32]) in
+            var bytes: [UInt8] = [], partStarts: [UInt32] = []
+            partStarts.reserveCapacity(chunk)
+            keys.withUnsafeBufferPointer { k in
+                for m in (c * chunk)..<min(n, (c + 1) * chunk) {
+                    if newKey[m] {
+                        let e = Int(order[m]), s = Int(starts[e])
+                        partStarts.append(UInt32(bytes.count))
+                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: k[s..<(s + Int(lengths[e]))]))
+                    } else {
+                        // The key before: this chunk's last, or (first in the chunk) the previous chunk's.
+                        partStarts.append(partStarts.last ?? UInt32.max)
+                    }
+                }
+            }
+            return (bytes, partStarts)
+        }
+        // Where each chunk's bytes go, and the start of the key before each chunk (for its leading repeats).
+        var offsets: [Int] = [], keyBefore: [UInt32] = []
+        var total = 0, last = UInt32.max
+        for part in parts {
+            offsets.append(total)
+            keyBefore.append(last)
+            if let end = part.starts.last, end != UInt32.max { last = end + UInt32(total) }
+            total += part.bytes.count
+        }
+        let (chunkOffsets, chunkKeyBefore) = (offsets, keyBefore)
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { bytes, count in
+            nonisolated(unsafe) let bytes = bytes
+            DispatchQueue.concurrentPerform(iterations: parts.count) { c in
+                parts[c].bytes.withUnsafeBufferPointer { part in
+                    if let base = part.baseAddress { (bytes.baseAddress! + chunkOffsets[c]).initialize(from: base, count: part.count) }
+                }
+            }
+            count = total
+        }
+        let sortedStarts = [UInt32](unsafeUninitializedCapacity: n) { out, count in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: parts.count) { c in
+                for (k, s) in parts[c].starts.enumerated() {
+                    out[c * chunk + k] = s == UInt32.max ? chunkKeyBefore[c] : s + UInt32(chunkOffsets[c])
+                }
+            }
+            count = n
+        }
+        return (bytes, sortedStarts)
     }
 
     @inline(__always)

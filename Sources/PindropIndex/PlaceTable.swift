@@ -79,15 +79,6 @@ struct PlaceTable: Sendable {
                    alternateBytes: Column(alternateBytes[..<Int(alternateStart[min(n, alternateStart.count - 1)])]))
     }
 
-    /// Appends a GeoNames row's alternate names (rows must come in order).
-    mutating func appendAlternates(_ names: some Sequence<String>) {
-        for (n, name) in names.enumerated() {
-            if n > 0 { alternateBytes.append(0x1F) }
-            alternateBytes.append(contentsOf: name.utf8)
-        }
-        alternateStart.append(UInt32(alternateBytes.count))
-    }
-
     /// The alternate name of row i, as imported, whose folded form is `key`; of several ("Munchen", "München"),
     /// the one written as `typed` starts; nil when none is.
     func alternate(_ i: Int, foldedAs key: some Collection<UInt8>, typed: String) -> String? {
@@ -172,7 +163,12 @@ struct PlaceTable: Sendable {
 
     /// Ranking weight: log2 of the population (people expect the biggest place of a name first).
     func importance(_ i: Int) -> Float {
-        Float(log2(Double(population[i]) + 100)) + rowKind(i).bonus
+        Self.importance(population: population[i], kind: rowKind(i))
+    }
+
+    /// The importance of a row of this population and kind.
+    static func importance(population: Int32, kind: RowKind) -> Float {
+        Float(log2(Double(population) + 100)) + kind.bonus
     }
 
     /// A row's place id: "geonames:<id>" or the OpenStreetMap row's own.

@@ -355,9 +355,14 @@ struct SpatialIndex: Sendable {
         xyz.withUnsafeBufferPointer { p in
             axis.withUnsafeBufferPointer { ax in
                 slotPlace.withUnsafeBufferPointer { places in
+                  box.withUnsafeBufferPointer { b in
                     func visit(_ lo: Int, _ hi: Int) {
                         guard lo < hi, found.count <= limit else { return }
                         let mid = (lo + hi) >> 1
+                        // A subtree's box prunes what its split planes cannot: a wide circle with few places in it
+                        // (an ocean cell's candidates, a town search far from any) otherwise opens every subtree
+                        // its planes cross. Small subtrees are cheaper to open than to test.
+                        if hi - lo > 8, Self.boxDistance2(b, 6 * mid, qx, qy, qz) > r2 { return }
                         let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
                         let d2 = dx * dx + dy * dy + dz * dz
                         if d2 <= r2 { found.append((places[mid], d2)) }
@@ -367,6 +372,7 @@ struct SpatialIndex: Sendable {
                         if diff >= -chord { visit(mid + 1, hi) }
                     }
                     visit(0, count)
+                  }
                 }
             }
         }
@@ -395,3 +401,4 @@ struct SpatialIndex: Sendable {
         return Array(found.prefix(k))
     }
 }
+

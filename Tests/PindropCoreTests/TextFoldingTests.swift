@@ -123,4 +123,17 @@ struct WireEncodingTests {
         #expect(geometry["coordinates"] as? [Double] == [-2.25, 48.5])
         #expect((feature["properties"] as? [String: Any])?["id"] as? String == "geonames:1")
     }
+
+    @Test("above the precomputed table, a letter or number is kept as it is and anything else separates words")
+    func scalarsBeyondTheTable() {
+        // Every scalar from U+3000 on, against Unicode's own properties: folding answers some blocks of letters
+        // (kana, CJK, Hangul) without asking, and this holds that shortcut to what asking would say.
+        var wrong: [String] = []
+        for v in UInt32(0x3000)...0x10FFFF where !(0xFF01...0xFF5E).contains(v) {
+            guard let scalar = Unicode.Scalar(v) else { continue }
+            let kept = scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            if TextFolding.fold("a" + String(scalar) + "b") != (kept ? "a\(scalar)b" : "a b") { wrong.append(String(v, radix: 16)) }
+        }
+        #expect(wrong.isEmpty, "folded unlike their properties: \(wrong.prefix(20))")
+    }
 }
