@@ -25,8 +25,8 @@ public enum TextFolding {
         }
     }
 
-    /// `fold` of valid UTF-8.
-    private static func fold(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    /// `fold` of the UTF-8 of a text (valid UTF-8: a `String`'s bytes or a slice of them at scalar boundaries).
+    public static func fold(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         let table = FoldTable.shared
         let start = output.count
         output.reserveCapacity(start + bytes.count)

@@ -164,9 +164,9 @@ public enum GeoNamesReader {
         guard let population = populationText.isEmpty ? 0 : Int(populationText), population >= 0 else {
             return .failure(LineProblem(reason: "population \"\(populationText.prefix(20))\" is not a number"))
         }
-        let alternates = GeoNamesRecord.alternateNames(fields[3])
         return .success(GeoNamesRecord(
-            geonameID: id, name: name, asciiName: text(2), alternateNames: alternates, latitude: lat, longitude: lon,
+            geonameID: id, name: name, asciiName: text(2), alternateNamesText: GeoNamesRecord.alternateNamesText(dumpColumn: fields[3]),
+            latitude: lat, longitude: lon,
             featureClass: text(6), featureCode: text(7), countryCode: text(8).uppercased(), admin1Code: text(10),
             population: population, timezone: fields.count > 17 ? text(17) : ""))
     }

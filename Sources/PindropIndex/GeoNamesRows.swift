@@ -31,16 +31,26 @@ struct GeoNamesRows {
         admin1.append(Self.number("\(r.countryCode).\(r.admin1Code)", &admin1Keys, &admin1OfKey))
         nameBytes.append(contentsOf: r.name.utf8)
         nameStart.append(UInt32(nameBytes.count))
-        // Alternate names that are names (not links), separated by U+001F, as `PlaceTable.alternate` reads them.
-        var first = true
-        for name in r.alternateNames where IndexBuilder.isName(name) {
-            if !first { alternateBytes.append(0x1F) }
-            alternateBytes.append(contentsOf: name.utf8)
-            first = false
+        let importance = PlaceTable.importance(population: population[i], kind: .geonames)
+        entries.startRow()
+        entries.addPrimary(r.name, place: i, importance: importance)
+        entries.addPrimary(r.asciiName, place: i, importance: importance)
+        // Alternate names that are names (not links), from the record's bytes: into the column separated by U+001F,
+        // as `PlaceTable.alternate` reads them, and folded into the name entries.
+        var text = r.alternateNamesText, first = true
+        text.withUTF8 { all in
+            var start = 0
+            for end in 0...all.count where end == all.count || all[end] == GeoNamesRecord.alternateSeparator {
+                defer { start = end + 1 }
+                let name = UnsafeBufferPointer(rebasing: all[start..<end])
+                guard !name.isEmpty, IndexBuilder.isName(utf8: name) else { continue }
+                if !first { alternateBytes.append(0x1F) }
+                alternateBytes.append(contentsOf: name)
+                first = false
+                entries.addAlternate(utf8: name, place: i, importance: importance)
+            }
         }
         alternateStart.append(UInt32(alternateBytes.count))
-        let importance = PlaceTable.importance(population: population[i], kind: .geonames)
-        entries.addRow(primary: [r.name, r.asciiName], alternate: r.alternateNames, place: i, importance: importance)
     }
 
     /// The provisional number of `key`, given on first sight. Static: a method of `self` taking two of its

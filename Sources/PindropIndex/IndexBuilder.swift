@@ -389,21 +389,20 @@ public struct IndexBuilder: PlaceStoreWriter {
     static let maxKeyBytes = 120
 
     /// Whether an alternate name in the dumps is a name (some are links to articles).
-    static func isName(_ text: String) -> Bool { !containsHTTP(text) }
+    static func isName(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isName(utf8: $0) }
+    }
 
-    /// Whether `text` holds "http". Character by character (Foundation's `contains`) it cost 11% of an import;
-    /// a byte search answers nearly every name, and only a byte hit is confirmed the old way, so that which
-    /// names count is unchanged.
-    static func containsHTTP(_ text: String) -> Bool {
-        var utf8 = text
-        let hit = utf8.withUTF8 { bytes -> Bool in
-            guard bytes.count >= 4 else { return false }
-            for i in 0...(bytes.count - 4) where bytes[i] == 0x68 && bytes[i + 1] == 0x74 && bytes[i + 2] == 0x74 && bytes[i + 3] == 0x70 {
-                return true
-            }
-            return false
+    /// `isName` of a name's UTF-8: whether it does not hold "http". Character by character (Foundation's
+    /// `contains`) it cost 11% of an import; a byte search answers nearly every name, and only a byte hit is
+    /// confirmed the old way, so that which names count is unchanged.
+    static func isName(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 4 else { return true }
+        for i in 0...(bytes.count - 4) where bytes[i] == 0x68 && bytes[i + 1] == 0x74 && bytes[i + 2] == 0x74 && bytes[i + 3] == 0x70 {
+            return !String(decoding: bytes, as: UTF8.self).contains("http")
         }
-        return hit && text.contains("http")
+        return true
     }
 
     /// Folds and adds the names of rows firstRow, firstRow + 1, ... (one tuple each) as name entries.
@@ -450,26 +449,38 @@ struct NameEntries {
         scores.append(importance - kind.penalty)
     }
 
-    /// Scratch space of `addRow`, kept between rows: the folded name, and the hash and entry of each key the row has.
+    /// Scratch space of a row's names, kept between rows: the folded name, and the hash and entry of each key the
+    /// row has.
     var folded: [UInt8] = [], rowKeys: [(hash: UInt64, entry: Int32)] = []
 
     /// Folds and adds one row's names: each once, alternates that are names (not links), and the later words of
     /// its primary names, so "york" finds "New York" (ranked below names that start so).
     mutating func addRow(primary: [String], alternate: [String], place: Int, importance: Float) {
-        rowKeys.removeAll(keepingCapacity: true)
-        for name in primary {
-            folded.removeAll(keepingCapacity: true)
-            TextFolding.fold(name, into: &folded)
-            add(folded[...], place: place, kind: .primary, importance: importance)
-            for (j, byte) in folded.enumerated() where byte == 0x20 {
-                add(folded[(j + 1)...], place: place, kind: .innerWord, importance: importance)
-            }
+        startRow()
+        for name in primary { addPrimary(name, place: place, importance: importance) }
+        for var name in alternate {
+            name.withUTF8 { if IndexBuilder.isName(utf8: $0) { addAlternate(utf8: $0, place: place, importance: importance) } }
         }
-        for name in alternate where IndexBuilder.isName(name) {
-            folded.removeAll(keepingCapacity: true)
-            TextFolding.fold(name, into: &folded)
-            add(folded[...], place: place, kind: .alternate, importance: importance)
+    }
+
+    /// Starts a row's names (`addRow` in parts, for a row whose alternate names are bytes already).
+    mutating func startRow() { rowKeys.removeAll(keepingCapacity: true) }
+
+    /// A primary name of the row, and its later words.
+    mutating func addPrimary(_ name: String, place: Int, importance: Float) {
+        folded.removeAll(keepingCapacity: true)
+        TextFolding.fold(name, into: &folded)
+        add(folded[...], place: place, kind: .primary, importance: importance)
+        for (j, byte) in folded.enumerated() where byte == 0x20 {
+            add(folded[(j + 1)...], place: place, kind: .innerWord, importance: importance)
         }
+    }
+
+    /// An alternate name of the row that is a name (`IndexBuilder.isName`), as UTF-8.
+    mutating func addAlternate(utf8 name: UnsafeBufferPointer<UInt8>, place: Int, importance: Float) {
+        folded.removeAll(keepingCapacity: true)
+        TextFolding.fold(utf8: name, into: &folded)
+        add(folded[...], place: place, kind: .alternate, importance: importance)
     }
 
     func index() -> NameIndex {

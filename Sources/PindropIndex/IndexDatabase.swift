@@ -224,11 +224,10 @@ struct PlaceInserter {
         }
         add(r.name)
         add(r.asciiName)
+        // The alternate names comma-separated, as the dump has them.
         let start = text.count
-        for (k, name) in r.alternateNames.enumerated() {
-            if k > 0 { text.append(UInt8(ascii: ",")) }
-            text.append(contentsOf: name.utf8)
-        }
+        text.append(contentsOf: r.alternateNamesText.utf8)
+        for i in start..<text.count where text[i] == GeoNamesRecord.alternateSeparator { text[i] = UInt8(ascii: ",") }
         spans.append((start, text.count - start))
         add(r.featureCode)
         add(r.countryCode)

@@ -6,8 +6,15 @@ public struct GeoNamesRecord: Sendable, Hashable {
     public var geonameID: Int
     public var name: String
     public var asciiName: String
-    /// The comma-separated alternate names, in any script.
-    public var alternateNames: [String]
+    /// The alternate names, in any script, separated by U+001F (`alternateSeparator`): one string a row, as the
+    /// dump's column arrives with its commas replaced, where an array of names cost an allocation a name (an import
+    /// reads millions).
+    public var alternateNamesText: String
+    /// The alternate names, in any script (none empty).
+    public var alternateNames: [String] {
+        get { Self.alternateNames(alternateNamesText.utf8, separator: Self.alternateSeparator) }
+        set { alternateNamesText = Self.alternateNamesText(newValue) }
+    }
     public var latitude: Double
     public var longitude: Double
     public var featureClass: String
@@ -21,7 +28,16 @@ public struct GeoNamesRecord: Sendable, Hashable {
     public init(geonameID: Int, name: String, asciiName: String, alternateNames: [String], latitude: Double,
                 longitude: Double, featureClass: String, featureCode: String, countryCode: String,
                 admin1Code: String, population: Int, timezone: String) {
-        self.geonameID = geonameID; self.name = name; self.asciiName = asciiName; self.alternateNames = alternateNames
+        self.init(geonameID: geonameID, name: name, asciiName: asciiName, alternateNamesText: Self.alternateNamesText(alternateNames),
+                  latitude: latitude, longitude: longitude, featureClass: featureClass, featureCode: featureCode,
+                  countryCode: countryCode, admin1Code: admin1Code, population: population, timezone: timezone)
+    }
+
+    /// Makes a record from its parts, the alternate names as `alternateNamesText` holds them.
+    public init(geonameID: Int, name: String, asciiName: String, alternateNamesText: String, latitude: Double,
+                longitude: Double, featureClass: String, featureCode: String, countryCode: String,
+                admin1Code: String, population: Int, timezone: String) {
+        self.geonameID = geonameID; self.name = name; self.asciiName = asciiName; self.alternateNamesText = alternateNamesText
         self.latitude = latitude; self.longitude = longitude; self.featureClass = featureClass
         self.featureCode = featureCode; self.countryCode = countryCode; self.admin1Code = admin1Code
         self.population = population; self.timezone = timezone
@@ -29,16 +45,35 @@ public struct GeoNamesRecord: Sendable, Hashable {
 }
 
 extension GeoNamesRecord {
-    /// The names of a dump's comma-separated alternate-names column, split at every comma byte: a comma followed
-    /// by a combining mark (Sinhala ",ෙ") still separates two names, though a `Character` would join the two.
+    /// What separates the names in `alternateNamesText`.
+    public static let alternateSeparator = UInt8(0x1F)
+
+    /// `alternateNamesText` of these names (a separator inside a name becomes a space).
+    public static func alternateNamesText(_ names: [String]) -> String {
+        names.map { name in
+            name.utf8.contains(alternateSeparator) ? String(decoding: name.utf8.map { $0 == alternateSeparator ? 0x20 : $0 }, as: UTF8.self) : name
+        }.joined(separator: "\u{1F}")
+    }
+
+    /// `alternateNamesText` of a dump's comma-separated alternate-names column: its bytes with each comma replaced.
+    public static func alternateNamesText(dumpColumn column: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: column.count) { text in
+            for (i, byte) in column.enumerated() { text[i] = byte == UInt8(ascii: ",") ? alternateSeparator : byte }
+            return column.count
+        }
+    }
+
+    /// The names of a dump's comma-separated alternate-names column (or of another separator's), split at every
+    /// separator byte: a comma followed by a combining mark (Sinhala ",ෙ") still separates two names, though a
+    /// `Character` would join the two. Empty names are left out.
     /// Inlinable, so that it is specialized for the caller's bytes (generic, it is several times slower).
     @inlinable
-    public static func alternateNames(_ column: some Collection<UInt8>) -> [String] {
-        // One pass, each name made as its end is found (no array of pieces first): an import splits millions.
+    public static func alternateNames(_ column: some Collection<UInt8>, separator: UInt8 = UInt8(ascii: ",")) -> [String] {
+        // One pass, each name made as its end is found (no array of pieces first).
         var names: [String] = []
         var start = column.startIndex, i = column.startIndex
         while i != column.endIndex {
-            if column[i] == UInt8(ascii: ",") {
+            if column[i] == separator {
                 if start != i { names.append(String(decoding: column[start..<i], as: UTF8.self)) }
                 start = column.index(after: i)
             }
