@@ -53,7 +53,7 @@ public struct IndexBuilder: PlaceStoreWriter {
                 // from those and written in the same transaction. Kept in this scope so that they are freed
                 // before the new file is read back.
                 try IndexDatabase(creatingAt: temporary).write { db in
-                    var insert = try IndexDatabase.placeInserter(db)
+                    var insert = try PlaceInserter(db)
                     var rows: GeoNamesRows
                     (report.summary, rows) = try GeoNamesRows.collect { handOver in
                         try source.readPlaces(progress: { progress?("reading", $0) }) { record in
@@ -388,15 +388,9 @@ public struct IndexBuilder: PlaceStoreWriter {
     /// Longest folded name kept, in bytes (longer "names" in the dumps are descriptions, not names).
     static let maxKeyBytes = 120
 
-    /// Whether an alternate name in the dumps is a name (some are links to articles).
-    static func isName(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { isName(utf8: $0) }
-    }
-
-    /// `isName` of a name's UTF-8: whether it does not hold "http". Character by character (Foundation's
-    /// `contains`) it cost 11% of an import; a byte search answers nearly every name, and only a byte hit is
-    /// confirmed the old way, so that which names count is unchanged.
+    /// Whether an alternate name in the dumps (its UTF-8) is a name: some are links to articles, which hold "http".
+    /// Character by character (Foundation's `contains`) it cost 11% of an import; a byte search answers nearly
+    /// every name, and only a byte hit is confirmed the old way, so that which names count is unchanged.
     static func isName(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 4 else { return true }
         for i in 0...(bytes.count - 4) where bytes[i] == 0x68 && bytes[i + 1] == 0x74 && bytes[i + 2] == 0x74 && bytes[i + 3] == 0x70 {

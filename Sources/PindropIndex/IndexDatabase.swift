@@ -117,10 +117,6 @@ final class IndexDatabase {
         try queue.write(body)
     }
 
-    /// Stores GeoNames rows as they are read, `PlaceInserter.rowsPerStatement` to an INSERT (a later row with the
-    /// same id replaces the earlier); `finish` stores the rest.
-    static func placeInserter(_ db: Database) throws -> PlaceInserter { try PlaceInserter(db) }
-
     /// A stored place's name, ASCII name and alternate names, in that order.
     static func names(_ db: Database, geonameID: Int) throws -> [String] {
         guard let row = try Row.fetchOne(db, sql: "SELECT name, asciiname, alternatenames FROM place WHERE geonameid = ?",
@@ -191,7 +187,8 @@ final class IndexDatabase {
     }
 }
 
-/// GeoNames rows on their way into the place table. Bound through SQLite's own calls (GRDB's argument arrays cost
+/// GeoNames rows on their way into the place table, as they are read (a later row with the same id replaces the
+/// earlier); `finish` stores the last few. Bound through SQLite's own calls (GRDB's argument arrays cost
 /// twice what SQLite does, per row), and several rows to a statement: each run of a statement opens its table
 /// afresh, and that was a third of an import's time storing rows. A struct, so that its buffers are not checked
 /// for exclusive access at every append as a class's would be.

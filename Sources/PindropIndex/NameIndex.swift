@@ -1,4 +1,3 @@
-import Dispatch
 import PindropCore
 
 /// Every folded name of every place, sorted, with a max-score segment tree so the best places under any
@@ -220,7 +219,7 @@ struct NameIndex: Sendable {
     }
 
     /// The keys of the entries in `order`, each new one (`newKey`) appended once: the bytes, and where each entry's
-    /// key starts. The cores take chunks of the order; the chunks' bytes are then joined.
+    /// key starts. The cores take chunks of the order (each key read is a miss); the chunks are then joined.
     static func keysInOrder(keys: [UInt8], starts: [UInt32], lengths: [UInt8], order: [Int32], newKey: [Bool]) -> (bytes: [UInt8], starts: [UInt32]) {
         let n = order.count, chunk = max(1, (n + 63) / 64)
         let parts = (0..<((n + chunk - 1) / chunk)).concurrentMap { c -> (bytes: [UInt8], starts: [UInt32]) in
@@ -240,33 +239,13 @@ struct NameIndex: Sendable {
             }
             return (bytes, partStarts)
         }
-        // Where each chunk's bytes go, and the start of the key before each chunk (for its leading repeats).
-        var offsets: [Int] = [], keyBefore: [UInt32] = []
-        var total = 0, last = UInt32.max
+        var bytes: [UInt8] = [], sortedStarts: [UInt32] = []
+        bytes.reserveCapacity(parts.reduce(0) { $0 + $1.bytes.count })
+        sortedStarts.reserveCapacity(n)
         for part in parts {
-            offsets.append(total)
-            keyBefore.append(last)
-            if let end = part.starts.last, end != UInt32.max { last = end + UInt32(total) }
-            total += part.bytes.count
-        }
-        let (chunkOffsets, chunkKeyBefore) = (offsets, keyBefore)
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { bytes, count in
-            nonisolated(unsafe) let bytes = bytes
-            DispatchQueue.concurrentPerform(iterations: parts.count) { c in
-                parts[c].bytes.withUnsafeBufferPointer { part in
-                    if let base = part.baseAddress { (bytes.baseAddress! + chunkOffsets[c]).initialize(from: base, count: part.count) }
-                }
-            }
-            count = total
-        }
-        let sortedStarts = [UInt32](unsafeUninitializedCapacity: n) { out, count in
-            nonisolated(unsafe) let out = out
-            DispatchQueue.concurrentPerform(iterations: parts.count) { c in
-                for (k, s) in parts[c].starts.enumerated() {
-                    out[c * chunk + k] = s == UInt32.max ? chunkKeyBefore[c] : s + UInt32(chunkOffsets[c])
-                }
-            }
-            count = n
+            let offset = UInt32(bytes.count)
+            for s in part.starts { sortedStarts.append(s == UInt32.max ? sortedStarts[sortedStarts.count - 1] : s + offset) }
+            bytes += part.bytes
         }
         return (bytes, sortedStarts)
     }
