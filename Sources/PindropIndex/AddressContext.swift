@@ -44,6 +44,8 @@ struct AddressContext {
 
     let places: PlaceTable
     let spatial: SpatialIndex
+    /// `containingTown` without the scan of every place within 30 km (the same answers).
+    let towns: TownFinder
     /// Folded name or alternate name → GeoNames slots (of `nearbyTowns`).
     let townsByName: [String: [Int]]
     /// Address points whose town was recognised, and that town.
@@ -52,9 +54,10 @@ struct AddressContext {
     let postcodePoints: SpatialIndex, postcodeOfPoint: [String]
     let areas: AreaIndex
 
-    /// `places` and `spatial` are the GeoNames rows and their tree; `townsByName` the folded names of `nearbyTowns`.
-    init(features: OSMFeatures, places: PlaceTable, spatial: SpatialIndex, townsByName: [String: [Int]], areas: AreaIndex) {
-        self.places = places; self.spatial = spatial; self.townsByName = townsByName; self.areas = areas
+    /// `places` and `spatial` are the GeoNames rows and their tree, `towns` their town lookup; `townsByName` the folded
+    /// names of `nearbyTowns`.
+    init(features: OSMFeatures, places: PlaceTable, spatial: SpatialIndex, towns: TownFinder, townsByName: [String: [Int]], areas: AreaIndex) {
+        self.places = places; self.spatial = spatial; self.towns = towns; self.townsByName = townsByName; self.areas = areas
         var towns: [(Coordinate, String)] = [], postcodes: [(Coordinate, String)] = []
         for a in features.addressPoints {
             if let town = Self.recognisedTown(a.address.town, at: a.coordinate, places: places, townsByName: townsByName) {
@@ -84,7 +87,7 @@ struct AddressContext {
         a.town = Self.recognisedTown(a.town, at: c, places: places, townsByName: townsByName)
             ?? held.town
             ?? Self.lend(townPoints, townOfPoint, to: c)
-            ?? Self.containingTown(at: c, places: places, spatial: spatial).map(places.name)
+            ?? towns.containingTown(at: c, places: places, spatial: spatial).map(places.name)
             ?? a.town.flatMap { $0.contains(where: \.isLetter) ? $0 : nil }
         if postcode, a.postcode == nil { a.postcode = held.postcode ?? Self.lend(postcodePoints, postcodeOfPoint, to: c) }
         a.suburb = a.suburb ?? held.suburb

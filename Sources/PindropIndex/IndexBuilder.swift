@@ -75,6 +75,7 @@ public struct IndexBuilder: PlaceStoreWriter {
                     if sortingNames != nil { entries = NameEntries(keys: []) }
                     var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude)
                     spatial.addNearestCells()
+                    let towns = TownFinder(places: places, spatial: spatial)
                     var street = StreetLevel.empty
                     if let streets {
                         let features = try streets.readFeatures()
@@ -88,13 +89,13 @@ public struct IndexBuilder: PlaceStoreWriter {
                         }
                         var streetNames: [(primary: [String], alternate: [String])] = []
                         let first = places.count
-                        street = appendStreetLevel(features, to: &places, names: &streetNames, geonames: spatial, townsByName: townsByName)
+                        street = appendStreetLevel(features, to: &places, names: &streetNames, geonames: spatial, towns: towns,
+                                                   townsByName: townsByName)
                         addNames(streetNames, firstRow: first, places: places, to: &entries)
                     }
                     let names = sortingNames?.wait() ?? entries.index()
                     entries = NameEntries(keys: [])
                     progress?("writing", 0.9)
-                    let towns = TownFinder(places: places, spatial: spatial)
                     try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: spatial, towns: towns) + street.blobs(),
                                             buildID: buildID, to: structuresPath)
                     try IndexDatabase.writeTables(db, countries: allCountries, admin1Names: admin1Names,
@@ -191,7 +192,8 @@ public struct IndexBuilder: PlaceStoreWriter {
                 townsByName[String(decoding: old.keyBytes[start..<start + Int(old.keyLength[e])], as: UTF8.self), default: []]
                     .append(Int(old.entryPlace[e]))
             }
-            street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: index.spatial, townsByName: townsByName)
+            street = appendStreetLevel(features, to: &places, names: &rowNames, geonames: index.spatial, towns: index.townFinder,
+                                       townsByName: townsByName)
         }
         ImportMemory.returnFreed()
         progress?("indexing", 0.4)
@@ -256,9 +258,10 @@ public struct IndexBuilder: PlaceStoreWriter {
     /// postcode as `AddressContext` completes them. `townsByName`: folded names of the GeoNames places near the data.
     static func appendStreetLevel(_ features: OSMFeatures, to places: inout PlaceTable,
                                   names: inout [(primary: [String], alternate: [String])],
-                                  geonames: SpatialIndex, townsByName: [String: [Int]]) -> StreetLevel {
+                                  geonames: SpatialIndex, towns: TownFinder, townsByName: [String: [Int]]) -> StreetLevel {
         var areas = AreaIndex(features.areas)
-        let context = AddressContext(features: features, places: places, spatial: geonames, townsByName: townsByName, areas: areas)
+        let context = AddressContext(features: features, places: places, spatial: geonames, towns: towns, townsByName: townsByName,
+                                     areas: areas)
         let geonamesRows = places
         /// Where a row belongs: the nearest GeoNames place, whose country and admin1 it takes (one in the same town
         /// where a boundary says which that is, so a street near a border is not filed under the neighbouring
@@ -480,28 +483,4 @@ struct NameEntries {
     func index() -> NameIndex {
         NameIndex(keys: keys, starts: starts, lengths: lengths, places: owners, kinds: kinds, scores: scores)
     }
-}
-
-/// How an import holds its memory, so that its peak is its largest stage and not the sum of the stages it passed
-/// (glibc's malloc; elsewhere these do nothing).
-enum ImportMemory {
-    /// Gives each large block (1 MiB and more: the columns, trees and sort orders) a mapping of its own, handed back
-    /// to the system when freed. glibc otherwise raises this threshold as large blocks are freed, up to 32 MiB,
-    /// and then the columns share the heap with the features' many small allocations, where freeing them returns
-    /// little (OSM ×100: a peak of 565 MiB, against 497 MiB).
-    static func mapLargeBlocks() {
-        _ = mallopt?(-3 /* M_MMAP_THRESHOLD */, 1 << 20)
-    }
-
-    /// Hands back the free pages malloc keeps after a stage frees its structures, so the next stage starts from
-    /// what is still in use.
-    static func returnFreed() {
-        _ = mallocTrim?(0)
-    }
-
-    // Looked up at run time (nil is `RTLD_DEFAULT`): the C library's module does not declare them.
-    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = dlsym(nil, "mallopt")
-        .map { unsafeBitCast($0, to: (@convention(c) (Int32, Int32) -> Int32).self) }
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim")
-        .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
 }

@@ -43,25 +43,42 @@ struct SpatialIndex: Sendable {
         var axis = [UInt8](repeating: 0, count: n)
         points.withUnsafeBufferPointer { p in
             order.withUnsafeMutableBufferPointer { order in
-                func build(_ lo: Int, _ hi: Int) {
-                    guard hi - lo > 1 else { return }
-                    // Split on the widest dimension of this range.
-                    var minV = (Double.infinity, Double.infinity, Double.infinity)
-                    var maxV = (-Double.infinity, -Double.infinity, -Double.infinity)
-                    for i in lo..<hi {
-                        let b = 3 * Int(order[i])
-                        minV = (min(minV.0, p[b]), min(minV.1, p[b + 1]), min(minV.2, p[b + 2]))
-                        maxV = (max(maxV.0, p[b]), max(maxV.1, p[b + 1]), max(maxV.2, p[b + 2]))
+                axis.withUnsafeMutableBufferPointer { axis in
+                    nonisolated(unsafe) let (p, order, axis) = (p, order, axis)
+                    /// Puts the middle of [lo, hi) by its widest dimension at the middle, smaller before, larger after.
+                    func split(_ lo: Int, _ hi: Int) {
+                        var minV = (Double.infinity, Double.infinity, Double.infinity)
+                        var maxV = (-Double.infinity, -Double.infinity, -Double.infinity)
+                        for i in lo..<hi {
+                            let b = 3 * Int(order[i])
+                            minV = (min(minV.0, p[b]), min(minV.1, p[b + 1]), min(minV.2, p[b + 2]))
+                            maxV = (max(maxV.0, p[b]), max(maxV.1, p[b + 1]), max(maxV.2, p[b + 2]))
+                        }
+                        let spread = (maxV.0 - minV.0, maxV.1 - minV.1, maxV.2 - minV.2)
+                        let a = spread.0 >= spread.1 && spread.0 >= spread.2 ? 0 : (spread.1 >= spread.2 ? 1 : 2)
+                        let mid = (lo + hi) / 2
+                        Self.select(order, lo, hi, mid) { p[3 * Int($0) + a] }
+                        axis[mid] = UInt8(a)
                     }
-                    let spread = (maxV.0 - minV.0, maxV.1 - minV.1, maxV.2 - minV.2)
-                    let a = spread.0 >= spread.1 && spread.0 >= spread.2 ? 0 : (spread.1 >= spread.2 ? 1 : 2)
-                    let mid = (lo + hi) / 2
-                    Self.select(order, lo, hi, mid) { p[3 * Int($0) + a] }
-                    axis[mid] = UInt8(a)
-                    build(lo, mid)
-                    build(mid + 1, hi)
+                    func build(_ lo: Int, _ hi: Int) {
+                        guard hi - lo > 1 else { return }
+                        split(lo, hi)
+                        build(lo, (lo + hi) / 2)
+                        build((lo + hi) / 2 + 1, hi)
+                    }
+                    // Below the top three splits the eight subtrees are independent: the cores share them out.
+                    var subtrees = [(lo: 0, hi: n)]
+                    for _ in 0..<3 {
+                        subtrees = subtrees.flatMap { t -> [(lo: Int, hi: Int)] in
+                            guard t.hi - t.lo > 1 else { return [] }
+                            split(t.lo, t.hi)
+                            return [(t.lo, (t.lo + t.hi) / 2), ((t.lo + t.hi) / 2 + 1, t.hi)]
+                        }
+                    }
+                    nonisolated(unsafe) let buildSubtree: (Int, Int) -> Void = build
+                    let parts = subtrees
+                    DispatchQueue.concurrentPerform(iterations: parts.count) { buildSubtree(parts[$0].lo, parts[$0].hi) }
                 }
-                build(0, n)
             }
         }
         var xyz = [Double](repeating: 0, count: 3 * n)
@@ -69,21 +86,26 @@ struct SpatialIndex: Sendable {
             let b = 3 * Int(order[slot])
             xyz[3 * slot] = points[b]; xyz[3 * slot + 1] = points[b + 1]; xyz[3 * slot + 2] = points[b + 2]
         }
+        // Each subtree's box from its children's and its node's point: rounding outward is monotone, so the union
+        // of rounded boxes is the rounded union, and one pass makes every box.
         var box = [Float](repeating: 0, count: 6 * n)
-        func fillBox(_ lo: Int, _ hi: Int) {
-            guard lo < hi else { return }
-            let mid = (lo + hi) / 2
-            var b = (Double.infinity, Double.infinity, Double.infinity, -Double.infinity, -Double.infinity, -Double.infinity)
-            for s in lo..<hi {
-                b = (min(b.0, xyz[3 * s]), min(b.1, xyz[3 * s + 1]), min(b.2, xyz[3 * s + 2]),
-                     max(b.3, xyz[3 * s]), max(b.4, xyz[3 * s + 1]), max(b.5, xyz[3 * s + 2]))
+        xyz.withUnsafeBufferPointer { p in
+            box.withUnsafeMutableBufferPointer { box in
+                typealias Box = (Float, Float, Float, Float, Float, Float)
+                func fillBox(_ lo: Int, _ hi: Int) -> Box {
+                    guard lo < hi else { return (.infinity, .infinity, .infinity, -.infinity, -.infinity, -.infinity) }
+                    let mid = (lo + hi) / 2
+                    let l = fillBox(lo, mid), r = fillBox(mid + 1, hi)
+                    let x = p[3 * mid], y = p[3 * mid + 1], z = p[3 * mid + 2]
+                    let b = (min(l.0, r.0, Self.below(x)), min(l.1, r.1, Self.below(y)), min(l.2, r.2, Self.below(z)),
+                             max(l.3, r.3, Self.above(x)), max(l.4, r.4, Self.above(y)), max(l.5, r.5, Self.above(z)))
+                    box[6 * mid] = b.0; box[6 * mid + 1] = b.1; box[6 * mid + 2] = b.2
+                    box[6 * mid + 3] = b.3; box[6 * mid + 4] = b.4; box[6 * mid + 5] = b.5
+                    return b
+                }
+                _ = fillBox(0, n)
             }
-            box[6 * mid] = Self.below(b.0); box[6 * mid + 1] = Self.below(b.1); box[6 * mid + 2] = Self.below(b.2)
-            box[6 * mid + 3] = Self.above(b.3); box[6 * mid + 4] = Self.above(b.4); box[6 * mid + 5] = Self.above(b.5)
-            fillBox(lo, mid)
-            fillBox(mid + 1, hi)
         }
-        fillBox(0, n)
         self.xyz = Column(xyz)
         self.slotPlace = Column(order)
         self.axis = Column(axis)

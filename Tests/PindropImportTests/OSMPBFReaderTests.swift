@@ -88,6 +88,35 @@ struct OSMPBFReaderTests {
         #expect([nodes, ways, relations] == [24_260, 5_130, 620])
     }
 
+    @Test("blocks decoded on two threads reach the caller in file order; a broken block fails after all before it",
+          arguments: [0, 1, 2, 3, 6])
+    func blockOrderAndLateFailure(broken: Int) throws {
+        // Helsinki's 4 data blocks repeated, so each decoding thread has several; one of them made unreadable.
+        let blocks = OSMTestPBF.blocks(of: OSMTestData.helsinkiBytes)
+        let data = blocks.filter { $0.type == "OSMData" }
+        let contents = (0..<3).flatMap { _ in data.map(\.content) }
+        var file = blocks.filter { $0.type == "OSMHeader" }.flatMap { OSMTestPBF.fileBlock(type: $0.type, blob: OSMTestPBF.rawBlob($0.content)) }
+        var offsets: [Int] = []
+        for (i, content) in contents.enumerated() {
+            offsets.append(file.count)
+            var blob = OSMTestPBF.zlibBlob(content)
+            if i == broken { blob[blob.count - 1] ^= 0xFF }  // breaks the Adler-32 checksum
+            file += OSMTestPBF.fileBlock(type: "OSMData", blob: blob)
+        }
+        var seen: [Int] = [], firstIDs: [Int64] = []
+        let error = #expect(throws: PindropError.self) {
+            try OSMPBFReader(bytes: file).forEachPrimitiveBlock { block in
+                seen.append(block.offset)
+                firstIDs.append(block.nodes.first?.id ?? block.ways.first?.id ?? block.relations.first?.id ?? -1)
+            }
+        }
+        #expect(error?.message.contains("corrupt zlib data") == true)
+        #expect(seen == Array(offsets.prefix(broken)))
+        // The same content in the same order: the first object of each block repeats with the period of the data.
+        for (i, id) in firstIDs.enumerated() where i >= data.count { #expect(id == firstIDs[i - data.count]) }
+        #expect(Set(firstIDs.prefix(data.count)).count == min(broken, data.count))
+    }
+
     @Test("the file's zlib blobs, rewritten as raw blobs or as stored zlib streams, decode to the same objects")
     func helsinkiBlobKinds() throws {
         let original = try OSMTestData.helsinki()

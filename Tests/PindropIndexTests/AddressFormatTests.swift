@@ -68,7 +68,8 @@ struct AddressFormatTests {
             if n % 2 == 0 { known.addressPoints.append(point) } else { hidden.append(point) }
         }
         let context = AddressContext(features: known, places: index.places.prefix(index.places.geonamesCount),
-                                     spatial: index.spatial, townsByName: ["helsinki": [index.places.index(ofGeonameID: 658225)!]], areas: .empty)
+                                     spatial: index.spatial, towns: index.townFinder,
+                                     townsByName: ["helsinki": [index.places.index(ofGeonameID: 658225)!]], areas: .empty)
         var stripped = hidden.map(\.address)
         for i in stripped.indices { stripped[i].postcode = nil; stripped[i].town = "Helsingin kaupunki" }
         let right = zip(hidden, stripped).filter { point, address in

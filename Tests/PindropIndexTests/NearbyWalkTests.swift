@@ -58,6 +58,27 @@ struct NearbyWalkTests {
         #expect(tight == 0)
     }
 
+    @Test("each node splits its subtree on its axis (the subtrees below the top three levels are built in parallel)")
+    func nodesSplitTheirSubtrees() throws {
+        let spatial = try SharedIndex.index.spatial
+        var misplaced = 0, nodes = 0
+        /// The least and greatest value on `axis` in [lo, hi).
+        func range(_ lo: Int, _ hi: Int, _ axis: Int) -> (Double, Double) {
+            (lo..<hi).reduce((Double.infinity, -Double.infinity)) { (min($0.0, spatial.xyz[3 * $1 + axis]), max($0.1, spatial.xyz[3 * $1 + axis])) }
+        }
+        func check(_ lo: Int, _ hi: Int, depth: Int) {
+            guard hi - lo > 1, depth < 12 else { return }
+            let mid = (lo + hi) >> 1, axis = Int(spatial.axis[mid]), split = spatial.xyz[3 * mid + axis]
+            nodes += 1
+            if range(lo, mid, axis).1 > split || range(mid + 1, hi, axis).0 < split { misplaced += 1 }
+            check(lo, mid, depth: depth + 1)
+            check(mid + 1, hi, depth: depth + 1)
+        }
+        check(0, spatial.count, depth: 0)
+        #expect(nodes > 4_000)
+        #expect(misplaced == 0)
+    }
+
     @Test("pages and totals are those of collecting every place in the radius: places, venues, categories, cursors")
     func sameAsCollecting() throws {
         let index = try SharedIndex.index

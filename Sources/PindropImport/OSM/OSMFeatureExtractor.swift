@@ -59,9 +59,13 @@ public struct OSMFeatureExtractor: Sendable {
             extraction.add(relations: block.relations)
             if block.skipped.contains(.ways) { wayBlocks.append(block.offset) }
         }
+        // The decoded blocks were freed into the decoding threads' heaps, among what the extraction keeps: hand
+        // their free pages back before the next pass and the assembly add to the peak.
+        ImportMemory.returnFreed()
         try reader.forEachPrimitiveBlock(at: wayBlocks, decoding: .ways) { block in
             extraction.add(ways: block.ways)
         }
+        ImportMemory.returnFreed()
         return extraction.finish()
     }
 
@@ -148,7 +152,7 @@ public struct OSMFeatureExtractor: Sendable {
         for key in venueKeys {
             guard let raw = tags[key] else { continue }
             // "nightclub;restaurant" → "nightclub"; "Store" → "store".
-            let value = (raw.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            let value = String(raw.split(separator: ";").first ?? "").trimmingWhitespace().lowercased()
             if value.isEmpty || value == "no" { continue }
             return (key, value == "yes" ? key : value)
         }

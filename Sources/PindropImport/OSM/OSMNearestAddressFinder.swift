@@ -5,12 +5,21 @@ import PindropCore
 /// lookup reads a handful of cells instead of every point.
 struct OSMNearestAddressFinder {
     private let points: [OSMAddressPoint]
+    /// Each point's unit vector (x, y, z in a row): a point's chord to the query rules most out without trigonometry.
+    private let unit: [Double]
     private let radiusMeters: Double
     private let cellDegrees: Double
     private var cells: [Int64: [Int]] = [:]
 
     init(_ points: [OSMAddressPoint], radiusMeters: Double) {
         self.points = points
+        var unit: [Double] = []
+        unit.reserveCapacity(3 * points.count)
+        for p in points {
+            let (x, y, z) = Geo.unitVector(latitude: p.coordinate.latitude, longitude: p.coordinate.longitude)
+            unit += [x, y, z]
+        }
+        self.unit = unit
         self.radiusMeters = max(radiusMeters, 1)
         // Metres per degree of latitude on the mean sphere.
         cellDegrees = self.radiusMeters / (Geo.earthRadiusMeters * .pi / 180)
@@ -27,9 +36,14 @@ struct OSMNearestAddressFinder {
         let cosine = max(cos(min(abs(coordinate.latitude) + cellDegrees, 90) * .pi / 180), 0.01)
         let columnReach = Int((1 / cosine).rounded(.up))
         var best: (distance: Double, index: Int)?
+        let (qx, qy, qz) = Geo.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        // A little over the radius's chord, so that rounding never rules out a point the exact distance keeps.
+        let reach = Geo.unitChord(forMeters: radiusMeters) * (1 + 1e-6), reach2 = reach * reach
         for r in (centerRow - 1)...(centerRow + 1) {
             for c in (centerColumn - columnReach)...(centerColumn + columnReach) {
                 for index in cells[key(row: r, column: c)] ?? [] {
+                    let dx = unit[3 * index] - qx, dy = unit[3 * index + 1] - qy, dz = unit[3 * index + 2] - qz
+                    guard dx * dx + dy * dy + dz * dz <= reach2 else { continue }
                     let distance = coordinate.distance(to: points[index].coordinate)
                     if distance <= radiusMeters, distance < best?.distance ?? .infinity { best = (distance, index) }
                 }

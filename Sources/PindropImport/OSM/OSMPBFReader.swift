@@ -48,11 +48,11 @@ public struct OSMPBFReader: Sendable {
         _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
     ) throws(PindropError) -> OSMHeader {
         guard source.count > 0 else { throw .unreadableData("OSM PBF: the file is empty") }
-        return try decodingAhead({ emit throws(PindropError) -> OSMHeader in
+        return try decodingAhead({ part, parts, emit throws(PindropError) -> OSMHeader in
             var scratch = OSMReadBuffer()
             var header: OSMHeader?
             var offset = 0
-            var blockNumber = 0
+            var blockNumber = 0, dataBlocks = 0
             while offset < source.count {
                 blockNumber += 1
                 let block = try fileBlock(at: offset, number: blockNumber, &scratch)
@@ -67,6 +67,8 @@ public struct OSMPBFReader: Sendable {
                     guard header != nil else {
                         throw .unreadableData("OSM PBF: block \(blockNumber) holds data before any OSMHeader block")
                     }
+                    dataBlocks += 1
+                    guard (dataBlocks - 1) % parts == part else { break }
                     guard emit(try primitiveBlock(block, number: blockNumber, kinds: kinds, &scratch)) else { return header! }
                 default:
                     break  // The format says unknown block types are skipped.
@@ -83,9 +85,9 @@ public struct OSMPBFReader: Sendable {
         at offsets: [Int], decoding kinds: OSMElementKinds,
         _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
     ) throws(PindropError) {
-        try decodingAhead({ emit throws(PindropError) in
+        try decodingAhead({ part, parts, emit throws(PindropError) in
             var scratch = OSMReadBuffer()
-            for (index, offset) in offsets.enumerated() {
+            for (index, offset) in offsets.enumerated() where index % parts == part {
                 let block = try fileBlock(at: offset, number: index + 1, &scratch)
                 guard block.type == "OSMData" else {
                     throw .unreadableData("OSM PBF: no data block at offset \(offset); did the file change during the import?")
@@ -95,33 +97,48 @@ public struct OSMPBFReader: Sendable {
         }, body)
     }
 
-    /// Runs `decode` on a thread of its own, handing each decoded block over (`emit`, false once `body` has failed),
-    /// while `body` takes the blocks here, in order: the next blocks are read, inflated and decoded on the other
-    /// core while the caller uses these. A failure of either ends both; blocks before a bad one reach `body` first.
+    /// Runs `decode` on `parts` threads of their own, part p reading the whole file but decoding only the data
+    /// blocks p, p + parts, p + 2·parts, … (inflating and decoding is most of reading, and the blocks are
+    /// independent), each handing its blocks over (`emit`, false once `body` has failed). `body` takes the blocks
+    /// here, in file order, from the parts in turn, while the next ones are read, inflated and decoded on the
+    /// other cores. A failure of any ends all; blocks before a bad one reach `body` first, and a failure every part
+    /// meets (a cut file) reaches it at the block where the file breaks. Returns part 0's result.
     private func decodingAhead<Result>(
-        _ decode: @escaping (_ emit: (OSMPrimitiveBlock) -> Bool) throws(PindropError) -> Result,
+        parts: Int = 2,
+        _ decode: @escaping (_ part: Int, _ parts: Int, _ emit: (OSMPrimitiveBlock) -> Bool) throws(PindropError) -> Result,
         _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
     ) throws(PindropError) -> Result {
-        let handoff = Handoff<OSMPrimitiveBlock, PindropError>(capacity: 4)
-        let decoder = Background { () -> Result? in
-            do throws(PindropError) {
-                let result = try decode { handoff.put($0) }
-                handoff.finish()
-                return result
-            } catch {
-                handoff.finish(failing: error)
-                return nil
+        // Two blocks waiting per part: the import's peak memory holds them beside everything else.
+        let handoffs = (0..<parts).map { _ in Handoff<OSMPrimitiveBlock, PindropError>(capacity: 2) }
+        let decoders = (0..<parts).map { part in
+            Background { () -> Result? in
+                do throws(PindropError) {
+                    let result = try decode(part, parts) { handoffs[part].put($0) }
+                    handoffs[part].finish()
+                    return result
+                } catch {
+                    handoffs[part].finish(failing: error)
+                    return nil
+                }
             }
         }
         do throws(PindropError) {
-            while let block = try handoff.take() { try body(block) }
+            var next = 0
+            while let block = try handoffs[next % parts].take() {
+                try body(block)
+                next += 1
+            }
+            // The part that had no block `next` read to the end of the file, so the others are done too; a
+            // failure one of them met after its last block still counts.
+            for handoff in handoffs { while try handoff.take() != nil {} }
         } catch {
-            handoff.cancel()
-            _ = decoder.wait()
+            for handoff in handoffs { handoff.cancel() }
+            for decoder in decoders { _ = decoder.wait() }
             throw error
         }
-        // Every block was taken and none failed, so the decoder returned its result.
-        return decoder.wait()!
+        let results = decoders.map { $0.wait() }
+        // Every block was taken and no part failed, so each returned its result.
+        return results[0]!
     }
 
     /// Convenience: decodes the file at `path` into arrays.
