@@ -31,9 +31,10 @@ struct UsersCommand: AsyncParsableCommand {
         }
     }
 
-    /// `pindrop users list`: every user's name, oldest first.
+    /// `pindrop users list`: every user's name and when they were added, oldest first.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the users' names, oldest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the users, oldest first: a name, a tab and when they were added (ISO 8601, UTC) a line.")
 
         @OptionGroup var store: StoreOptions
 
@@ -41,7 +42,8 @@ struct UsersCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let users = try await store.location.openUsers().users()
                 if users.isEmpty { Terminal.note("no users yet: `pindrop users add NAME` adds one") }
-                for user in users { print(user.name) }
+                let time = ISO8601DateFormatter()
+                for user in users { print(user.name + "\t" + (user.added.map(time.string(from:)) ?? "")) }
             }
         }
     }

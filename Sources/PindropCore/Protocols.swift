@@ -124,9 +124,11 @@ public struct UserAccount: Sendable, Hashable {
     public var id: Int64
     /// The name given at `pindrop users add NAME`.
     public var name: String
+    /// When the user was added (nil where a store does not know).
+    public var added: Date?
 
     /// Makes an account.
-    public init(id: Int64, name: String) { self.id = id; self.name = name }
+    public init(id: Int64, name: String, added: Date? = nil) { self.id = id; self.name = name; self.added = added }
 
     /// Longest name a user may have, in characters.
     public static let maxNameLength = 64

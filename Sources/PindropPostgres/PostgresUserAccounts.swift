@@ -38,9 +38,9 @@ public struct PostgresUserAccounts: UserAccounts {
     public func users() async throws -> [UserAccount] {
         try await database.withConnection("listing users") { [logger = database.logger] connection in
             var users: [UserAccount] = []
-            for try await (id, name) in try await connection.query("SELECT id, name FROM pindrop.app_user ORDER BY id",
-                                                                   logger: logger).decode((Int64, String).self) {
-                users.append(UserAccount(id: id, name: name))
+            for try await (id, name, added) in try await connection.query("SELECT id, name, created_at FROM pindrop.app_user ORDER BY id",
+                                                                          logger: logger).decode((Int64, String, Date).self) {
+                users.append(UserAccount(id: id, name: name, added: added))
             }
             return users
         }
@@ -57,9 +57,10 @@ public struct PostgresUserAccounts: UserAccounts {
     public func user(withToken token: String) async throws -> UserAccount? {
         let hash = UserTokens.hash(token)
         return try await database.withConnection("checking a token") { [logger = database.logger] connection in
-            let rows = try await connection.query("SELECT id, name FROM pindrop.app_user WHERE token_sha256 = \(ByteBuffer(bytes: hash))",
+            let rows = try await connection.query("SELECT id, name, created_at FROM pindrop.app_user WHERE token_sha256 = \(ByteBuffer(bytes: hash))",
                                                   logger: logger)
-            return try await rows.decode((Int64, String).self).first { _ in true }.map { UserAccount(id: $0.0, name: $0.1) }
+            for try await (id, name, added) in rows.decode((Int64, String, Date).self) { return UserAccount(id: id, name: name, added: added) }
+            return nil
         }
     }
 

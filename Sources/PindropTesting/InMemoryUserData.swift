@@ -70,7 +70,7 @@ public actor InMemoryUserAccounts: UserAccounts {
         }
         lastID += 1
         let token = "fake_" + UUID().uuidString + UUID().uuidString
-        accounts.append((UserAccount(id: lastID, name: name), token))
+        accounts.append((UserAccount(id: lastID, name: name, added: Date()), token))
         return token
     }
 

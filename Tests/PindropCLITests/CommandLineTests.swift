@@ -277,10 +277,14 @@ struct CommandLineTests {
             let refused = try Self.pindrop(["users", "add", name], environment: home)
             #expect(refused.status == 64 && refused.stdout.isEmpty && refused.stderr.contains(message), "\(refused.stderr)")
         }
-        #expect(try Self.pindrop(["users", "list"], environment: home).stdout == "alice\nbob\n")
+        let listed = try Self.pindrop(["users", "list"], environment: home).stdout.split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(listed.map { $0.first.map(String.init) } == ["alice", "bob"], "\(listed)")
+        // Each with when it was added: ISO 8601, within the last minutes.
+        #expect(listed.allSatisfy { $0.count == 2 && ISO8601DateFormatter().date(from: String($0[1])).map { abs($0.timeIntervalSinceNow) < 300 } == true },
+                "\(listed)")
         #expect(try Self.pindrop(["users", "list"], environment: home).stdout.contains(token) == false)
         #expect(try Self.pindrop(["users", "remove", "alice"], environment: home).status == 0)
-        #expect(try Self.pindrop(["users", "list"], environment: home).stdout == "bob\n")
+        #expect(try Self.pindrop(["users", "list"], environment: home).stdout.hasPrefix("bob\t"))
     }
 
     @Test("nearby --limit up to 10000 and --all collect every place within the radius, page by page, in every output")

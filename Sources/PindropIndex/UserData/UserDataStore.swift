@@ -162,7 +162,7 @@ public final class UserDataStore: UserAccounts, Sendable {
     /// Every named user, oldest first (the local user is not one).
     public func users() async throws -> [UserAccount] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name FROM user_account ORDER BY id").map { UserAccount(id: $0["id"], name: $0["name"]) }
+            try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM user_account ORDER BY id").map(Self.account)
         }
     }
 
@@ -182,9 +182,14 @@ public final class UserDataStore: UserAccounts, Sendable {
     public func user(withToken token: String) async throws -> UserAccount? {
         let hash = Data(UserTokens.hash(token))
         return try await read { db in
-            try Row.fetchOne(db, sql: "SELECT id, name FROM user_account WHERE token_sha256 = ?", arguments: [hash])
-                .map { UserAccount(id: $0["id"], name: $0["name"]) }
+            try Row.fetchOne(db, sql: "SELECT id, name, created_at FROM user_account WHERE token_sha256 = ?", arguments: [hash])
+                .map(Self.account)
         }
+    }
+
+    /// A `user_account` row (id, name, created_at) as an account.
+    private static func account(_ row: Row) -> UserAccount {
+        UserAccount(id: row["id"], name: row["name"], added: (row["created_at"] as String?).flatMap { ISO8601DateFormatter().date(from: $0) })
     }
 
     /// A user's saved places and recent addresses.
