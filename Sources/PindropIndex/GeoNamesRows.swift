@@ -44,7 +44,7 @@ struct GeoNamesRows {
                 defer { start = end + 1 }
                 let name = UnsafeBufferPointer(rebasing: all[start..<end])
                 guard !name.isEmpty, IndexBuilder.isName(utf8: name) else { continue }
-                if !first { alternateBytes.append(0x1F) }
+                if !first { alternateBytes.append(GeoNamesRecord.alternateSeparator) }
                 alternateBytes.append(contentsOf: name)
                 first = false
                 entries.addAlternate(utf8: name, place: i, importance: importance)

@@ -75,9 +75,7 @@ struct SpatialIndex: Sendable {
                             return [(t.lo, (t.lo + t.hi) / 2), ((t.lo + t.hi) / 2 + 1, t.hi)]
                         }
                     }
-                    nonisolated(unsafe) let buildSubtree: (Int, Int) -> Void = build
-                    let parts = subtrees
-                    DispatchQueue.concurrentPerform(iterations: parts.count) { buildSubtree(parts[$0].lo, parts[$0].hi) }
+                    _ = subtrees.concurrentMap { build($0.lo, $0.hi) }
                 }
             }
         }

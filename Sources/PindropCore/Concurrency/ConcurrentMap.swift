@@ -1,6 +1,7 @@
 import Dispatch
 
-extension RandomAccessCollection where Index == Int {
+// `SendableMetatype`: the cores read the elements through the collection's type.
+extension RandomAccessCollection where Index == Int, Self: SendableMetatype {
     /// `transform` of each element, in order, with the elements shared out among the cores in chunks: for an
     /// import's independent lookups per row. `transform` must only read what it shares.
     @inlinable

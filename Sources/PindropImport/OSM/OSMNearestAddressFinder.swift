@@ -17,7 +17,7 @@ struct OSMNearestAddressFinder {
         unit.reserveCapacity(3 * points.count)
         for p in points {
             let (x, y, z) = Geo.unitVector(latitude: p.coordinate.latitude, longitude: p.coordinate.longitude)
-            unit += [x, y, z]
+            unit.append(x); unit.append(y); unit.append(z)
         }
         self.unit = unit
         self.radiusMeters = max(radiusMeters, 1)
