@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "PindropCore", swiftSettings: swiftSettings),
         // System zlib, for .gz GeoNames dumps and zlib-compressed OSM PBF blobs.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // The compiler's prefetch hint, which Swift does not spell: the index asks for a query's rows ahead.
+        .target(name: "CPrefetch"),
         .target(
             name: "PindropImport",
             dependencies: ["PindropCore", "CZlib"],
@@ -47,7 +49,7 @@ let package = Package(
         ),
         .target(
             name: "PindropIndex",
-            dependencies: ["PindropCore", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["PindropCore", "CPrefetch", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings

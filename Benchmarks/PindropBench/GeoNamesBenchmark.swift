@@ -31,11 +31,14 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 func micros(_ ns: Double) -> String { String(format: "%8.1f µs", ns / 1000) }
 
 /// Latency of each query after one warm-up pass: (p50, p99, queries per second single-threaded).
-func measure<Q>(_ queries: [Q], _ body: (Q) throws -> Void) rethrows -> (p50: Double, p99: Double, qps: Double) {
+func measure<Q>(_ queries: [Q], untimedBefore before: () -> Void = {}, _ body: (Q) throws -> Void) rethrows -> (p50: Double, p99: Double, qps: Double) {
     for q in queries.prefix(500) { try body(q) }
     var times: [Double] = []
     times.reserveCapacity(queries.count)
-    for q in queries { times.append(try nanos { try body(q) }) }
+    for q in queries {
+        before()
+        times.append(try nanos { try body(q) })
+    }
     let total = times.reduce(0, +)
     times.sort()
     return (percentile(times, 0.5), percentile(times, 0.99), Double(times.count) / (total / 1e9))

@@ -30,7 +30,18 @@ public struct JSONWriter: Sendable {
     /// Writes a string value, escaped.
     public mutating func string(_ value: String) { separate(); writeString(value); needsComma = true }
     /// Writes an integer value.
-    public mutating func number(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
+    public mutating func number(_ value: Int) { separate(); Self.appendInteger(value, to: &bytes); needsComma = true }
+
+    /// Appends an integer's decimal digits (through a buffer on the stack: `String(value)` went through the generic
+    /// formatting, and every result has a few).
+    static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value.magnitude, n = 20
+            repeat { n -= 1; digits[n] = 0x30 + UInt8(rest % 10); rest /= 10 } while rest > 0
+            if value < 0 { bytes.append(0x2D) }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[n...]))
+        }
+    }
     /// Writes a number value (non-finite numbers become null, which JSON has no other way to say).
     public mutating func number(_ value: Double) {
         separate()
@@ -41,7 +52,7 @@ public struct JSONWriter: Sendable {
     /// Appends a number as JSON writes it (integers without ".0", non-finite as null).
     public static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
         if value.isFinite {
-            if value == value.rounded(), abs(value) < 1e15 { bytes.append(contentsOf: String(Int(value)).utf8) }
+            if value == value.rounded(), abs(value) < 1e15 { appendInteger(Int(value), to: &bytes) }
             else { bytes.append(contentsOf: value.description.utf8) }
         } else {
             bytes.append(contentsOf: "null".utf8)
@@ -74,20 +85,25 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func writeString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
-        // Most strings need no escaping: copy them whole, straight from their storage when they have it.
-        let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard utf8.allSatisfy(plain) else { return false }
+        // Most strings need no escaping: checked in one pass over their bytes, then copied whole with their quotes.
+        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard Self.isPlain(utf8) else { return false }
+            bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
             return true
         }
-        if copied == nil, value.utf8.allSatisfy(plain) { bytes.append(contentsOf: value.utf8) }
-        else if copied != true { return writeEscaped(value) }
-        bytes.append(UInt8(ascii: "\""))
+        if plain != true { writeEscaped(value) }
+    }
+
+    /// Whether the bytes can stand between quotes as they are (no quote, backslash or control character).
+    private static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+        return true
     }
 
     private mutating func writeEscaped(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])

@@ -69,15 +69,19 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
     public var source: String?
     /// The extent of a place that is an area (a town's or a district's boundary), to fit a map to; nil for points.
     public var boundingBox: BoundingBox?
+}
 
+// The public initializers live in extensions and hand over to the synthesized memberwise ones (whose labels, in the
+// stored order, differ): an initializer that assigns property by property built the value aside and then copied
+// it, and every result is made this way.
+extension Place {
     /// Makes a place from its parts.
     public init(id: String, name: String, displayName: String, coordinate: Coordinate, countryCode: String? = nil,
                 admin1: String? = nil, population: Int = 0, category: String? = nil, address: Address? = nil,
                 source: String? = nil, boundingBox: BoundingBox? = nil, kind: PlaceKind? = nil, categoryKey: String? = nil) {
-        self.id = id; self.name = name; self.displayName = displayName; self.coordinate = coordinate
-        self.countryCode = countryCode; self.admin1 = admin1; self.population = population
-        self.category = category; self.address = address; self.source = source; self.boundingBox = boundingBox
-        self.kind = kind; self.categoryKey = categoryKey
+        self.init(id: id, name: name, displayName: displayName, coordinate: coordinate, countryCode: countryCode, admin1: admin1,
+                  population: population, category: category, categoryKey: categoryKey, kind: kind, address: address,
+                  source: source, boundingBox: boundingBox)
     }
 }
 
@@ -96,11 +100,13 @@ public struct PlaceResult: Sendable, Hashable, Codable {
     /// `ProviderAnswer.didYouMean`, so it is nil on every result a caller of `PlaceService` sees.
     public var didYouMean: String?
 
-    /// Makes a result.
-    public init(place: Place, distanceMeters: Double? = nil, matchedName: String? = nil, explanation: MatchExplanation? = nil) {
-        self.place = place; self.distanceMeters = distanceMeters; self.matchedName = matchedName; self.explanation = explanation
-    }
-
     /// How the result reads in a list: "Helsingfors → Helsinki, Uusimaa, Finland" when an alternate name matched.
     public var label: String { matchedName.map { "\($0) → \(place.displayName)" } ?? place.displayName }
+}
+
+extension PlaceResult {
+    /// Makes a result.
+    public init(place: Place, distanceMeters: Double? = nil, matchedName: String? = nil, explanation: MatchExplanation? = nil) {
+        self.init(place: place, distanceMeters: distanceMeters, matchedName: matchedName, explanation: explanation, didYouMean: nil)
+    }
 }

@@ -177,7 +177,7 @@ public struct AreaFilter: Sendable, Hashable {
     }
 
     /// Whether nothing narrows.
-    public var isEmpty: Bool { parts.isEmpty && box == nil && countries.isEmpty }
+    public var isEmpty: Bool { city == nil && postcode == nil && county == nil && state == nil && box == nil && countries.isEmpty }
 
     /// Whether a place passes the box and the countries (the parts a place's own fields can answer; the named
     /// areas need the index's boundaries).

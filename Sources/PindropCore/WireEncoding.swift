@@ -167,19 +167,18 @@ public enum WireEncoding {
     }
 
     private static func writeProperties(_ result: PlaceResult, into w: inout JSONWriter, withCoordinates: Bool) {
-        let p = result.place
-        w.key("id"); w.string(p.id)
-        w.key("name"); w.string(p.name)
-        w.key("displayName"); w.string(p.displayName)
+        w.key("id"); w.string(result.place.id)
+        w.key("name"); w.string(result.place.name)
+        w.key("displayName"); w.string(result.place.displayName)
         if withCoordinates {
-            w.key("latitude"); w.number(p.coordinate.latitude)
-            w.key("longitude"); w.number(p.coordinate.longitude)
+            w.key("latitude"); w.number(result.place.coordinate.latitude)
+            w.key("longitude"); w.number(result.place.coordinate.longitude)
         }
-        w.field("countryCode", p.countryCode)
-        w.field("admin1", p.admin1)
-        w.key("population"); w.number(p.population)
-        w.field("category", p.category)
-        if let address = p.address, !address.isEmpty {
+        w.field("countryCode", result.place.countryCode)
+        w.field("admin1", result.place.admin1)
+        w.key("population"); w.number(result.place.population)
+        w.field("category", result.place.category)
+        if let address = result.place.address, !address.isEmpty {
             w.key("address")
             w.beginObject()
             w.field("houseNumber", address.houseNumber)
@@ -190,10 +189,10 @@ public enum WireEncoding {
             w.field("county", address.county)
             w.field("state", address.state)
             w.field("country", address.country)
-            w.key("formatted"); w.string(address.formatted(countryCode: p.countryCode))
+            w.key("formatted"); w.string(address.formatted(countryCode: result.place.countryCode))
             w.endObject()
         }
-        if let box = p.boundingBox {
+        if let box = result.place.boundingBox {
             w.key("boundingBox")
             w.beginObject()
             w.field("south", box.south); w.field("west", box.west); w.field("north", box.north); w.field("east", box.east)
@@ -201,7 +200,7 @@ public enum WireEncoding {
         }
         if let d = result.distanceMeters { w.key("distanceMeters"); w.number((d * 10).rounded() / 10) }
         w.field("matchedName", result.matchedName)
-        w.field("source", p.source)
+        w.field("source", result.place.source)
         if let explanation = result.explanation { writeExplanation(explanation, into: &w) }
     }
 

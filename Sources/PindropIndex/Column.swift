@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// A run of fixed-width values, read as an array is: while an import builds it, an array of its own; in an open
 /// index, a section of the memory-mapped structures file (`StructureFile`), whose pages the kernel loads when
 /// they are first read and may drop again (they are the file's, not the process's). Either way one type, so the
@@ -41,6 +43,12 @@ struct Column<Element: BitwiseCopyable>: RandomAccessCollection, ExpressibleByAr
             return buffer[i]
         }
         set { modify { $0[i] = newValue } }
+    }
+
+    /// Starts loading value i into the cache without waiting for it (nothing when i is out of range).
+    @inline(__always)
+    func prefetch(_ i: Int) {
+        if UInt(bitPattern: i) < UInt(bitPattern: buffer.count) { pindrop_prefetch(buffer.baseAddress! + i) }
     }
 
     /// The values as a buffer, valid inside `body`.

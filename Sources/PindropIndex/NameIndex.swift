@@ -1,3 +1,4 @@
+import CPrefetch
 import PindropCore
 
 /// Every folded name of every place, sorted, with a max-score segment tree so the best places under any
@@ -277,17 +278,45 @@ struct NameIndex: Sendable {
                 keyStart.withUnsafeBufferPointer { starts in
                     keyLength.withUnsafeBufferPointer { lengths in
                         let m = q.count
-                        // First entry >= prefix.
-                        let first = firstIndex(in: from..<to) { Self.compare(k, Int(starts[$0]), Int(lengths[$0]), q, 0, m) >= 0 }
-                        // First entry that does not start with prefix.
-                        let end = firstIndex(in: first..<to) { e in
-                            let length = min(Int(lengths[e]), m)
-                            return !(Self.compare(k, Int(starts[e]), length, q, 0, m) <= 0
-                                     || length < m && Self.compare(k, Int(starts[e]), length, q, 0, length) == 0)
+                        /// Where key e stands: before every key that starts with the prefix (-1), one of them (0), after them (1).
+                        @inline(__always) func side(_ e: Int) -> Int { Self.compare(k, Int(starts[e]), min(Int(lengths[e]), m), q, 0, m) }
+                        /// Asks for the key start and length of the probe a search of lo..<hi makes next, before it is made:
+                        /// each probe of a binary search is a cache miss, and this overlaps it with the one before.
+                        @inline(__always) func ahead(_ lo: Int, _ hi: Int) {
+                            guard lo < hi else { return }
+                            let probe = (lo + hi) >> 1
+                            pindrop_prefetch(starts.baseAddress! + probe); pindrop_prefetch(lengths.baseAddress! + probe)
                         }
-                        // First entry > prefix (end of exact matches), among those that start with it.
-                        let exactEnd = firstIndex(in: first..<end) { Self.compare(k, Int(starts[$0]), Int(lengths[$0]), q, 0, m) > 0 }
-                        return (first..<end, first..<exactEnd)
+                        // One search narrows both ends until a probe starts with the prefix; then the first such key and the
+                        // end are searched side by side, so that their memory reads overlap (they are independent).
+                        var lo = from, hi = to
+                        while lo < hi {
+                            let mid = (lo + hi) >> 1
+                            ahead(lo, mid); ahead(mid + 1, hi)
+                            let c = side(mid)
+                            if c < 0 { lo = mid + 1; continue }
+                            if c > 0 { hi = mid; continue }
+                            var firstLo = lo, firstHi = mid, endLo = mid + 1, endHi = hi
+                            while firstLo < firstHi || endLo < endHi {
+                                if firstLo < firstHi {
+                                    let probe = (firstLo + firstHi) >> 1
+                                    ahead(firstLo, probe); ahead(probe + 1, firstHi)
+                                    if side(probe) >= 0 { firstHi = probe } else { firstLo = probe + 1 }
+                                }
+                                if endLo < endHi {
+                                    let probe = (endLo + endHi) >> 1
+                                    ahead(endLo, probe); ahead(probe + 1, endHi)
+                                    if side(probe) > 0 { endHi = probe } else { endLo = probe + 1 }
+                                }
+                            }
+                            // The keys equal to the prefix sort first and are few: galloped over, then searched.
+                            let first = firstLo, end = endLo
+                            var step = 1
+                            while first + step < end, Int(lengths[first + step - 1]) == m { step *= 2 }
+                            let exactEnd = firstIndex(in: (first + step / 2)..<min(first + step, end)) { Int(lengths[$0]) != m }
+                            return (first..<end, first..<exactEnd)
+                        }
+                        return (lo..<lo, lo..<lo)
                     }
                 }
             }
@@ -322,10 +351,27 @@ struct NameIndex: Sendable {
                     for e in range.dropFirst() { consider(e) }
                     return best
                 }
+                let m = tree.count >> 1   // the leaves: a range here holds an entry, so the tree is 2 × leaves
+                @inline(__always) func prefetchEntry(_ e: Int) {
+                    if e < scores.count { pindrop_prefetch(scores.baseAddress! + e); pindrop_prefetch(kinds.baseAddress! + e) }
+                }
+                // The nodes read below lie far apart, and so do the entries they name: each is asked for first, so
+                // that their cache misses are waited for together rather than one after another.
+                var l = firstBlock + m, r = endBlock + m
+                while l < r {
+                    if l & 1 == 1 { pindrop_prefetch(tree.baseAddress! + l); l += 1 }
+                    if r & 1 == 1 { r -= 1; pindrop_prefetch(tree.baseAddress! + r) }
+                    l >>= 1; r >>= 1
+                }
+                l = firstBlock + m; r = endBlock + m
+                while l < r {
+                    if l & 1 == 1 { prefetchEntry(Int(tree[l])); l += 1 }
+                    if r & 1 == 1 { r -= 1; prefetchEntry(Int(tree[r])) }
+                    l >>= 1; r >>= 1
+                }
                 for e in range.lowerBound..<(firstBlock * block) { consider(e) }
                 for e in (endBlock * block)..<range.upperBound { consider(e) }
-                let m = tree.count >> 1   // the leaves: a range here holds an entry, so the tree is 2 × leaves
-                var l = firstBlock + m, r = endBlock + m
+                l = firstBlock + m; r = endBlock + m
                 while l < r {
                     if l & 1 == 1 { consider(Int(tree[l])); l += 1 }
                     if r & 1 == 1 { r -= 1; consider(Int(tree[r])) }
@@ -346,19 +392,31 @@ struct NameIndex: Sendable {
     /// `score` is the entry's score as ranked (lowered for an alternate name in an `ownNamesFirst` range, and
     /// by the range's penalty).
     func forEachBest(_ ranges: [TieredRange], _ visit: (_ entry: Int, _ tier: Int, _ score: Float) -> Bool) {
-        var heap = BestFirstHeap()
-        func push(_ range: Range<Int>, _ tier: Int, _ ownNamesFirst: Bool, _ penalty: Float) {
-            guard !range.isEmpty else { return }
-            let b = best(in: range, ownNamesFirst: ownNamesFirst)
-            heap.push(.init(key: Float(tier) * 1000 + score(b, ownNamesFirst: ownNamesFirst) - penalty, entry: b, range: range, tier: tier,
-                            ownNamesFirst: ownNamesFirst, penalty: penalty))
-        }
-        for r in ranges { push(r.range, r.tier, r.ownNamesFirst, r.penalty) }
-        while let top = heap.pop() {
-            guard visit(top.entry, top.tier, score(top.entry, ownNamesFirst: top.ownNamesFirst) - top.penalty) else { return }
-            push(top.range.lowerBound..<top.entry, top.tier, top.ownNamesFirst, top.penalty)
-            push((top.entry + 1)..<top.range.upperBound, top.tier, top.ownNamesFirst, top.penalty)
-        }
+        var heap = bestFirst(ranges)
+        while let next = nextBest(&heap), visit(next.entry, next.tier, next.score) {}
+    }
+
+    /// A walk over the ranges' entries in order of (tier, score), best first: `nextBest` draws them one at a time.
+    func bestFirst(_ ranges: [TieredRange]) -> BestFirstHeap {
+        var heap = BestFirstHeap(capacity: 64)
+        for r in ranges { push(r.range, r.tier, r.ownNamesFirst, r.penalty, into: &heap) }
+        return heap
+    }
+
+    /// The next entry of a `bestFirst` walk, with its tier and its score as ranked; nil when none is left.
+    func nextBest(_ heap: inout BestFirstHeap) -> (entry: Int, tier: Int, score: Float)? {
+        guard let top = heap.pop() else { return nil }
+        push(top.range.lowerBound..<top.entry, top.tier, top.ownNamesFirst, top.penalty, into: &heap)
+        push((top.entry + 1)..<top.range.upperBound, top.tier, top.ownNamesFirst, top.penalty, into: &heap)
+        return (top.entry, top.tier, score(top.entry, ownNamesFirst: top.ownNamesFirst) - top.penalty)
+    }
+
+    /// Puts a range on the walk, keyed by its best entry.
+    private func push(_ range: Range<Int>, _ tier: Int, _ ownNamesFirst: Bool, _ penalty: Float, into heap: inout BestFirstHeap) {
+        guard !range.isEmpty else { return }
+        let b = best(in: range, ownNamesFirst: ownNamesFirst)
+        heap.push(.init(key: Float(tier) * 1000 + score(b, ownNamesFirst: ownNamesFirst) - penalty, entry: b, range: range, tier: tier,
+                        ownNamesFirst: ownNamesFirst, penalty: penalty))
     }
 
     // MARK: Typo tolerance
@@ -486,6 +544,9 @@ struct NameIndex: Sendable {
 struct BestFirstHeap {
     struct Item { var key: Float; var entry: Int; var range: Range<Int>; var tier: Int; var ownNamesFirst: Bool; var penalty: Float }
     private var items: [Item] = []
+
+    /// An empty heap with room for `capacity` items before it grows (each pop pushes up to two).
+    init(capacity: Int) { items.reserveCapacity(capacity) }
 
     /// Higher key first; of equal keys, the earlier entry (key order), as `best(in:)` picks within a range.
     @inline(__always)

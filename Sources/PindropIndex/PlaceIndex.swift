@@ -136,22 +136,46 @@ public final class PlaceIndex: PlaceStore, Sendable {
         for i in first..<places.count where places.rowKind(i) == .area {
             if let id = places.extras(i)?.id, let a = areaOfID[id] { areaOfRow[Int32(i)] = a }
         }
-        self.areaOfRow = areaOfRow
+        let rows = areaOfRow.keys.sorted()
+        areaRows = rows
+        areaOfAreaRow = rows.map { areaOfRow[$0]! }
     }
 
-    /// The area each area row, and each GeoNames place that an area is the boundary of, stands for.
-    let areaOfRow: [Int32: Int]
+    /// The rows that stand for an area (an area row, or a GeoNames place an area is the boundary of), sorted, and
+    /// the area of each: a binary search per answer instead of a hash.
+    let areaRows: [Int32]
+    let areaOfAreaRow: [Int]
+
+    /// The area row `slot` stands for, if any.
+    func area(ofRow slot: Int) -> Int? {
+        let i = firstIndex(in: areaRows.indices) { areaRows[$0] >= slot }
+        return i < areaRows.count && areaRows[i] == slot ? areaOfAreaRow[i] : nil
+    }
 
     /// A row as an answer: with its boundary's box when it is (or is the town of) an area, and a GeoNames place
     /// inside areas with the address they give it (town, county, state, country).
     func answerPlace(_ slot: Int) -> Place {
-        var place = places.place(slot)
-        if let a = areaOfRow[Int32(slot)] { place.boundingBox = street.areas.areas[a].box }
-        if slot < firstStreetLevelRow, !street.areas.isEmpty {
-            let chain = street.areas.containing(place.coordinate)
-            if !chain.isEmpty, case let held = street.areas.address(of: chain), !held.isEmpty { place.address = held }
+        let box = area(ofRow: slot).map { street.areas.areas[$0].box }
+        if let held = heldAddress(ofSlot: slot) {
+            var place = places.place(slot)
+            place.boundingBox = box
+            place.address = held
+            return place
         }
+        // Most answers take nothing from the areas: returned as made, not copied to be changed.
+        guard let box else { return places.place(slot) }
+        var place = places.place(slot)
+        place.boundingBox = box
         return place
+    }
+
+    /// The address the areas give a GeoNames place inside them (town, county, state, country); nil outside them.
+    private func heldAddress(ofSlot slot: Int) -> Address? {
+        guard slot < firstStreetLevelRow, !street.areas.isEmpty else { return nil }
+        let chain = street.areas.containing(Coordinate(latitude: places.latitude[slot], longitude: places.longitude[slot]))
+        guard !chain.isEmpty else { return nil }
+        let held = street.areas.address(of: chain)
+        return held.isEmpty ? nil : held
     }
 
     /// The countries and admin1 divisions a qualifier form names ("il" → Illinois and others).
@@ -251,13 +275,14 @@ public final class PlaceIndex: PlaceStore, Sendable {
     public func suggest(_ request: SuggestRequest) throws(PindropError) -> [PlaceResult] {
         let country = try countryFilter(request.countryCode)
         let within = containment(request.within)
-        let parts = request.text.split(separator: ",", omittingEmptySubsequences: false)
+        // The first comma found in the bytes: splitting the text by Characters cost more than folding it.
+        let comma = request.text.utf8.firstIndex(of: UInt8(ascii: ","))
         var key: [UInt8] = []
-        if let first = parts.first { TextFolding.fold(first, into: &key) }
+        TextFolding.fold(request.text[..<(comma ?? request.text.endIndex)], into: &key)
         guard !key.isEmpty else { return [] }
-        if parts.count == 1 {
+        if comma == nil {
             // A trailing space means the last word is complete: "new " should not suggest "Newark".
-            if request.text.last == " " { key.append(0x20) }
+            if request.text.utf8.last == 0x20 { key.append(0x20) }
             let accept = acceptance(country: country, qualifiers: [], lastIsPrefix: false, within: within)
             let typed = rank(key: key, mode: .suggest, request.limit, request.near, typos: false, sections: true, accept: accept)
             let found = typed.isEmpty ? rank(key: key, mode: .suggest, request.limit, request.near, typos: true, sections: true, accept: accept) : typed
@@ -267,6 +292,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
             }
             return answer
         }
+        let parts = request.text.split(separator: ",", omittingEmptySubsequences: false)
         let qualifiers = parts.dropFirst().map { TextFolding.fold($0) }.filter { !$0.isEmpty }
         let found = rank(key: key, mode: .search, request.limit, request.near, typos: false, sections: true,
                          accept: acceptance(country: country, qualifiers: Array(qualifiers), lastIsPrefix: true, within: within))
@@ -714,38 +740,62 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// The best places of the ranges, best first. With `sections`, a section of a city already found is left out.
     func collect(_ ranges: [NameIndex.TieredRange], wanted: Int, accept: (Int32) -> Bool, sections: Bool) -> [Candidate] {
         var found: [Candidate] = []
-        var seen = Set<Int32>()
+        found.reserveCapacity(min(wanted, 256))
+        var seen = SlotSet()
         var visited = 0
-        names.forEachBest(ranges) { entry, tier, score in
-            visited += 1
-            let slot = names.entryPlace[entry]
-            if seen.insert(slot).inserted, accept(slot), !sections || !found.contains(where: { places.isSection(Int(slot), of: $0.slot) }) {
-                // What the range took off: the demotion of an alternate name, a typo's penalty.
-                let lowered = names.entryScore[entry] - score
-                let importance = places.importance(Int(slot))
-                let nameTerm = -(NameIndex.Kind(rawValue: names.entryKind[entry])?.penalty ?? 0) - lowered
-                found.append(Candidate(slot: Int(slot), tier: tier, score: importance + nameTerm, entry: entry,
-                                       importance: importance, nameTerm: nameTerm))
+        var walk = names.bestFirst(ranges)
+        // Entries are drawn a few at a time, and what ranking reads of their places is asked for before any is read:
+        // the rows lie far apart, so nearly every read misses the cache, and misses asked for together are waited
+        // for together. The order they are looked at in is the walk's, batch or not.
+        var batch: [(entry: Int, tier: Int, score: Float)] = []
+        batch.reserveCapacity(Self.collectBatch)
+        // Bounded: a filter that rejects nearly everything must not scan a whole prefix range.
+        while found.count < wanted, visited < 5_000 {
+            batch.removeAll(keepingCapacity: true)
+            while batch.count < min(Self.collectBatch, wanted - found.count), let next = names.nextBest(&walk) { batch.append(next) }
+            guard !batch.isEmpty else { break }
+            for drawn in batch { names.entryPlace.prefetch(drawn.entry) }
+            places.prefetchRanking(batch.lazy.map { Int(self.names.entryPlace[$0.entry]) })
+            for (entry, tier, score) in batch {
+                visited += 1
+                let slot = names.entryPlace[entry]
+                if seen.insert(slot), accept(slot), !sections || !found.contains(where: { places.isSection(Int(slot), of: $0.slot) }) {
+                    // What the range took off: the demotion of an alternate name, a typo's penalty.
+                    let lowered = names.entryScore[entry] - score
+                    let importance = places.importance(Int(slot))
+                    let nameTerm = -(NameIndex.Kind(rawValue: names.entryKind[entry])?.penalty ?? 0) - lowered
+                    found.append(Candidate(slot: Int(slot), tier: tier, score: importance + nameTerm, entry: entry,
+                                           importance: importance, nameTerm: nameTerm))
+                }
+                if found.count >= wanted || visited >= 5_000 { break }
             }
-            // Bounded: a filter that rejects nearly everything must not scan a whole prefix range.
-            return found.count < wanted && visited < 5_000
         }
         return found
     }
+
+    /// Entries drawn at most at once by `collect`.
+    static let collectBatch = 16
 
     /// The places found, each with the alternate name it matched as written (`typed` is the text asked), and with
     /// `explain` why it ranked there (`key` is the folded text the candidates were found for, in `mode`).
     private func results(_ found: [Candidate], near: Coordinate?, typed: String, key: [UInt8], mode: Mode, explain: Bool) -> [PlaceResult] {
         // Only a match through an alternate name (or an explanation) needs the typed text, trimmed.
         lazy var asTyped = String(typed.prefix { $0 != "," }).trimmingWhitespace()
-        return found.map { c in
-            var result = PlaceResult(place: answerPlace(c.slot), distanceMeters: near.map { distance(c.slot, $0) })
-            if names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue {
-                let start = Int(names.keyStart[c.entry])
-                result.matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: asTyped)
+        places.prefetchPlaces(found.lazy.map(\.slot))
+        // Each result made where the array keeps it: a result is a large value, and moving it through `map` copied it.
+        return [PlaceResult](unsafeUninitializedCapacity: found.count) { buffer, count in
+            for c in found {
+                var matchedName: String?
+                if names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue {
+                    let start = Int(names.keyStart[c.entry])
+                    matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: asTyped)
+                }
+                let distanceMeters = near.map { distance(c.slot, $0) }
+                (buffer.baseAddress! + count).initialize(to: PlaceResult(
+                    place: answerPlace(c.slot), distanceMeters: distanceMeters, matchedName: matchedName,
+                    explanation: explain ? explanation(c, key: key, mode: mode, typed: asTyped, distanceMeters: distanceMeters) : nil))
+                count += 1
             }
-            if explain { result.explanation = explanation(c, key: key, mode: mode, typed: asTyped, distanceMeters: result.distanceMeters) }
-            return result
         }
     }
 
@@ -805,5 +855,21 @@ public final class PlaceIndex: PlaceStore, Sendable {
             }
             return true
         }
+    }
+}
+
+/// The slots a query has met: a short list while it is short (most queries meet a few dozen), a set after.
+struct SlotSet {
+    private var list: [Int32] = []
+    private var set: Set<Int32>?
+
+    /// Adds `slot`; whether it was new.
+    mutating func insert(_ slot: Int32) -> Bool {
+        if set != nil { return set!.insert(slot).inserted }
+        if list.contains(slot) { return false }
+        if list.count == 64 { set = Set(list + [slot]); return true }
+        if list.isEmpty { list.reserveCapacity(64) }
+        list.append(slot)
+        return true
     }
 }

@@ -86,24 +86,26 @@ struct PlaceTable: Sendable {
         var folded: [UInt8] = []
         var first: String?
         lazy var lowercased = typed.lowercased()
-        var start = Int(alternateStart[i])
         let end = Int(alternateStart[i + 1])
-        // Name by name, without splitting them all first: a big city has hundreds, and most differ from the key
-        // in their first letter.
-        while start < end {
-            let stop = alternateBytes[start..<end].firstIndex(of: 0x1F) ?? end
-            let name = alternateBytes[start..<stop]
-            start = stop + 1
-            if name.isEmpty { continue }
-            if let byte = TextFolding.foldedFirstByte(name[name.startIndex]), byte != key.first { continue }
-            let text = String(decoding: name, as: UTF8.self)
-            folded.removeAll(keepingCapacity: true)
-            TextFolding.fold(text, into: &folded)
-            guard folded.elementsEqual(key) else { continue }
-            if text.lowercased().hasPrefix(lowercased) { return text }
-            first = first ?? text
+        return alternateBytes.withUnsafeBufferPointer { all in
+            var start = Int(alternateStart[i])
+            // Name by name, without splitting them all first: a big city has hundreds, and most differ from the key
+            // in their first letter. Each is folded from its bytes; a String is made only of the one that matches.
+            while start < end {
+                let stop = all[start..<end].firstIndex(of: 0x1F) ?? end
+                let name = UnsafeBufferPointer(rebasing: all[start..<stop])
+                start = stop + 1
+                if name.isEmpty { continue }
+                if let byte = TextFolding.foldedFirstByte(name[0]), byte != key.first { continue }
+                folded.removeAll(keepingCapacity: true)
+                TextFolding.fold(utf8: name, into: &folded)
+                guard folded.elementsEqual(key) else { continue }
+                let text = String(decoding: name, as: UTF8.self)
+                if text.lowercased().hasPrefix(lowercased) { return text }
+                first = first ?? text
+            }
+            return first
         }
-        return first
     }
 
     /// An OpenStreetMap row's id, category, the key it is a value of, and address.
@@ -173,7 +175,7 @@ struct PlaceTable: Sendable {
 
     /// A row's place id: "geonames:<id>" or the OpenStreetMap row's own.
     func id(_ i: Int) -> String {
-        osmExtras(i)?.id ?? "geonames:\(geonameID[i])"
+        osmExtras(i)?.id ?? Self.geonamesID(geonameID[i])
     }
 
     /// `extras` of a street-level row; nil for a GeoNames row without reading `extraStart` (its kind, read for every
@@ -187,11 +189,16 @@ struct PlaceTable: Sendable {
     /// "Montréal-Est", towns of their own), smaller, and within 30 km.
     func isSection(_ r: Int, of city: Int) -> Bool {
         // Most pairs fail on the population or the first byte; cheap checks first (suggest with `near` asks often).
+        guard population[r] < population[city], max(r, city) < alternateStart.count - 1 else { return false }
         let a = Int(nameStart[r]), b = Int(nameStart[city])
-        guard population[r] < population[city], nameBytes[a] == nameBytes[b], max(r, city) < alternateStart.count - 1 else { return false }
-        let name = nameBytes[a..<Int(nameStart[r + 1])], stem = nameBytes[b..<Int(nameStart[city + 1])]
-        guard name.count > stem.count + 1, name.starts(with: stem), name[a + stem.count] == 0x20 else { return false }
-        let rest = name.dropFirst(stem.count).drop { $0 == 0x20 }
+        let nameEnd = Int(nameStart[r + 1]), stemCount = Int(nameStart[city + 1]) - b
+        guard nameEnd - a > stemCount + 1 else { return false }
+        let startsWithStem = nameBytes.withUnsafeBufferPointer { bytes in
+            bytes[a + stemCount] == 0x20 && memcmp(bytes.baseAddress! + a, bytes.baseAddress! + b, stemCount) == 0
+        }
+        guard startsWithStem else { return false }
+        let name = nameBytes[a..<nameEnd]
+        let rest = name.dropFirst(stemCount).drop { $0 == 0x20 }
         let numeral = rest.prefix { "IVXLC".utf8.contains($0) }
         let word = String(decoding: rest.prefix { $0 != 0x20 && $0 != 0x2D }, as: UTF8.self).lowercased()
         let named = rest.first.map { "(/0123456789".utf8.contains($0) } == true           // "(Kreis 3)", "/ Birchlen", "15"
@@ -211,48 +218,112 @@ struct PlaceTable: Sendable {
         return pa != pb ? pa > pb : a < b
     }
 
+    /// Starts loading what `place` reads of each of `slots`, all at once: the rows lie far apart, so nearly every
+    /// read misses the cache, and misses asked for together are waited for together instead of one by one.
+    func prefetchPlaces(_ slots: some Collection<Int>) {
+        for i in slots {
+            geonameID.prefetch(i); population.prefetch(i); admin1.prefetch(i); country.prefetch(i); kind.prefetch(i)
+            latitude.prefetch(i); longitude.prefetch(i); nameStart.prefetch(i)
+        }
+        // A name's bytes are where its start says: read once the starts are on their way.
+        for i in slots where i < count { nameBytes.prefetch(Int(nameStart[i])) }
+    }
+
+    /// Starts loading what ranking reads of each of `slots` (importance, and the name a section is told by), all at once.
+    func prefetchRanking(_ slots: some Collection<Int>) {
+        for i in slots { population.prefetch(i); kind.prefetch(i); nameStart.prefetch(i) }
+        for i in slots where i < count { nameBytes.prefetch(Int(nameStart[i])) }
+    }
+
     /// The place as the rest of Pindrop sees it.
     func place(_ i: Int) -> Place {
+        rowKind(i) == .geonames ? geonamesPlace(i) : streetLevelPlace(i)
+    }
+
+    /// A GeoNames row: "Name, Admin1, Country" and "geonames:<id>", each written into one string of its final size
+    /// (every result pays this; appending part by part cost more than the rest of the place).
+    private func geonamesPlace(_ i: Int) -> Place {
         let name = name(i)
-        // The two fields read, not the whole records (each a copy of four strings and a list): every result pays this.
         let countryIndex = Int(country[i]), admin1Index = Int(admin1[i])
+        // The two fields read, not the whole record (a copy of four strings and a list).
         let countryCode = countryIndex == Int(Self.noCountry) ? nil : countries[countryIndex].code
         let countryName = countryIndex == Int(Self.noCountry) ? nil : countries[countryIndex].name
         let admin1 = admin1Index < 0 ? nil : admin1s[admin1Index].name.nilIfEmpty
-        let coordinate = Coordinate(latitude: latitude[i], longitude: longitude[i])
-        if let osm = osmExtras(i) {
-            let address = osm.address.isEmpty ? nil : osm.address
-            let context = address.map { $0.formatted(countryCode: countryCode) }.flatMap(\.nilIfEmpty) ?? osm.address.town
-            let displayName: String
-            switch rowKind(i) {
-            case .address: displayName = context ?? name
-            case .street: displayName = [name, osm.address.town].compactMap { $0 }.joined(separator: ", ")
-            case .area:
-                // "Oberland, Liechtenstein": the area, then the areas that hold it.
-                var chain: [String] = []
-                for part in [name, osm.address.town, osm.address.county, osm.address.state, osm.address.country] {
-                    if let part, chain.last != part { chain.append(part) }
-                }
-                displayName = chain.joined(separator: ", ")
-            default: displayName = [name, context].compactMap { $0 }.joined(separator: ", ")
+        return Place(id: Self.geonamesID(geonameID[i]), name: name,
+                     displayName: Self.joined(name, admin1 == name ? nil : admin1, countryName),
+                     coordinate: Coordinate(latitude: latitude[i], longitude: longitude[i]), countryCode: countryCode,
+                     admin1: admin1, population: Int(population[i]), source: "embedded", kind: .place)
+    }
+
+    /// An OpenStreetMap row (a venue, an address, a street, an area), with its address.
+    private func streetLevelPlace(_ i: Int) -> Place {
+        let name = name(i)
+        // The two fields read, not the whole records (each a copy of four strings and a list).
+        let countryIndex = Int(country[i]), admin1Index = Int(admin1[i])
+        let countryCode = countryIndex == Int(Self.noCountry) ? nil : countries[countryIndex].code
+        let admin1 = admin1Index < 0 ? nil : admin1s[admin1Index].name.nilIfEmpty
+        guard let osm = extras(i) else { return geonamesPlace(i) }
+        let address = osm.address.isEmpty ? nil : osm.address
+        let context = address.map { $0.formatted(countryCode: countryCode) }.flatMap(\.nilIfEmpty) ?? osm.address.town
+        let displayName: String
+        switch rowKind(i) {
+        case .address: displayName = context ?? name
+        case .street: displayName = [name, osm.address.town].compactMap { $0 }.joined(separator: ", ")
+        case .area:
+            // "Oberland, Liechtenstein": the area, then the areas that hold it.
+            var chain: [String] = []
+            for part in [name, osm.address.town, osm.address.county, osm.address.state, osm.address.country] {
+                if let part, chain.last != part { chain.append(part) }
             }
-            let kind = rowKind(i).placeKind
-            return Place(id: osm.id, name: name, displayName: displayName, coordinate: coordinate,
-                         countryCode: countryCode, admin1: admin1, population: 0, category: osm.category,
-                         address: address, source: "embedded", kind: kind,
-                         categoryKey: kind == .street ? "highway" : osm.categoryKey)
+            displayName = chain.joined(separator: ", ")
+        default: displayName = [name, context].compactMap { $0 }.joined(separator: ", ")
         }
-        // "Name, Admin1, Country", written into one string (no array of parts to join: every result pays this).
-        let admin1Part = admin1 == name ? nil : admin1, countryPart = countryName
-        var displayName = ""
-        displayName.reserveCapacity(name.utf8.count + (admin1Part.map { $0.utf8.count + 2 } ?? 0) + (countryPart.map { $0.utf8.count + 2 } ?? 0))
-        displayName += name
-        if let admin1Part { displayName += ", "; displayName += admin1Part }
-        if let countryPart { displayName += ", "; displayName += countryPart }
-        return Place(
-            id: "geonames:" + String(geonameID[i]), name: name, displayName: displayName,
-            coordinate: coordinate, countryCode: countryCode, admin1: admin1, population: Int(population[i]),
-            source: "embedded", kind: .place)
+        let kind = rowKind(i).placeKind
+        return Place(id: osm.id, name: name, displayName: displayName, coordinate: Coordinate(latitude: latitude[i], longitude: longitude[i]),
+                     countryCode: countryCode, admin1: admin1, population: 0, category: osm.category,
+                     address: address, source: "embedded", kind: kind,
+                     categoryKey: kind == .street ? "highway" : osm.categoryKey)
+    }
+
+    /// The parts that are there, joined by ", ", in one allocation.
+    static func joined(_ first: String, _ second: String?, _ third: String?) -> String {
+        var parts = (first, second ?? "", third ?? "")
+        let count = parts.0.utf8.count + (second == nil ? 0 : parts.1.utf8.count + 2) + (third == nil ? 0 : parts.2.utf8.count + 2)
+        return parts.0.withUTF8 { a in
+            parts.1.withUTF8 { b in
+                parts.2.withUTF8 { c in
+                    String(unsafeUninitializedCapacity: count) { out in
+                        var at = out.baseAddress!
+                        put(a, at: &at, separated: false)
+                        if second != nil { put(b, at: &at, separated: true) }
+                        if third != nil { put(c, at: &at, separated: true) }
+                        return at - out.baseAddress!
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes `part` at `at` (after ", " when `separated`) and moves `at` past it.
+    @inline(__always)
+    private static func put(_ part: UnsafeBufferPointer<UInt8>, at: inout UnsafeMutablePointer<UInt8>, separated: Bool) {
+        if separated { at[0] = 0x2C; at[1] = 0x20; at += 2 }
+        if let start = part.baseAddress { at.initialize(from: start, count: part.count); at += part.count }
+    }
+
+    /// "geonames:<id>", written digit by digit (interpolation went through the generic formatting).
+    static func geonamesID(_ id: Int32) -> String {
+        let prefix: StaticString = "geonames:"
+        return String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + 11) { out in
+            var n = prefix.utf8CodeUnitCount
+            _ = out.initialize(fromContentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: n))
+            if id < 0 { out[n] = 0x2D; n += 1 }
+            var value = id.magnitude, digits = 1
+            while value >= 10 { value /= 10; digits += 1 }
+            value = id.magnitude
+            for d in stride(from: n + digits - 1, through: n, by: -1) { out[d] = 0x30 + UInt8(value % 10); value /= 10 }
+            return n + digits
+        }
     }
 
     /// The slot of a GeoNames id (rows are sorted by id).
