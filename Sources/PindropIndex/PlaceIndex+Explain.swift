@@ -108,7 +108,10 @@ extension PlaceIndex {
     /// Whether candidate `c` matched `key` only through a typo: a typo range's, or a whole name one likely slip
     /// away that search ranks among the prefixes ("Wawr" → Wawer).
     func isTypo(_ c: Candidate, key: [UInt8]) -> Bool {
-        c.tier < 2 || !entryKey(c.entry).starts(with: key)
+        guard c.tier >= 2 else { return true }
+        // Read where the key lies (every answer asks this of its first result): a copy of it cost an array.
+        let start = Int(names.keyStart[c.entry])
+        return !names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))].starts(with: key)
     }
 
     /// The folded key of a name entry.

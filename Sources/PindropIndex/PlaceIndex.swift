@@ -450,16 +450,19 @@ public final class PlaceIndex: PlaceStore, Sendable {
         var total = 0
         if let category = request.category {
             total = street.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
-                                                  slots: venueCategorySlots[category] ?? 0..<0, needed: { needed }) { place, _ in
+                                                  slots: venueCategorySlots[category] ?? 0..<0, needed: { needed },
+                                                  ahead: { places.prefetchCoordinate(firstVenue + Int($0)) }) { place, _ in
                 visit(firstVenue + Int(place))
             }
         } else {
             for (tree, first) in [(street.venues, firstVenue), (spatial, 0)] {
-                total += tree.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure, needed: { needed }) { place, _ in
+                total += tree.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure, needed: { needed },
+                                    ahead: { places.prefetchCoordinate(first + Int($0)) }) { place, _ in
                     visit(first + Int(place))
                 }
             }
         }
+        places.prefetchPlaces(best.lazy.map(\.0))
         let page = best.map { PlaceResult(place: places.place($0.0), distanceMeters: $0.1) }
         return NearbyPage(results: page, total: total)
     }

@@ -229,6 +229,9 @@ struct PlaceTable: Sendable {
         for i in slots where i < count { nameBytes.prefetch(Int(nameStart[i])) }
     }
 
+    /// Starts loading a row's coordinate (what a distance reads).
+    func prefetchCoordinate(_ i: Int) { latitude.prefetch(i); longitude.prefetch(i) }
+
     /// Starts loading what ranking reads of each of `slots` (importance, and the name a section is told by), all at once.
     func prefetchRanking(_ slots: some Collection<Int>) {
         for i in slots { population.prefetch(i); kind.prefetch(i); nameStart.prefetch(i) }

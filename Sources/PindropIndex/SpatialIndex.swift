@@ -273,6 +273,10 @@ struct SpatialIndex: Sendable {
                             continue
                         }
                         let mid = (lo + hi) >> 1
+                        // The children's boxes are read next, and their own children's nodes after: asked for now.
+                        prefetchNode(lo, mid); prefetchNode(mid + 1, hi)
+                        prefetchNode(lo, (lo + mid) >> 1); prefetchNode((lo + mid) >> 1, mid)
+                        prefetchNode(mid + 1, (mid + 1 + hi) >> 1); prefetchNode((mid + 1 + hi) >> 1, hi)
                         let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
                         let d2 = dx * dx + dy * dy + dz * dz
                         if d2 < bestD2 || (d2 == bestD2 && slotPlace[mid] < slotPlace[bestSlot]) { bestD2 = d2; bestSlot = mid }
@@ -290,6 +294,16 @@ struct SpatialIndex: Sendable {
             }
         }
         return (bestSlot, bestD2)
+    }
+
+    /// Starts loading what a walk reads of the node of the subtree [lo, hi) (its box, point and place) without
+    /// waiting: the nodes of a deep tree lie far apart, so a walk that asks for its children's nodes before it
+    /// reaches them waits for their cache misses beside its own work instead of after it.
+    @inline(__always)
+    func prefetchNode(_ lo: Int, _ hi: Int) {
+        guard lo < hi else { return }
+        let mid = (lo + hi) >> 1
+        box.prefetch(6 * mid); xyz.prefetch(3 * mid); slotPlace.prefetch(mid)
     }
 
     /// The squared chord from a unit vector to the box of the subtree whose node is at `slot` (0 inside it): no
@@ -315,8 +329,9 @@ struct SpatialIndex: Sendable {
     /// counted unopened). So the walk opens the subtrees near the point and those across the circle's edge, and
     /// its cost grows with the edge, not with the places inside.
     /// `slots` is the tree to walk when the columns hold several (`init(concatenating:)`); nil: the whole.
+    /// `ahead` is told the places of a leaf before any of them is visited, to ask for what `visit` will read of them.
     func count(latitude: Double, longitude: Double, chord: Double, sure: Double?, slots: Range<Int>? = nil, needed: () -> Double,
-               visit: (Int32, Double) -> Bool) -> Int {
+               ahead: (Int32) -> Void = { _ in }, visit: (Int32, Double) -> Bool) -> Int {
         let slots = slots ?? 0..<count
         guard !slots.isEmpty else { return 0 }
         let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
@@ -345,9 +360,12 @@ struct SpatialIndex: Sendable {
                         }
                         // A small subtree's places lie side by side: reading them in a row is cheaper than its boxes.
                         if hi - lo <= 16 {
+                            for s in lo..<hi { ahead(places[s]) }
                             for s in lo..<hi { take(s) }
                             return
                         }
+                        prefetchNode(lo, (lo + mid) >> 1); prefetchNode((lo + mid) >> 1, mid)
+                        prefetchNode(mid + 1, (mid + 1 + hi) >> 1); prefetchNode((mid + 1 + hi) >> 1, hi)
                         take(mid)
                         let left = least(lo, mid), right = least(mid + 1, hi)
                         if left <= right {
@@ -383,6 +401,7 @@ struct SpatialIndex: Sendable {
                         // (an ocean cell's candidates, a town search far from any) otherwise opens every subtree
                         // its planes cross. Small subtrees are cheaper to open than to test.
                         if hi - lo > 8, Self.boxDistance2(b, 6 * mid, qx, qy, qz) > r2 { return }
+                        prefetchNode(lo, mid); prefetchNode(mid + 1, hi)
                         let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
                         let d2 = dx * dx + dy * dy + dz * dz
                         if d2 <= r2 { found.append((places[mid], d2)) }
