@@ -274,9 +274,7 @@ struct SpatialIndex: Sendable {
                         }
                         let mid = (lo + hi) >> 1
                         // The children's boxes are read next, and their own children's nodes after: asked for now.
-                        prefetchNode(lo, mid); prefetchNode(mid + 1, hi)
-                        prefetchNode(lo, (lo + mid) >> 1); prefetchNode((lo + mid) >> 1, mid)
-                        prefetchNode(mid + 1, (mid + 1 + hi) >> 1); prefetchNode((mid + 1 + hi) >> 1, hi)
+                        prefetchBelow(lo, hi)
                         let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
                         let d2 = dx * dx + dy * dy + dz * dz
                         if d2 < bestD2 || (d2 == bestD2 && slotPlace[mid] < slotPlace[bestSlot]) { bestD2 = d2; bestSlot = mid }
@@ -304,6 +302,15 @@ struct SpatialIndex: Sendable {
         guard lo < hi else { return }
         let mid = (lo + hi) >> 1
         box.prefetch(6 * mid); xyz.prefetch(3 * mid); slotPlace.prefetch(mid)
+    }
+
+    /// `prefetchNode` of both children of the subtree [lo, hi) and of their children.
+    @inline(__always)
+    func prefetchBelow(_ lo: Int, _ hi: Int) {
+        let mid = (lo + hi) >> 1
+        prefetchNode(lo, mid); prefetchNode(mid + 1, hi)
+        prefetchNode(lo, (lo + mid) >> 1); prefetchNode((lo + mid) >> 1, mid)
+        prefetchNode(mid + 1, (mid + 1 + hi) >> 1); prefetchNode((mid + 1 + hi) >> 1, hi)
     }
 
     /// The squared chord from a unit vector to the box of the subtree whose node is at `slot` (0 inside it): no
@@ -364,8 +371,7 @@ struct SpatialIndex: Sendable {
                             for s in lo..<hi { take(s) }
                             return
                         }
-                        prefetchNode(lo, (lo + mid) >> 1); prefetchNode((lo + mid) >> 1, mid)
-                        prefetchNode(mid + 1, (mid + 1 + hi) >> 1); prefetchNode((mid + 1 + hi) >> 1, hi)
+                        prefetchBelow(lo, hi)
                         take(mid)
                         let left = least(lo, mid), right = least(mid + 1, hi)
                         if left <= right {

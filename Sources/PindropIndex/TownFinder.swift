@@ -68,8 +68,9 @@ struct TownFinder: Sendable {
             if let b = best, top < b.population || (top == b.population && order >= b.order) { return }
             let chord = min(farthest, Geo.unitChord(forMeters: AddressContext.reach(population: top)) * (1 + 1e-9))
             guard top >= 0, spatial.boxDistance2(slot: mid, qx, qy, qz) <= chord * chord else { return }
-            // The children are likely next: their nodes asked for now arrive while this one is weighed.
-            spatial.prefetchNode(lo, mid); spatial.prefetchNode(mid + 1, hi)
+            // The children are likely next, and theirs after them: their nodes asked for now arrive while this one
+            // and the first child are weighed.
+            spatial.prefetchBelow(lo, hi)
             let i = Int(spatial.slotPlace[mid]), population = places.population[i]
             let dx = spatial.xyz[3 * mid] - qx, dy = spatial.xyz[3 * mid + 1] - qy, dz = spatial.xyz[3 * mid + 2] - qz
             let d2 = dx * dx + dy * dy + dz * dz
