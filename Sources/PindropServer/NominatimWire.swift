@@ -207,7 +207,10 @@ enum NominatimWire {
 /// `amenity`, a town's `city`), then house number, road, suburb, city, county, state, postcode and country.
 struct AddressParts {
     var own: (key: String, name: String)?
-    var houseNumber, road, suburb, city, county, state, postcode, country, countryCode: String?
+    var houseNumber, road, suburb, city, county, state, postcode, country: String?
+    /// The country's code in lower case, as Nominatim writes it (made when asked: Photon's answers do not).
+    var countryCode: String? { upperCaseCountryCode?.lowercased() }
+    private let upperCaseCountryCode: String?
 
     init(_ place: Place, _ terms: OSMTerms, language: String?) {
         let address = place.address ?? Address()
@@ -218,7 +221,7 @@ struct AddressParts {
         county = address.county
         state = address.state
         postcode = address.postcode
-        countryCode = place.countryCode?.lowercased()
+        upperCaseCountryCode = place.countryCode
         country = place.countryCode.flatMap { OSMTerms.countryName($0, language: language) } ?? address.country
         switch place.kind ?? OSMTerms.inferredKind(place) {
         case .place:

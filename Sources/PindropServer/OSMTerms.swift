@@ -10,8 +10,9 @@ struct OSMTerms {
     let osmType: String?
     let osmID: Int64?
     /// A number standing for the place's id (Nominatim's `place_id`): stable for the same id, so a client can send
-    /// it back in `exclude_place_ids`.
-    let placeID: Int64
+    /// it back in `exclude_place_ids`. Made when asked, as `importance` and `box` are: Photon's answers use none of them.
+    var placeID: Int64 { Self.placeID(of: id) }
+    private let id: String, population: Int, boundingBox: BoundingBox?, coordinate: Coordinate
     /// The main tag: Nominatim's `class`/`category` and `type`, Photon's `osm_key` and `osm_value`.
     let key: String, value: String
     /// Nominatim's `addresstype`: what the place would be called as part of an address ("city", "road").
@@ -22,16 +23,20 @@ struct OSMTerms {
     var addressRank: Int { key == "place" && (17...19).contains(rank) ? 16 : rank }
     /// Photon's `type`: house, street, locality, district, city, county, state, country or other.
     let layer: String
-    /// 0 … 1, higher for bigger places (Nominatim's `importance`).
-    let importance: Double
+    /// 0 … 1, higher for bigger places (Nominatim's `importance`): its own default for a place without a Wikipedia
+    /// link (`0.40001 - rank/75`), raised by population.
+    var importance: Double {
+        let byRank = 0.40001 - Double(rank) / 75
+        return population > 0 ? max(byRank, min(1, log10(Double(population) + 1) / 8)) : byRank
+    }
     /// The place's extent where it is an area, else a small box around its point, sized by its rank.
-    let box: BoundingBox
+    var box: BoundingBox { boundingBox ?? Self.box(around: coordinate, rank: rank) }
     /// Whether `box` is the place's real extent (Photon sends `extent` only then).
-    let hasExtent: Bool
+    var hasExtent: Bool { boundingBox != nil }
 
     init(_ place: Place) {
         (osmType, osmID) = Self.osmObject(of: place.id)
-        placeID = Self.placeID(of: place.id)
+        (id, population, boundingBox, coordinate) = (place.id, place.population, place.boundingBox, place.coordinate)
         let kind = place.kind ?? Self.inferredKind(place)
         switch kind {
         case .place:
@@ -52,11 +57,6 @@ struct OSMTerms {
             let key = place.categoryKey ?? "amenity"
             (self.key, value, addressType, layer, rank) = (key, place.category ?? "yes", key, "house", 30)
         }
-        // Nominatim's own default for a place without a Wikipedia link (`0.40001 - rank/75`), raised by population.
-        let byRank = 0.40001 - Double(rank) / 75
-        importance = place.population > 0 ? max(byRank, min(1, log10(Double(place.population) + 1) / 8)) : byRank
-        hasExtent = place.boundingBox != nil
-        box = place.boundingBox ?? Self.box(around: place.coordinate, rank: rank)
     }
 
     /// Photon's layer of each area level.
@@ -123,7 +123,10 @@ struct OSMTerms {
     /// The name of a country in a language ("Finland", "Suomi"), from the system's CLDR data; nil for an unknown code.
     /// Remembered: asking ICU costs tens of microseconds, and every answer names a country per place.
     static func countryName(_ code: String, language: String?) -> String? {
-        let key = (language ?? "en") + "\u{1F}" + code
+        // English, what a request asks when it names no language, from a table made once and only read after.
+        if language == nil || language == "en", let known = englishCountryNames[code] { return known }
+        // Two strings for a key rather than one joined: every place of every answer asks, and joining allocated.
+        let key = CountryNameKey(language: language ?? "en", code: code)
         if let known = countryNames.withLock({ $0[key] }) { return known }
         let name = Locale(identifier: language ?? "en").localizedString(forRegionCode: code).flatMap { $0 == code ? nil : $0 }
         // Languages come from clients: the table stops growing at a bound rather than grow with what they send.
@@ -131,7 +134,13 @@ struct OSMTerms {
         return name
     }
 
-    private static let countryNames = Mutex<[String: String?]>([:])
+    private struct CountryNameKey: Hashable { var language: String; var code: String }
+    /// Every ISO region's English name (nil where ICU has none but the code), made on first use.
+    private static let englishCountryNames: [String: String?] = Dictionary(uniqueKeysWithValues: Locale.Region.isoRegions.map { region in
+        let code = region.identifier
+        return (code, Locale(identifier: "en").localizedString(forRegionCode: code).flatMap { $0 == code ? nil : $0 })
+    })
+    private static let countryNames = Mutex<[CountryNameKey: String?]>([:])
     private static let maxRememberedNames = 20_000
 }
 

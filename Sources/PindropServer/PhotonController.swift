@@ -41,8 +41,12 @@ struct PhotonController<Context: RequestContext>: Sendable {
             let suggest = try SuggestRequest(text: text, near: near, limit: filter.isEmpty ? limit : max(limit, Self.filteredPool),
                                              minChars: 1, within: within)
             let answer = try await metrics.timed(.suggest) { try await places.suggest(suggest, provider: query.provider()) }
+            // Nothing to narrow (most questions): the answer as it came, without copying it.
+            guard !within.isEmpty || !filter.isEmpty else {
+                return PhotonWire.featureCollection(answer.results.prefix(limit), language: query.language("lang"))
+            }
             let found = answer.results.filter { within.admits($0.place) && (filter.isEmpty || filter.admits(OSMTerms($0.place))) }
-            return PhotonWire.featureCollection(found.prefix(limit).map(\.place), language: query.language("lang"))
+            return PhotonWire.featureCollection(found.prefix(limit), language: query.language("lang"))
         }
     }
 
@@ -58,7 +62,7 @@ struct PhotonController<Context: RequestContext>: Sendable {
             let found = answer.results.filter { result in
                 (result.distanceMeters ?? 0) <= radiusKm * 1000 && (filter.isEmpty || filter.admits(OSMTerms(result.place)))
             }
-            return PhotonWire.featureCollection(found.prefix(limit).map(\.place), language: query.language("lang"))
+            return PhotonWire.featureCollection(found.prefix(limit), language: query.language("lang"))
         }
     }
 
@@ -67,11 +71,11 @@ struct PhotonController<Context: RequestContext>: Sendable {
     private func answering(_ request: Request, allowed: Set<String>, _ body: (QueryParameters) async throws -> JSONWriter) async -> Response {
         do {
             let query = try QueryParameters(request)
-            if let unknown = request.uri.queryParameters.first(where: { !allowed.contains(String($0.key)) }) {
-                throw PindropError.invalidInput("Unknown query parameter '\(unknown.key.prefix(40))'.  Allowed parameters are: \(allowed.sorted())")
+            if let unknown = query.names.first(where: { !allowed.contains($0) }) {
+                throw PindropError.invalidInput("Unknown query parameter '\(unknown.prefix(40))'.  Allowed parameters are: \(allowed.sorted())")
             }
-            if let unsupported = request.uri.queryParameters.first(where: { PhotonWire.unsupportedParameters.contains(String($0.key)) }) {
-                throw PindropError.invalidInput("Parameter '\(unsupported.key)' is not supported by this server (Pindrop keeps no full geometries, categories or OpenSearch index).")
+            if let unsupported = query.names.first(where: PhotonWire.unsupportedParameters.contains) {
+                throw PindropError.invalidInput("Parameter '\(unsupported)' is not supported by this server (Pindrop keeps no full geometries, categories or OpenSearch index).")
             }
             return Responses.json(try await body(query))
         } catch {
@@ -147,12 +151,13 @@ enum PhotonWire {
     /// Parameters Photon takes that need data Pindrop does not keep (full geometries, categories, OpenSearch queries).
     static let unsupportedParameters: Set<String> = ["geometry", "include", "exclude", "query_string_filter"]
 
-    static func featureCollection(_ places: [Place], language: String?) -> JSONWriter {
-        var w = JSONWriter(capacity: 400 * max(places.count, 1))
+    static func featureCollection(_ results: ArraySlice<PlaceResult>, language: String?) -> JSONWriter {
+        var w = JSONWriter(capacity: 400 * max(results.count, 1))
         w.beginObject()
         w.field("type", "FeatureCollection")
         w.key("features"); w.beginArray()
-        for place in places {
+        for result in results {
+            let place = result.place
             let terms = OSMTerms(place)
             let parts = AddressParts(place, terms, language: language)
             w.beginObject()

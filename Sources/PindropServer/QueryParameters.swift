@@ -9,21 +9,25 @@ struct QueryParameters {
     private let repeated: [String: [String]]
     /// The request's `Accept-Language` header.
     let acceptLanguage: String?
+    /// The parameters' names in the order the query gives them, each once.
+    let names: [String]
 
     /// Reads the query string; `.invalidInput` when its percent-encoded bytes are not UTF-8 (rather than
     /// answering for text with U+FFFD in it) or a value holds control characters.
     init(_ request: Request) throws(PindropError) {
         guard Self.isUTF8(request.uri.query ?? "") else { throw .invalidInput("the query string is not valid UTF-8") }
-        var values: [String: String] = [:], repeated: [String: [String]] = [:]
+        var values: [String: String] = [:], repeated: [String: [String]] = [:], names: [String] = []
         for (key, value) in request.uri.queryParameters {
             guard !value.unicodeScalars.contains(where: Self.isControl) else {
                 throw .invalidInput("\"\(key.prefix(40))\" holds control characters")
             }
-            values[String(key)] = String(value)
-            repeated[String(key), default: []].append(String(value))
+            let name = String(key)
+            if values.updateValue(String(value), forKey: name) == nil { names.append(name) }
+            repeated[name, default: []].append(String(value))
         }
         self.values = values
         self.repeated = repeated
+        self.names = names
         acceptLanguage = request.headers[.acceptLanguage]
     }
 
