@@ -4,53 +4,68 @@ import PindropCore
 
 /// Typed access to a request's query string; every bad value becomes a 400 naming the parameter.
 struct QueryParameters {
-    private let values: [String: String]
-    /// Every value of each parameter, in order (Photon's `layer` and `osm_tag` may repeat); `values` keeps the last.
-    private let repeated: [String: [String]]
+    /// The parameters as the query gives them, in order (Photon's `layer` and `osm_tag` may repeat); a name given
+    /// twice reads as its last value. A list, not dictionaries: a request has a few, and every one pays for this.
+    private let parameters: [(name: String, value: String)]
     /// The request's `Accept-Language` header.
     let acceptLanguage: String?
-    /// The parameters' names in the order the query gives them, each once.
-    let names: [String]
 
     /// Reads the query string; `.invalidInput` when its percent-encoded bytes are not UTF-8 (rather than
     /// answering for text with U+FFFD in it) or a value holds control characters.
     init(_ request: Request) throws(PindropError) {
         guard Self.isUTF8(request.uri.query ?? "") else { throw .invalidInput("the query string is not valid UTF-8") }
-        var values: [String: String] = [:], repeated: [String: [String]] = [:], names: [String] = []
+        var parameters: [(name: String, value: String)] = []
         for (key, value) in request.uri.queryParameters {
             guard !value.unicodeScalars.contains(where: Self.isControl) else {
                 throw .invalidInput("\"\(key.prefix(40))\" holds control characters")
             }
-            let name = String(key)
-            if values.updateValue(String(value), forKey: name) == nil { names.append(name) }
-            repeated[name, default: []].append(String(value))
+            parameters.append((String(key), String(value)))
         }
-        self.values = values
-        self.repeated = repeated
-        self.names = names
+        self.parameters = parameters
         acceptLanguage = request.headers[.acceptLanguage]
     }
 
     /// Every value given for a parameter, in order; empty when absent.
-    func strings(_ name: String) -> [String] { repeated[name] ?? [] }
+    func strings(_ name: String) -> [String] { parameters.filter { $0.name == name }.map(\.value) }
+
+    /// The parameters' names in the order the query gives them, each once.
+    var names: [String] {
+        var seen = Set<String>()
+        return parameters.map(\.name).filter { seen.insert($0).inserted }
+    }
+
+    /// A parameter's value (its last, when given twice), nil when absent.
+    private func value(_ name: String) -> String? { parameters.last { $0.name == name }?.value }
 
     /// The language asked for: the parameter `name` (`accept-language`, Photon's `lang`), else the
     /// `Accept-Language` header; its first tag ("de-CH"), nil when neither says.
     func language(_ name: String = "accept-language") -> String? {
-        preferredLanguage(values[name]) ?? preferredLanguage(acceptLanguage)
+        preferredLanguage(value(name)) ?? preferredLanguage(acceptLanguage)
     }
 
     /// Whether a raw query string, percent-decoded, is valid UTF-8 ("+" and malformed escapes are left alone).
     static func isUTF8(_ query: String) -> Bool {
         // A Swift string is UTF-8 already; only escapes can make it otherwise.
         guard query.utf8.contains(UInt8(ascii: "%")) else { return true }
-        var bytes: [UInt8] = [], input = Array(query.utf8)[...]
-        while let byte = input.popFirst() {
-            if byte == UInt8(ascii: "%"), input.count >= 2, let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                input = input.dropFirst(2)
+        @inline(__always) func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        let input = Array(query.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.count)
+        var i = 0
+        while i < input.count {
+            if input[i] == UInt8(ascii: "%"), i + 2 < input.count, let high = hex(input[i + 1]), let low = hex(input[i + 2]) {
+                bytes.append(high << 4 | low)
+                i += 3
             } else {
-                bytes.append(byte)
+                bytes.append(input[i])
+                i += 1
             }
         }
         return String(validating: bytes, as: UTF8.self) != nil
@@ -62,17 +77,17 @@ struct QueryParameters {
     }
 
     /// The text of a parameter, nil when absent.
-    func string(_ name: String) -> String? { values[name] }
+    func string(_ name: String) -> String? { value(name) }
 
     /// Text that must be present (it may still be blank; the core requests judge that).
     func requiredString(_ name: String) throws -> String {
-        guard let value = values[name] else { throw PindropError.invalidInput("the query parameter \"\(name)\" is missing") }
-        return value
+        guard let text = value(name) else { throw PindropError.invalidInput("the query parameter \"\(name)\" is missing") }
+        return text
     }
 
     /// A whole number in `range`, or `defaultValue` when absent.
     func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
-        guard let text = values[name] else { return defaultValue }
+        guard let text = value(name) else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
             throw PindropError.invalidInput("\"\(name)\" must be a whole number between \(range.lowerBound) and \(range.upperBound), got \"\(text.prefix(40))\"")
         }
@@ -86,7 +101,7 @@ struct QueryParameters {
 
     /// A finite number, nil when absent.
     func number(_ name: String) throws -> Double? {
-        guard let text = values[name] else { return nil }
+        guard let text = value(name) else { return nil }
         guard let value = Double(text), value.isFinite else {
             throw PindropError.invalidInput("\"\(name)\" must be a number, got \"\(text.prefix(40))\"")
         }
@@ -114,13 +129,13 @@ struct QueryParameters {
     /// `provider=NAME`: the provider to ask first, lower-cased; nil when absent or blank (the default chain).
     /// Whether the name is known, configured and suitable is the registry's to judge (a 400 when not).
     func provider() -> String? {
-        guard let text = values["provider"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = value("provider")?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         return String(text.prefix(64)).lowercased()
     }
 
     /// A yes-or-no parameter: `1` or `true`, `0` or `false`; false when absent.
     func flag(_ name: String) throws -> Bool {
-        guard let text = values[name] else { return false }
+        guard let text = value(name) else { return false }
         switch text {
         case "1", "true": return true
         case "0", "false": return false
@@ -130,7 +145,7 @@ struct QueryParameters {
 
     /// `format=json` (default) or `format=geojson`.
     func format() throws -> ResultFormat {
-        guard let text = values["format"] else { return .json }
+        guard let text = value("format") else { return .json }
         guard let format = ResultFormat(rawValue: text.lowercased()) else {
             throw PindropError.invalidInput("\"format\" must be \"json\" or \"geojson\", got \"\(text.prefix(40))\"")
         }
