@@ -3,8 +3,9 @@ import PindropTesting
 import Testing
 @testable import PindropIndex
 
-/// The name index's segment trees (by blocks of entries) pick, in any range, what a scan of the range picks.
-@Suite("Name index: the best entry of a range")
+/// The name index's segment trees (by blocks of entries) pick, in any range, what a scan of the range picks; its prefix
+/// search finds what a scan of the keys finds.
+@Suite("Name index: the best entry of a range, the entries of a prefix")
 struct NameTreeTests {
     @Test("best(in:) is the highest score, then the first entry, for any range, with and without own names first")
     func bestAgreesWithAScan() {
@@ -38,5 +39,36 @@ struct NameTreeTests {
         }
         #expect(drawn.count == expected.count)
         #expect(zip(drawn, expected).allSatisfy { $0 == $1 })
+    }
+
+    @Test("ranges(prefix:) holds every key that starts with the prefix, the keys equal to it first, for any prefix")
+    func prefixRangesAgreeWithAScan() {
+        // Keys that share long heads (past 8 bytes), run in long groups of equals, end inside one another, and
+        // hold letters above ASCII; prefixes cut from them (every length), and some that start nothing.
+        var random = SplitMix64(seed: 33)
+        let stems = ["san ", "santa ", "santa maria ", "saint ", "sai", "s", "zurich", "zürich", "new york", "newark"]
+        var entries = NameEntries(keys: [])
+        for place in 0..<4_000 {
+            let name = stems[random.below(stems.count)] + (random.below(4) == 0 ? "" : String(random.below(60)))
+            entries.addRow(primary: [name], alternate: [], place: place, importance: Float(random.below(9)))
+        }
+        let names = entries.index()
+        let keys = (0..<names.count).map { e in
+            Array(names.keyBytes[Int(names.keyStart[e])..<(Int(names.keyStart[e]) + Int(names.keyLength[e]))])
+        }
+        var prefixes = ["", "q", "sa", "san", "santa m", "santa maria 1", "santa maria 12", "s9", "zz", "newa", "new york 5"].map { Array($0.utf8) }
+        for _ in 0..<1_500 {
+            let key = keys[random.below(keys.count)]
+            prefixes.append(Array(key.prefix(1 + random.below(key.count))))
+        }
+        for prefix in prefixes where !prefix.isEmpty {
+            let starting = keys.indices.filter { keys[$0].starts(with: prefix) }
+            let equal = keys.indices.filter { keys[$0] == prefix }
+            let (all, exact) = names.ranges(prefix: prefix)
+            let text = String(decoding: prefix, as: UTF8.self)
+            #expect(Array(all) == starting, "all of \"\(text)\"")
+            #expect(Array(exact) == equal, "exact of \"\(text)\"")
+            if starting.isEmpty { #expect(all.isEmpty && exact.isEmpty, "\"\(text)\" starts nothing") }
+        }
     }
 }
