@@ -33,10 +33,17 @@ def ask(conn, path):
 
 
 def ids(body):
+    """The answer's place ids in order: /v1's `results`, GeoJSON's `features`, or Nominatim's list (`place_id`)."""
     try:
-        return [r.get("id") for r in json.loads(body).get("results", [])]
+        document = json.loads(body)
     except ValueError:
         return None
+    if isinstance(document, list):
+        return [r.get("place_id") for r in document if isinstance(r, dict)]
+    if not isinstance(document, dict):
+        return None
+    found = document.get("results") or document.get("features") or []
+    return [r.get("id") or (r.get("properties") or {}).get("osm_id") for r in found if isinstance(r, dict)]
 
 
 with open(args.paths, encoding="ascii") as f:

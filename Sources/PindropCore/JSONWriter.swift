@@ -4,64 +4,179 @@ import Foundation
 /// so every front end writes the same fields the same way. Commas are placed automatically.
 public struct JSONWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    public var bytes: [UInt8] { Array(buffer[..<count]) }
+    /// What is written, in its first `count` bytes; the bytes after them are room to write on. A value is written
+    /// through one pointer into it (an `append` a byte checked the array's uniqueness and capacity each time: the
+    /// JSON of a suggestion cost more than finding it).
+    private var buffer: [UInt8]
+    private var count = 0
     private var needsComma = false
 
     /// Starts an empty document.
-    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 256) { buffer = Self.room(max(capacity, 64)) }
+
+    /// `count` bytes to write on, not zeroed first (nothing past `count` is ever read).
+    private static func room(_ count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
+    /// Hands the document's bytes to `body` without copying them.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
 
     /// Writes `{`.
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func beginObject() { punctuation(UInt8(ascii: "{"), separated: true); needsComma = false }
     /// Writes `}`.
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func endObject() { punctuation(UInt8(ascii: "}"), separated: false); needsComma = true }
     /// Writes `[`.
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func beginArray() { punctuation(UInt8(ascii: "["), separated: true); needsComma = false }
     /// Writes `]`.
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    public mutating func endArray() { punctuation(UInt8(ascii: "]"), separated: false); needsComma = true }
 
     /// Writes an object key; the value written next belongs to it.
     public mutating func key(_ name: String) {
-        separate()
-        writeString(name)
-        bytes.append(UInt8(ascii: ":"))
+        writeString(name, colon: true)
         needsComma = false
     }
 
     /// Writes a string value, escaped.
-    public mutating func string(_ value: String) { separate(); writeString(value); needsComma = true }
+    public mutating func string(_ value: String) { writeString(value, colon: false); needsComma = true }
     /// Writes an integer value.
-    public mutating func number(_ value: Int) { separate(); Self.appendInteger(value, to: &bytes); needsComma = true }
+    public mutating func number(_ value: Int) {
+        let comma = needsComma
+        append(room: 21) { out in
+            var n = 0
+            if comma { out[0] = UInt8(ascii: ","); n = 1 }
+            return n + Self.writeInteger(value, to: out + n)
+        }
+        needsComma = true
+    }
+
+    /// Writes `value`'s decimal digits at `out` (20 bytes at most); returns how many.
+    private static func writeInteger(_ value: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 0
+        if value < 0 { out[0] = 0x2D; n = 1 }
+        var rest = value.magnitude, digits = 1
+        while rest >= 10 { rest /= 10; digits += 1 }
+        rest = value.magnitude
+        for d in stride(from: n + digits - 1, through: n, by: -1) { out[d] = 0x30 + UInt8(rest % 10); rest /= 10 }
+        return n + digits
+    }
+
+    /// Writes `room` bytes at most through `write`, given where the document ends; `write` returns how many it wrote.
+    @inline(__always)
+    private mutating func append(room: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if count + room > buffer.count { grow(toHold: room) }
+        let at = count
+        count += buffer.withUnsafeMutableBufferPointer { write($0.baseAddress! + at) }
+    }
+
+    /// Doubles the room (or more, to hold `room` bytes after the document).
+    private mutating func grow(toHold room: Int) {
+        var larger = Self.room(count + max(buffer.count, room))
+        larger.withUnsafeMutableBufferPointer { to in
+            buffer.withUnsafeBufferPointer { from in to.baseAddress!.update(from: from.baseAddress!, count: count) }
+        }
+        buffer = larger
+    }
+
+    /// Writes one byte of punctuation, after a comma when `separated` and a value came before.
+    private mutating func punctuation(_ byte: UInt8, separated: Bool) {
+        let comma = separated && needsComma
+        append(room: 2) { out in
+            if comma { out[0] = UInt8(ascii: ","); out[1] = byte; return 2 }
+            out[0] = byte
+            return 1
+        }
+    }
+
+    /// Writes a literal, after a comma when a value came before.
+    private mutating func plain(_ text: StaticString) {
+        writeUnescaped(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), comma: needsComma)
+    }
 
     /// Appends an integer's decimal digits (through a buffer on the stack: `String(value)` went through the generic
     /// formatting, and every result has a few).
     static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = value.magnitude, n = 20
-            repeat { n -= 1; digits[n] = 0x30 + UInt8(rest % 10); rest /= 10 } while rest > 0
-            if value < 0 { bytes.append(0x2D) }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[n...]))
+            let n = writeInteger(value, to: digits.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<n]))
         }
     }
+
+    /// A number JSON writes as an integer (without ".0"): a whole one of fewer than 16 digits.
+    private static func integral(_ value: Double) -> Int? {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? Int(value) : nil
+    }
+
     /// Writes a number value (non-finite numbers become null, which JSON has no other way to say).
     public mutating func number(_ value: Double) {
-        separate()
-        Self.appendNumber(value, to: &bytes)
+        if let whole = Self.integral(value) { number(whole); return }
+        guard value.isFinite else { null(); return }
+        let comma = needsComma
+        var written = false
+        append(room: 32) { out in
+            var n = 0
+            if comma { out[0] = UInt8(ascii: ","); n = 1 }
+            guard let digits = Self.writeShortDecimal(value, to: out + n) else { return 0 }
+            written = true
+            return n + digits
+        }
+        if !written {
+            var digits = value.description
+            digits.withUTF8 { writeUnescaped($0, comma: comma) }
+        }
         needsComma = true
+    }
+
+    /// Writes `value` as `description` does, for the numbers an answer mostly holds (coordinates, distances): a
+    /// value from 0.001 to 10⁹ of at most 9 decimals, written with the fewest decimals that read back as it (30
+    /// bytes at most). Nil for any other value, which `description` then writes (its shortest-digits algorithm cost
+    /// more than the rest of a result's JSON).
+    ///
+    /// With k decimals, m = round(value × 10^k) is the only candidate (10^-k far wider than the spacing of
+    /// doubles there, or no answer), and `Double(m) / 10^k`, one correctly rounded division, is exactly what reading the text
+    /// m × 10^-k gives. The first k that reads back is the shortest text, as `description`'s is.
+    static func writeShortDecimal(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        let magnitude = abs(value)
+        guard magnitude >= 0.001, magnitude < 1e9 else { return nil }
+        var scale = 1.0
+        for decimals in 1...9 {
+            scale *= 10
+            // Past this, two texts of k decimals could read back as the value, and `description` picks the nearer.
+            guard magnitude.ulp * scale < 0.001 else { return nil }
+            // A candidate lies within a hair of a whole number, so truncating after adding a half rounds it (without
+            // a call to libm's `round`); anything else fails the check below either way.
+            var m = UInt64(magnitude * scale + 0.5)
+            guard Double(m) / scale == magnitude else { continue }
+            var n = 0
+            if value < 0 { out[0] = 0x2D; n = 1 }
+            // The digits of m, then the point put in before its last `decimals` digits (zeros in front as needed).
+            var digits = 1
+            var rest = m
+            while rest >= 10 { rest /= 10; digits += 1 }
+            let total = max(digits, decimals + 1)
+            for i in stride(from: n + total, through: n, by: -1) where i != n + total - decimals {
+                out[i] = 0x30 + UInt8(m % 10)
+                m /= 10
+            }
+            out[n + total - decimals] = UInt8(ascii: ".")
+            return n + total + 1
+        }
+        return nil
     }
 
     /// Appends a number as JSON writes it (integers without ".0", non-finite as null).
     public static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
-        if value.isFinite {
-            if value == value.rounded(), abs(value) < 1e15 { appendInteger(Int(value), to: &bytes) }
-            else { bytes.append(contentsOf: value.description.utf8) }
-        } else {
-            bytes.append(contentsOf: "null".utf8)
-        }
+        if let whole = integral(value) { appendInteger(whole, to: &bytes) }
+        else if value.isFinite { bytes.append(contentsOf: value.description.utf8) }
+        else { bytes.append(contentsOf: "null".utf8) }
     }
     /// Writes `true` or `false`.
-    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
+    public mutating func bool(_ value: Bool) { plain(value ? "true" : "false"); needsComma = true }
     /// Writes `null`.
-    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
+    public mutating func null() { plain("null"); needsComma = true }
     /// Writes an array of strings.
     public mutating func strings(_ values: some Sequence<String>) {
         beginArray()
@@ -69,7 +184,11 @@ public struct JSONWriter: Sendable {
         endArray()
     }
     /// Writes pre-encoded JSON as the next value.
-    public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json); needsComma = true }
+    public mutating func raw(_ json: [UInt8]) {
+        let comma = needsComma
+        json.withUnsafeBufferPointer { writeUnescaped($0, comma: comma) }
+        needsComma = true
+    }
 
     /// Writes `"key": value` for each non-nil optional.
     public mutating func field(_ name: String, _ value: String?) { if let value { key(name); string(value) } }
@@ -78,45 +197,95 @@ public struct JSONWriter: Sendable {
     public mutating func field(_ name: String, _ value: Bool?) { if let value { key(name); bool(value) } }
 
     /// The document as a String.
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    public var string: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
-    private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-    }
-
-    private mutating func writeString(_ value: String) {
-        // Most strings need no escaping: checked in one pass over their bytes, then copied whole with their quotes.
-        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard Self.isPlain(utf8) else { return false }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return true
+    /// Writes `value` quoted and escaped, after a comma when a value came before, and a colon after it when it is a
+    /// key.
+    private mutating func writeString(_ value: String, colon: Bool) {
+        let comma = needsComma
+        // Read where the string keeps its bytes (a copy of the String to call `withUTF8` cost a retain and release).
+        let written: Void? = value.utf8.withContiguousStorageIfAvailable { writeQuoted($0, comma: comma, colon: colon) }
+        if written == nil {
+            var contiguous = value
+            contiguous.withUTF8 { writeQuoted($0, comma: comma, colon: colon) }
         }
-        if plain != true { writeEscaped(value) }
     }
 
-    /// Whether the bytes can stand between quotes as they are (no quote, backslash or control character).
+    /// `writeString` of the string's UTF-8. Most strings need no escaping: checked eight bytes at a time, then
+    /// copied whole.
+    private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
+        guard Self.isPlain(utf8) else { return writeEscaped(utf8, comma: comma, colon: colon) }
+        append(room: utf8.count + 4) { out in
+            var n = 0
+            if comma { out[0] = UInt8(ascii: ","); n = 1 }
+            out[n] = UInt8(ascii: "\""); n += 1
+            if let start = utf8.baseAddress { (out + n).initialize(from: start, count: utf8.count) }
+            n += utf8.count
+            out[n] = UInt8(ascii: "\""); n += 1
+            if colon { out[n] = UInt8(ascii: ":"); n += 1 }
+            return n
+        }
+    }
+
+    /// Writes bytes as they are (a number's digits, a literal, JSON made before), after a comma when `comma`.
+    private mutating func writeUnescaped(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool) {
+        append(room: utf8.count + 2) { out in
+            var n = 0
+            if comma { out[0] = UInt8(ascii: ","); n = 1 }
+            if let start = utf8.baseAddress { (out + n).initialize(from: start, count: utf8.count) }
+            return n + utf8.count
+        }
+    }
+
+    /// Whether the bytes can stand between quotes as they are: no quote, backslash or control character. Eight
+    /// bytes at a time: a word has a byte below `n` when `(w - n×0x01…01) & ~w & 0x80…80` is not zero, and a byte
+    /// equal to `b` when `w ^ b×0x01…01` has a zero byte (a test exact for bytes up to 0x80).
     private static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
+        var i = 0
+        if let base = utf8.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= utf8.count {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if (w &- ones &* 0x20) & ~w & highs != 0 || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x5C)) {
+                    return false
+                }
+                i += 8
+            }
+        }
+        while i < utf8.count {
+            let byte = utf8[i]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            i += 1
+        }
         return true
     }
 
-    private mutating func writeEscaped(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: bytes.append(byte)
+    /// `writeString` for text with quotes, backslashes or control characters: each escaped.
+    private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
+        append(room: utf8.count * 6 + 4) { out in
+            var n = 0
+            func put(_ byte: UInt8) { out[n] = byte; n += 1 }
+            if comma { put(UInt8(ascii: ",")) }
+            put(UInt8(ascii: "\""))
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): put(0x5C); put(0x22)
+                case UInt8(ascii: "\\"): put(0x5C); put(0x5C)
+                case 0x0A: put(0x5C); put(UInt8(ascii: "n"))
+                case 0x0D: put(0x5C); put(UInt8(ascii: "r"))
+                case 0x09: put(0x5C); put(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    let hex: StaticString = "0123456789abcdef"
+                    put(0x5C); put(UInt8(ascii: "u")); put(0x30); put(0x30)
+                    put(hex.utf8Start[Int(byte >> 4)]); put(hex.utf8Start[Int(byte & 15)])
+                default: put(byte)
+                }
             }
+            put(UInt8(ascii: "\""))
+            if colon { put(UInt8(ascii: ":")) }
+            return n
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

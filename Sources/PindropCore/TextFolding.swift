@@ -80,12 +80,27 @@ public enum TextFolding {
     /// What `fold` makes of a text's first byte when that is an ASCII letter or digit (the first byte of the
     /// folded text), nil for any other byte: a check that rejects most texts that cannot fold to a given key
     /// without folding them.
+    @inlinable
     public static func foldedFirstByte(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x41...0x5A: byte + 0x20
         case 0x30...0x39, 0x61...0x7A: byte
         default: nil
         }
+    }
+
+    /// Whether `fold` of `bytes` cannot be `key`, told from their leading ASCII letters and digits, which fold one
+    /// to one (upper case to lower): a check that rejects most names without folding them. False when undecided.
+    @inlinable  // specialised for the caller's key type: generic, it looked up type metadata at every byte
+    public static func foldedStart(of bytes: UnsafeBufferPointer<UInt8>, differsFrom key: some Collection<UInt8>) -> Bool {
+        var i = 0
+        for expected in key {
+            guard i < bytes.count, let byte = foldedFirstByte(bytes[i]) else { return false }
+            if byte != expected { return true }
+            i += 1
+        }
+        // The key ends: a further letter or digit of the name would be folded onto its end.
+        return i < bytes.count && foldedFirstByte(bytes[i]) != nil
     }
 
     /// The words of a folded text.

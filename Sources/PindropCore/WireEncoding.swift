@@ -42,8 +42,12 @@ public enum WireEncoding {
     static func writeResults(_ results: [PlaceResult], format: ResultFormat, into w: inout JSONWriter) {
         w.key(format == .geojson ? "features" : "results")
         w.beginArray()
-        for result in results {
-            if format == .geojson { writeFeature(result, into: &w) } else { writeResult(result, into: &w) }
+        // Read where the array keeps them: a loop over the values, or the array's subscript, copied each result
+        // (retaining its dozen strings) to read it.
+        results.withUnsafeBufferPointer { results in
+            for i in results.indices {
+                if format == .geojson { writeFeature(results[i], into: &w) } else { writeResult(results[i], into: &w) }
+            }
         }
         w.endArray()
     }

@@ -17,7 +17,8 @@ extension PlaceIndex {
     /// "Helsinki, Finland".
     func didYouMean(_ found: [Candidate], key: [UInt8], mode: Mode, text: String, accept: (Int32) -> Bool) -> String? {
         guard let first = found.first else { return nil }
-        let rest = text.firstIndex(of: ",").map { String(text[$0...]) } ?? ""
+        // Found by its byte (a comma is one): a search by Characters cost more than the rest of this check.
+        var rest: String { text.utf8.firstIndex(of: UInt8(ascii: ",")).map { String(text[$0...]) } ?? "" }
         if isTypo(first, key: key) { return writtenName(first, typed: text) + rest }
         // Nearness does not make a match strong: compare what the names alone are worth.
         let best = found.reduce(-Float.infinity) { max($0, $1.score - $1.distanceTerm) }

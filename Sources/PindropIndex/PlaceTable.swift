@@ -90,13 +90,12 @@ struct PlaceTable: Sendable {
         return alternateBytes.withUnsafeBufferPointer { all in
             var start = Int(alternateStart[i])
             // Name by name, without splitting them all first: a big city has hundreds, and most differ from the key
-            // in their first letter. Each is folded from its bytes; a String is made only of the one that matches.
+            // in their first letters. Each is folded from its bytes; a String is made only of one that matches.
             while start < end {
-                let stop = all[start..<end].firstIndex(of: 0x1F) ?? end
+                let stop = memchr(all.baseAddress! + start, 0x1F, end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(all.baseAddress!) } ?? end
                 let name = UnsafeBufferPointer(rebasing: all[start..<stop])
                 start = stop + 1
-                if name.isEmpty { continue }
-                if let byte = TextFolding.foldedFirstByte(name[0]), byte != key.first { continue }
+                if name.isEmpty || TextFolding.foldedStart(of: name, differsFrom: key) { continue }
                 folded.removeAll(keepingCapacity: true)
                 TextFolding.fold(utf8: name, into: &folded)
                 guard folded.elementsEqual(key) else { continue }

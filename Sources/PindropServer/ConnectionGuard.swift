@@ -208,7 +208,7 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
         var head = HTTPResponse(status: .init(code: failure.httpStatus))
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         head.headerFields[.connection] = "close"
-        let body = ByteBuffer(bytes: WireEncoding.errorDocument(failure).bytes)
+        let body = WireEncoding.errorDocument(failure).withUnsafeBytes { ByteBuffer(bytes: $0) }
         head.headerFields[.contentLength] = String(body.readableBytes)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)

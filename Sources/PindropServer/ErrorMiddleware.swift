@@ -38,6 +38,6 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         if case .unauthorized = error { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: HTTPResponse.Status(code: error.httpStatus), headers: headers,
-                        body: .init(byteBuffer: ByteBuffer(bytes: WireEncoding.errorDocument(error).bytes)))
+                        body: .init(byteBuffer: WireEncoding.errorDocument(error).withUnsafeBytes { ByteBuffer(bytes: $0) }))
     }
 }

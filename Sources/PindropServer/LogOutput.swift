@@ -81,7 +81,7 @@ public struct PindropLogHandler: LogHandler {
             writer.field("message", message)
             for (key, value) in fields { writer.field(key, value) }
             writer.endObject()
-            line.append(contentsOf: writer.bytes)
+            writer.withUnsafeBytes { line.append(contentsOf: $0) }
         }
         line.append(0x0A)
     }

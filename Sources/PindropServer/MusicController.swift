@@ -88,7 +88,7 @@ enum MusicEventStream {
         // JSONWriter escapes line breaks inside strings, so the document is one `data:` line.
         var buffer = ByteBuffer()
         buffer.writeString("event: \(name)\ndata: ")
-        buffer.writeBytes(w.bytes)
+        w.withUnsafeBytes { _ = buffer.writeBytes($0) }
         buffer.writeString("\n\n")
         return buffer
     }

@@ -7,7 +7,7 @@ enum Responses {
     static func json(_ writer: JSONWriter, format: ResultFormat = .json, status: HTTPResponse.Status = .ok) -> Response {
         let type = format == .geojson ? "application/geo+json" : "application/json; charset=utf-8"
         return Response(status: status, headers: [.contentType: type, .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+                        body: .init(byteBuffer: writer.withUnsafeBytes { ByteBuffer(bytes: $0) }))
     }
 
     /// A provider chain's answer to a request: its echo, the results, `provider`, `fallback`, `fromCache`, `failures`.
