@@ -34,8 +34,27 @@ public struct JSONWriter: Sendable {
     /// Writes `]`.
     public mutating func endArray() { punctuation(UInt8(ascii: "]"), separated: false); needsComma = true }
 
-    /// Writes an object key; the value written next belongs to it.
-    public mutating func key(_ name: String) {
+    /// Writes an object key written in the code; the value written next belongs to it. (A key from a `String` went
+    /// through the string's storage checks: three quarters of a document's strings are keys.)
+    public mutating func key(_ name: StaticString) {
+        let comma = needsComma
+        name.withUTF8Buffer { utf8 in
+            assert(Self.isPlain(utf8), "a key written in the code needs no escaping")
+            append(room: utf8.count + 4) { out in
+                var n = 0
+                if comma { out[0] = UInt8(ascii: ","); n = 1 }
+                out[n] = UInt8(ascii: "\""); n += 1
+                if let start = utf8.baseAddress { (out + n).initialize(from: start, count: utf8.count) }
+                n += utf8.count
+                out[n] = UInt8(ascii: "\""); out[n + 1] = UInt8(ascii: ":")
+                return n + 2
+            }
+        }
+        needsComma = false
+    }
+
+    /// Writes an object key made at run time (a tag's name, a parameter echoed back).
+    public mutating func key(named name: String) {
         writeString(name, colon: true)
         needsComma = false
     }
@@ -141,11 +160,12 @@ public struct JSONWriter: Sendable {
     static func writeShortDecimal(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int? {
         let magnitude = abs(value)
         guard magnitude >= 0.001, magnitude < 1e9 else { return nil }
+        // Past this scale, two texts of k decimals could read back as the value, and `description` picks the nearer.
+        let widest = 0.001 / magnitude.ulp
         var scale = 1.0
         for decimals in 1...9 {
             scale *= 10
-            // Past this, two texts of k decimals could read back as the value, and `description` picks the nearer.
-            guard magnitude.ulp * scale < 0.001 else { return nil }
+            guard scale < widest else { return nil }
             // A candidate lies within a hair of a whole number, so truncating after adding a half rounds it (without
             // a call to libm's `round`); anything else fails the check below either way.
             var m = UInt64(magnitude * scale + 0.5)
@@ -191,10 +211,12 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes `"key": value` for each non-nil optional.
-    public mutating func field(_ name: String, _ value: String?) { if let value { key(name); string(value) } }
-    public mutating func field(_ name: String, _ value: Double?) { if let value { key(name); number(value) } }
-    public mutating func field(_ name: String, _ value: Int?) { if let value { key(name); number(value) } }
-    public mutating func field(_ name: String, _ value: Bool?) { if let value { key(name); bool(value) } }
+    public mutating func field(_ name: StaticString, _ value: String?) { if let value { key(name); string(value) } }
+    public mutating func field(_ name: StaticString, _ value: Double?) { if let value { key(name); number(value) } }
+    public mutating func field(_ name: StaticString, _ value: Int?) { if let value { key(name); number(value) } }
+    public mutating func field(_ name: StaticString, _ value: Bool?) { if let value { key(name); bool(value) } }
+    /// `field` with a key made at run time.
+    public mutating func field(named name: String, _ value: String?) { if let value { key(named: name); string(value) } }
 
     /// The document as a String.
     public var string: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
@@ -243,16 +265,18 @@ public struct JSONWriter: Sendable {
     private static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
+        func special(_ w: UInt64) -> Bool {
+            (w &- ones &* 0x20) & ~w & highs != 0 || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x5C))
+        }
         var i = 0
-        if let base = utf8.baseAddress {
+        if let base = utf8.baseAddress, utf8.count >= 8 {
             let raw = UnsafeRawPointer(base)
             while i + 8 <= utf8.count {
-                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if (w &- ones &* 0x20) & ~w & highs != 0 || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x5C)) {
-                    return false
-                }
+                if special(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
                 i += 8
             }
+            // The last word, overlapping the one before: no byte-by-byte tail.
+            return i == utf8.count || !special(raw.loadUnaligned(fromByteOffset: utf8.count - 8, as: UInt64.self))
         }
         while i < utf8.count {
             let byte = utf8[i]

@@ -56,7 +56,7 @@ public enum WireEncoding {
     public static func writeQuery(_ query: [(String, QueryValue)], into w: inout JSONWriter) {
         w.beginObject()
         for (name, value) in query {
-            w.key(name)
+            w.key(named: name)
             switch value {
             case .text(let s): w.string(s)
             case .number(let d): w.number(d)

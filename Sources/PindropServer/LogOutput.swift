@@ -79,7 +79,7 @@ public struct PindropLogHandler: LogHandler {
             writer.field("level", level.rawValue)
             writer.field("logger", label)
             writer.field("message", message)
-            for (key, value) in fields { writer.field(key, value) }
+            for (key, value) in fields { writer.field(named: key, value) }
             writer.endObject()
             writer.withUnsafeBytes { line.append(contentsOf: $0) }
         }

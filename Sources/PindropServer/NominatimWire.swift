@@ -121,7 +121,7 @@ enum NominatimWire {
     /// `class`/`category`, `type`, `place_rank`, `importance`, `addresstype`, `name`, `display_name`.
     static func writeClassification(_ place: Place, _ terms: OSMTerms, into w: inout JSONWriter, classLabel: String,
                                     language: String?, rank: Bool = true) {
-        w.field(classLabel, terms.key)
+        w.field(named: classLabel, terms.key)
         w.field("type", terms.value)
         if rank { w.key("place_rank"); w.number(terms.rank) }
         w.key("importance"); w.number(terms.importance)
@@ -134,7 +134,7 @@ enum NominatimWire {
     static func writeAddress(_ place: Place, _ terms: OSMTerms, into w: inout JSONWriter, language: String?) {
         let parts = AddressParts(place, terms, language: language)
         w.beginObject()
-        if let own = parts.own { w.field(own.key, own.name) }
+        if let own = parts.own { w.field(named: own.key, own.name) }
         w.field("house_number", parts.houseNumber)
         w.field("road", parts.road)
         w.field("suburb", parts.suburb)

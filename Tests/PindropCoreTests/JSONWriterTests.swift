@@ -82,7 +82,7 @@ struct JSONWriterTests {
         for text in texts {
             var w = JSONWriter(capacity: 0)
             w.beginObject()
-            w.key(text)
+            w.key(named: text)
             w.string(text)
             w.key("#")
             w.number(1)

@@ -61,7 +61,7 @@ public enum MusicWireEncoding {
     /// Writes the counters in the order given (the progress event and the summary name them differently),
     /// then `elapsedSeconds`.
     private static func writeCounters(_ counters: KeyValuePairs<String, Int>, elapsed: Duration, into w: inout JSONWriter) {
-        for (name, value) in counters { w.key(name); w.number(value) }
+        for (name, value) in counters { w.key(named: name); w.number(value) }
         w.key("elapsedSeconds"); w.number(roundedSeconds(elapsed))
     }
 

@@ -53,7 +53,7 @@ extension WireEncoding {
         w.key("chains")
         w.beginObject()
         for capability in ProviderCapability.allCases {
-            w.key(capability.rawValue); w.strings(service.chains[capability] ?? [])
+            w.key(named: capability.rawValue); w.strings(service.chains[capability] ?? [])
         }
         w.endObject()
         w.endObject()
