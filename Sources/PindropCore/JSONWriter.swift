@@ -40,15 +40,7 @@ public struct JSONWriter: Sendable {
         let comma = needsComma
         name.withUTF8Buffer { utf8 in
             assert(Self.isPlain(utf8), "a key written in the code needs no escaping")
-            append(room: utf8.count + 4) { out in
-                var n = 0
-                if comma { out[0] = UInt8(ascii: ","); n = 1 }
-                out[n] = UInt8(ascii: "\""); n += 1
-                if let start = utf8.baseAddress { (out + n).initialize(from: start, count: utf8.count) }
-                n += utf8.count
-                out[n] = UInt8(ascii: "\""); out[n + 1] = UInt8(ascii: ":")
-                return n + 2
-            }
+            writePlainQuoted(utf8, comma: comma, colon: true)
         }
         needsComma = false
     }
@@ -237,6 +229,12 @@ public struct JSONWriter: Sendable {
     /// copied whole.
     private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
         guard Self.isPlain(utf8) else { return writeEscaped(utf8, comma: comma, colon: colon) }
+        writePlainQuoted(utf8, comma: comma, colon: colon)
+    }
+
+    /// Writes bytes that need no escaping between quotes.
+    @inline(__always)
+    private mutating func writePlainQuoted(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
         append(room: utf8.count + 4) { out in
             var n = 0
             if comma { out[0] = UInt8(ascii: ","); n = 1 }
