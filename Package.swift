@@ -121,6 +121,6 @@ let package = Package(
         .testTarget(name: "PindropPostgresTests", dependencies: ["PindropPostgres", "PindropIndex", "PindropImport", "PindropTesting"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PindropProvidersTests", dependencies: ["PindropProviders", "PindropTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "PindropCLITests", dependencies: ["PindropCLI", "PindropCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "PindropCLITests", dependencies: ["PindropCLI", "PindropCore", "PindropTesting"], swiftSettings: swiftSettings),
     ]
 )

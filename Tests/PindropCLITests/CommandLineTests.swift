@@ -1,5 +1,6 @@
 import Foundation
 import PindropCore
+import PindropTesting
 import Testing
 
 /// Runs the built `pindrop` binary the way a person does, on an index built from the small fixture dump.
@@ -15,7 +16,7 @@ struct CommandLineTests {
         }
         return folder.appendingPathComponent("pindrop")
     }()
-    static let work = NSTemporaryDirectory() + "pindrop-cli-\(getpid())"
+    static let work = TestScratch.root + "/cli"
     static let index = work + "/mini.sqlite"
 
     struct Run { var status: Int32; var stdout: String; var stderr: String }

@@ -1,11 +1,12 @@
 import Foundation
+import PindropTesting
 import Testing
 
 /// `pindrop serve`'s one configuration: a TOML file beside flags and the environment, flag > environment > file >
 /// default, shown by `--print-config` with secrets masked; a bad file stops the start with a line naming the key.
 @Suite("pindrop serve configuration", .serialized)
 struct ServeConfigurationTests {
-    static let folder = NSTemporaryDirectory() + "pindrop-config-\(getpid())"
+    static let folder = TestScratch.root + "/config"
 
     /// Writes `text` as a configuration file and returns its path.
     static func file(_ name: String, _ text: String) throws -> String {

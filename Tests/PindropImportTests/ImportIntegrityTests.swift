@@ -1,5 +1,6 @@
 import Foundation
 import PindropCore
+import PindropTesting
 import Testing
 @testable import PindropImport
 
@@ -12,9 +13,7 @@ private let shippedDump = fixtures.deletingLastPathComponent().deletingLastPathC
 struct ImportIntegrityTests {
     /// A fresh temporary folder.
     func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "pindrop-integrity-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        TestScratch.folder("integrity")
     }
 
     /// Writes `bytes` to `name` in a fresh folder and returns the file's path.
@@ -128,7 +127,7 @@ struct ImportIntegrityTests {
 struct OSMImportIntegrityTests {
     /// Writes `bytes` as a .pbf file in the temporary folder.
     func write(_ bytes: [UInt8]) throws -> String {
-        let path = NSTemporaryDirectory() + "pindrop-integrity-\(UUID().uuidString).osm.pbf"
+        let path = TestScratch.folder("integrity") + "/extract.osm.pbf"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }

@@ -135,7 +135,7 @@ struct AddressFormatTests {
             var labels: [String] { ["vaduz-test"] }
             func readFeatures() throws -> OSMFeatures { features }
         }
-        let path = NSTemporaryDirectory() + "pindrop-vaduz-\(getpid())/index.sqlite"
+        let path = TestScratch.root + "/vaduz/index.sqlite"
         _ = try IndexBuilder.build(records: records, countries: [GeoNamesCountry(code: "LI", iso3: "LIE", name: "Liechtenstein")],
                                    admin1Names: [:], streets: Extract(features: features), source: "test", to: path, progress: nil)
         return try PlaceIndex.open(at: path)

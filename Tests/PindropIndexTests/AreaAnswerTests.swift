@@ -8,7 +8,7 @@ import Testing
 /// Liechtenstein's GeoNames places and its whole OSM extract, with the municipalities' boundaries.
 enum LiechtensteinIndex {
     static let built: Result<PlaceIndex, any Error> = Result {
-        let path = NSTemporaryDirectory() + "pindrop-tests-\(getpid())/liechtenstein.sqlite"
+        let path = TestScratch.root + "/liechtenstein.sqlite"
         var records: [GeoNamesRecord] = []
         let files = try GeoNamesReader.locate(ConformanceData.geonamesFolder)
         // The country, its neighbours and the world's capitals: the towns around, and a quick build (the

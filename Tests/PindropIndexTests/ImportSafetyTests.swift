@@ -15,9 +15,7 @@ struct ImportSafetyTests {
 
     /// A fresh temporary folder.
     static func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "pindrop-safety-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        TestScratch.folder("safety")
     }
 
     /// A working index built from the mini dump, in a fresh folder.

@@ -15,8 +15,7 @@ struct MappedIndexTests {
 
     /// An index of the mini dump in a fresh folder, and its structures file.
     static func miniIndex(streets: Bool = false) throws -> (index: String, structures: String) {
-        let folder = NSTemporaryDirectory() + "pindrop-mapped-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = TestScratch.folder("mapped")
         let path = folder + "/geonames.sqlite"
         _ = try IndexBuilder.build(from: try GeoNamesReader.locate(mini), streets: streets ? OSMExtracts(files: [SharedIndex.helsinki]) : nil, to: path)
         let files = PlaceIndex.files(at: path)

@@ -8,7 +8,7 @@ import PindropTesting
 /// temporary index.
 enum SharedIndex {
     static let built: Result<PlaceIndex, any Error> = Result {
-        let path = NSTemporaryDirectory() + "pindrop-tests-\(getpid())/geonames.sqlite"
+        let path = TestScratch.root + "/geonames.sqlite"
         let files = try GeoNamesReader.locate(ConformanceData.geonamesFolder)
         _ = try IndexBuilder.build(from: files, streets: OSMExtracts(files: [helsinki]), to: path)
         return try PlaceIndex.open(at: path)

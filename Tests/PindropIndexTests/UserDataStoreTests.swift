@@ -10,9 +10,7 @@ import Testing
 struct UserDataStoreTests {
     /// A fresh data folder per test.
     private static func temporaryFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pindrop-userdata-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
+        TestScratch.folder("userdata")
     }
 
     private func temporaryFolder() throws -> String { try Self.temporaryFolder() }

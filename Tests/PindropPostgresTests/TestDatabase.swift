@@ -57,7 +57,7 @@ enum TestDatabase {
 
     /// A fresh folder for a store's cached indexes.
     static func cacheFolder(_ name: String) -> String {
-        NSTemporaryDirectory() + "pindrop-pg-tests-\(getpid())/\(name)"
+        TestScratch.root + "/postgres/\(name)"
     }
 
 }
