@@ -2,6 +2,7 @@
 `pindrop serve` on the shipped index (cities500, central Helsinki, Liechtenstein): each answer is held against what
 /v1 gives for the same question (docs/api-compat.md)."""
 import json
+import shutil
 import subprocess
 import tempfile
 import urllib.parse
@@ -27,6 +28,8 @@ def server():
     finally:
         process.terminate()
         process.wait(timeout=30)
+        log.close()
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def v1(port, path, **query):
