@@ -149,9 +149,12 @@ func runScaleImport(arguments: [String]) async throws {
 /// 500 queries are asked once untimed before; with `--warm`, all of them, so that the timed pass finds the pages
 /// of the mapped structures it reads already mapped (a server that has been answering for a while), where by
 /// default a query may be the first to touch a page and pays for mapping it. With `--cold`, the index's files are
-/// dropped from the page cache first, so the memory reported is what the queries read, from disk.
+/// dropped from the page cache first, so the memory reported is what the queries read, from disk. With `--only
+/// TYPE`, that type's queries alone.
 func runScaleServe(arguments: [String]) throws {
     let warm = arguments.contains("--warm")
+    // --only TYPE: that query type alone (to profile it).
+    let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
     if arguments.contains("--cold") { PlaceIndex.files(at: arguments[0]).forEach(dropFromPageCache) }
     let (started, cpu) = (DispatchTime.now().uptimeNanoseconds, threadCPUNanos())
     let index = try PlaceIndex.open(at: arguments[0])
@@ -168,6 +171,7 @@ func runScaleServe(arguments: [String]) throws {
     // Per query, this thread's CPU time as well as wall time: on a shared machine a wall p99 mostly times the
     // neighbours' builds (preemption), which says nothing about how the engine grows.
     func record<Q>(_ name: String, _ queries: [Q], _ body: (Q) throws -> Void) rethrows {
+        guard only.map({ $0 == name }) ?? true else { return }
         for q in queries.prefix(warm ? queries.count : 500) { try body(q) }
         var cpu: [Double] = [], wall: [Double] = []
         for q in queries {

@@ -15,9 +15,10 @@ final class IndexDatabase {
     /// and country; 18: the structures in a file of their own beside the database, mapped at open, with the name
     /// index's buckets and street-level entries stored; 19: a venue's OSM key; 20: the town lookup as the largest
     /// population under each node of the place tree, in place of a tree of its own, and a venue tree per category;
-    /// 21: the name index's segment trees by blocks of 16 entries, and the place trees' boxes in `Float`); an index
-    /// of another version is rebuilt, not misread.
-    static let structureVersion = "21"
+    /// 21: the name index's segment trees by blocks of 16 entries, and the place trees' boxes in `Float`; 22: the town
+    /// lookup's populations in tree order, each node's own beside its subtree's largest); an index of another
+    /// version is rebuilt, not misread.
+    static let structureVersion = "22"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"
     /// Meta key of the structures file's name (in the database's folder).

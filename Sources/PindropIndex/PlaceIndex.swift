@@ -337,9 +337,11 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let placeOnly = results.isEmpty
         results += towns.enumerated().map { n, hit in
             let i = Int(hit.place)
+            // The name first: its town's walk gives the row's values time to arrive (`nearName`).
+            let near = placeOnly && n == 0 ? nearName(ofSlot: i) : nil
             var place = answerPlace(i)
-            if placeOnly, n == 0 {
-                place.displayName = nearName(ofSlot: i)
+            if let near {
+                place.displayName = near
                 // The spot's own areas, not the place's: up the mountain in Balzers, near the village of Planken.
                 if !street.areas.isEmpty {
                     let held = street.areas.address(of: street.areas.containing(c))
@@ -379,8 +381,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// A GeoNames place as the answer for a spot with no street address: "near Kamppi, Helsinki" (with the town it
     /// lies in, `AddressContext.containingTown`), or "near Helsinki" when it is the town.
     func nearName(ofSlot i: Int) -> String {
-        let name = places.name(i)
+        // The row is read after the town's walk, which is long enough for its values, asked for now, to arrive.
+        places.prefetchRow(i)
         let town = containingTown(at: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])).map(places.name)
+        let name = places.name(i)
         return "near " + ([name] + [town].compactMap { $0 }.filter { $0 != name }).joined(separator: ", ")
     }
 

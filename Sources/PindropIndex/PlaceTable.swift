@@ -231,6 +231,12 @@ struct PlaceTable: Sendable {
     /// Starts loading a row's coordinate (what a distance reads).
     func prefetchCoordinate(_ i: Int) { latitude.prefetch(i); longitude.prefetch(i) }
 
+    /// Starts loading what making row i's place reads of the columns (its name's bytes follow from `nameStart`).
+    func prefetchRow(_ i: Int) {
+        geonameID.prefetch(i); prefetchCoordinate(i); population.prefetch(i); country.prefetch(i); admin1.prefetch(i)
+        kind.prefetch(i); nameStart.prefetch(i); nameStart.prefetch(i + 1)
+    }
+
     /// Starts loading what ranking reads of each of `slots` (importance, and the name a section is told by), all at once.
     func prefetchRanking(_ slots: some Collection<Int>) {
         for i in slots { population.prefetch(i); kind.prefetch(i); nameStart.prefetch(i) }
