@@ -87,7 +87,7 @@ struct AddressContext {
         a.town = Self.recognisedTown(a.town, at: c, places: places, townsByName: townsByName)
             ?? held.town
             ?? Self.lend(townPoints, townOfPoint, to: c)
-            ?? towns.containingTown(at: c, places: places, spatial: spatial).map(places.name)
+            ?? towns.containingTown(at: c, spatial: spatial).map(places.name)
             ?? a.town.flatMap { $0.contains(where: \.isLetter) ? $0 : nil }
         if postcode, a.postcode == nil { a.postcode = held.postcode ?? Self.lend(postcodePoints, postcodeOfPoint, to: c) }
         a.suburb = a.suburb ?? held.suburb

@@ -75,7 +75,8 @@ public struct IndexBuilder: PlaceStoreWriter {
                     if sortingNames != nil { entries = NameEntries(keys: []) }
                     var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude)
                     spatial.addNearestCells()
-                    let towns = TownFinder(places: places, spatial: spatial)
+                    spatial.weigh { places.population[Int($0)] }
+                    let towns = TownFinder(spatial: spatial)
                     var street = StreetLevel.empty
                     if let streets {
                         let features = try streets.readFeatures()

@@ -15,9 +15,10 @@ final class IndexDatabase {
     /// and country; 18: the structures in a file of their own beside the database, mapped at open, with the name
     /// index's buckets and street-level entries stored; 19: a venue's OSM key; 20: the town lookup as the largest
     /// population under each node of the place tree, in place of a tree of its own, and a venue tree per category;
-    /// 21: the name index's segment trees by blocks of 16 entries, and the place trees' boxes in `Float`; 22: the town
-    /// lookup's populations in tree order, each node's own beside its subtree's largest); an index of another
-    /// version is rebuilt, not misread.
+    /// 21: the name index's segment trees by blocks of 16 entries, and the place trees' boxes in `Float`; 22: each place
+    /// tree's node in one 64-byte record (point, box, place, axis, and for the place tree its population and the
+    /// largest below it), where four columns and the town lookup's own held them); an index of another version is
+    /// rebuilt, not misread.
     static let structureVersion = "22"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"

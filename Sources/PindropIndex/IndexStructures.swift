@@ -30,10 +30,7 @@ enum IndexStructures {
             StoredArray("name.buckets", names.buckets),
             // Stored, not found at open: finding them is a pass over every entry.
             StoredArray("name.street_level_entries", names.entryPlace.indices.filter { Int(names.entryPlace[$0]) >= firstStreetLevelRow }.map(Int32.init)),
-            StoredArray("spatial.xyz", spatial.xyz),
-            StoredArray("spatial.place", spatial.slotPlace),
-            StoredArray("spatial.axis", spatial.axis),
-            StoredArray("spatial.box", spatial.box),
+            StoredArray("spatial.nodes", spatial.nodes),
             StoredArray("spatial.cell_start", spatial.cellStart),
             StoredArray("spatial.cell_slots", spatial.cellSlots),
             StoredArray("spatial.cell_bound", spatial.cellBound),
@@ -74,10 +71,7 @@ enum IndexStructures {
             ownNameTree: try file.column("name.own_tree"),
             buckets: try file.column("name.buckets"))
         let spatial = SpatialIndex(
-            xyz: try file.column("spatial.xyz"),
-            slotPlace: try file.column("spatial.place"),
-            axis: try file.column("spatial.axis"),
-            box: try file.column("spatial.box"),
+            nodes: try file.column("spatial.nodes"),
             cellStart: try file.column("spatial.cell_start"),
             cellSlots: try file.column("spatial.cell_slots"),
             cellBound: try file.column("spatial.cell_bound"))
@@ -86,8 +80,7 @@ enum IndexStructures {
         let n = places.geonameID.count
         let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
                           places.admin1.count, places.nameStart.count - 1, places.kind.count, places.extraStart.count - 1].allSatisfy { $0 == n }
-            && [spatial.slotPlace.count, spatial.axis.count, spatial.xyz.count / 3, spatial.box.count / 6].allSatisfy { $0 == places.geonamesCount }
-            && spatial.xyz.count == 3 * spatial.count && spatial.box.count == 6 * spatial.count
+            && spatial.count == places.geonamesCount
             && spatial.cellsAreConsistent(verify: verify)
             && Int(places.extraStart.last ?? 0) == places.extraBytes.count
             && places.alternateStart.count == places.geonamesCount + 1 && Int(places.alternateStart.last ?? 0) == places.alternateBytes.count
@@ -102,7 +95,7 @@ enum IndexStructures {
                 && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }
                 && (names.count == 0 || names.tree.allSatisfy { $0 >= 0 && Int($0) < names.count } && names.ownNameTree.allSatisfy { $0 >= 0 && Int($0) < names.count })
                 && zip(names.buckets, names.buckets.dropFirst()).allSatisfy { $0 <= $1 }
-                && spatial.slotPlace.allSatisfy { $0 >= 0 && Int($0) < n } && spatial.axis.allSatisfy { $0 < 3 }
+                && spatial.nodesAreValid(places: n)
                 && zip(places.nameStart, places.nameStart.dropFirst()).allSatisfy { $0 <= $1 }
                 && zip(places.extraStart, places.extraStart.dropFirst()).allSatisfy { $0 <= $1 }
                 && zip(places.alternateStart, places.alternateStart.dropFirst()).allSatisfy { $0 <= $1 }

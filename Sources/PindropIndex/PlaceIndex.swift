@@ -105,7 +105,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         rowsByID = byID
         // Each category's name from its tree's first venue.
         venueCategorySlots = Dictionary(uniqueKeysWithValues: zip(street.categoryStart, street.categoryStart.dropFirst()).compactMap { lo, hi in
-            lo < hi ? (places.extras(street.venueRows.lowerBound + Int(street.venuesByCategory.slotPlace[Int(lo)]))?.category ?? "", Int(lo)..<Int(hi)) : nil
+            lo < hi ? (places.extras(street.venueRows.lowerBound + Int(street.venuesByCategory.place(atSlot: Int(lo))))?.category ?? "", Int(lo)..<Int(hi)) : nil
         })
         // Everything street-level, widened by ~1 km: outside it no street-level answer can be within reach.
         let streetRows = (places.geonamesCount..<places.count).map { Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]) }
@@ -125,7 +125,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         firstStreetLevelRow = first
         streetLevelEntries = structures.streetLevelEntries
         // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
-        let rowOfSlot = street.streetPoints.slotPlace.map { Int(street.streetPointRow[Int($0)]) - first }
+        let rowOfSlot = street.streetPoints.nodes.map { Int(street.streetPointRow[Int($0.place)]) - first }
         let grouped = groupedByKey(rowOfSlot, keyCount: places.count - first)
         streetPointStart = grouped.start
         streetPointSlots = grouped.order
@@ -390,7 +390,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
 
     /// The GeoNames town a point lies in (`AddressContext.containingTown`): its slot.
     func containingTown(at c: Coordinate) -> Int? {
-        townFinder.containingTown(at: c, places: places, spatial: spatial)
+        townFinder.containingTown(at: c, spatial: spatial)
     }
 
     /// The street-level answer at a point: the building's address, else the nearest address within 50 m,
@@ -702,13 +702,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let points = Int(streetPointStart[r])..<Int(streetPointStart[r + 1])
         guard !points.isEmpty else { return distance(slot, c) }
         let (qx, qy, qz) = Geo.unitVector(latitude: c.latitude, longitude: c.longitude)
-        let xyz = street.streetPoints.xyz
         var best = Double.infinity
-        for i in points {
-            let p = 3 * Int(streetPointSlots[i])
-            let dx = xyz[p] - qx, dy = xyz[p + 1] - qy, dz = xyz[p + 2] - qz
-            best = min(best, dx * dx + dy * dy + dz * dz)
-        }
+        for i in points { best = min(best, street.streetPoints.nodes[Int(streetPointSlots[i])].distance2(qx, qy, qz)) }
         return Geo.meters(forUnitChord: best.squareRoot())
     }
 

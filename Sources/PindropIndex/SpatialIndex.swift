@@ -1,20 +1,58 @@
 import Dispatch
 import PindropCore
 
+/// One slot of a `SpatialIndex`: what a walk reads of a node, in one 64-byte cache line (the tree's slots
+/// used to lie in four columns, so a node deep in a large tree cost a cache miss for each).
+struct SpatialNode: BitwiseCopyable, Sendable {
+    /// The node's point: a unit vector.
+    var x, y, z: Double
+    /// The bounding box of the subtree whose node this is, in `Float` rounded outward (half the memory of
+    /// `Double`, at most ~0.4 m looser, and a box only prunes). Pruning by box instead of by split plane alone
+    /// keeps far-from-everything queries (mid-ocean) cheap.
+    var minX, minY, minZ, maxX, maxY, maxZ: Float
+    /// The node's place.
+    var place: Int32
+    /// The place's weight, and the largest weight in the subtree (`weigh`: the place tree's populations, for
+    /// the town lookup); 0 in trees with none.
+    var weight: Int32, topWeight: Int32
+    /// The split axis (0, 1, 2 for x, y, z).
+    var axis: UInt8
+
+    /// Squared chord from a unit vector to the node's point.
+    @inline(__always)
+    func distance2(_ qx: Double, _ qy: Double, _ qz: Double) -> Double {
+        let dx = x - qx, dy = y - qy, dz = z - qz
+        return dx * dx + dy * dy + dz * dz
+    }
+
+    /// Squared chord from a unit vector to the subtree's box (0 inside it): no place of the subtree is nearer.
+    @inline(__always)
+    func boxDistance2(_ qx: Double, _ qy: Double, _ qz: Double) -> Double {
+        let dx = max(Double(minX) - qx, 0, qx - Double(maxX))
+        let dy = max(Double(minY) - qy, 0, qy - Double(maxY))
+        let dz = max(Double(minZ) - qz, 0, qz - Double(maxZ))
+        return dx * dx + dy * dy + dz * dz
+    }
+
+    /// Squared chord from a unit vector to the farthest corner of the subtree's box: every place of it is nearer.
+    @inline(__always)
+    func farthestBoxDistance2(_ qx: Double, _ qy: Double, _ qz: Double) -> Double {
+        let fx = max(qx - Double(minX), Double(maxX) - qx), fy = max(qy - Double(minY), Double(maxY) - qy)
+        let fz = max(qz - Double(minZ), Double(maxZ) - qz)
+        return fx * fx + fy * fy + fz * fz
+    }
+
+    /// The coordinate on the split axis.
+    @inline(__always)
+    func coordinate(_ axis: Int) -> Double { axis == 0 ? x : axis == 1 ? y : z }
+}
+
 /// A k-d tree over points on the unit sphere (x, y, z). Straight-line distance through the sphere grows with
 /// great-circle distance, so the nearest point by chord is the true great-circle nearest, with no degree
 /// distortion near the poles or across the antimeridian.
 struct SpatialIndex: Sendable {
-    /// Unit vectors in tree order, 3 doubles per slot.
-    var xyz: Column<Double>
-    /// The place in each slot.
-    var slotPlace: Column<Int32>
-    /// The split axis of the node at each slot (the middle of its range).
-    var axis: Column<UInt8>
-    /// The bounding box of the subtree whose node is at each slot: min x, y, z, max x, y, z, in `Float` rounded
-    /// outward (half the memory of `Double`, at most ~0.4 m looser, and a box only prunes). Pruning by box instead
-    /// of by split plane alone keeps far-from-everything queries (mid-ocean) cheap.
-    var box: Column<Float>
+    /// The nodes in tree order: the node of the subtree in slots [lo, hi) is at (lo + hi) / 2.
+    var nodes: Column<SpatialNode>
 
     /// Optional shortcut for `nearest`: the globe cut into 1° × 1° cells, and for each cell the slots of every
     /// place that can be the nearest to some point in it, when there are at most `cellCandidateLimit` (the
@@ -29,7 +67,10 @@ struct SpatialIndex: Sendable {
     static let cellCandidateLimit = 160
     static let cellCount = 180 * 360
 
-    var count: Int { slotPlace.count }
+    var count: Int { nodes.count }
+
+    /// The place in a slot.
+    func place(atSlot slot: Int) -> Int32 { nodes[slot].place }
 
     /// Builds a balanced tree from coordinates (one per place).
     init<C: Collection<Double>>(latitudes: C, longitudes: C) {
@@ -79,35 +120,43 @@ struct SpatialIndex: Sendable {
                 }
             }
         }
-        var xyz = [Double](repeating: 0, count: 3 * n)
-        for slot in 0..<n {
+        var nodes = (0..<n).map { slot in
             let b = 3 * Int(order[slot])
-            xyz[3 * slot] = points[b]; xyz[3 * slot + 1] = points[b + 1]; xyz[3 * slot + 2] = points[b + 2]
+            return SpatialNode(x: points[b], y: points[b + 1], z: points[b + 2], minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0,
+                               place: order[slot], weight: 0, topWeight: 0, axis: axis[slot])
         }
         // Each subtree's box from its children's and its node's point: rounding outward is monotone, so the union
         // of rounded boxes is the rounded union, and one pass makes every box.
-        var box = [Float](repeating: 0, count: 6 * n)
-        xyz.withUnsafeBufferPointer { p in
-            box.withUnsafeMutableBufferPointer { box in
-                typealias Box = (Float, Float, Float, Float, Float, Float)
-                func fillBox(_ lo: Int, _ hi: Int) -> Box {
-                    guard lo < hi else { return (.infinity, .infinity, .infinity, -.infinity, -.infinity, -.infinity) }
-                    let mid = (lo + hi) / 2
-                    let l = fillBox(lo, mid), r = fillBox(mid + 1, hi)
-                    let x = p[3 * mid], y = p[3 * mid + 1], z = p[3 * mid + 2]
-                    let b = (min(l.0, r.0, Self.below(x)), min(l.1, r.1, Self.below(y)), min(l.2, r.2, Self.below(z)),
-                             max(l.3, r.3, Self.above(x)), max(l.4, r.4, Self.above(y)), max(l.5, r.5, Self.above(z)))
-                    box[6 * mid] = b.0; box[6 * mid + 1] = b.1; box[6 * mid + 2] = b.2
-                    box[6 * mid + 3] = b.3; box[6 * mid + 4] = b.4; box[6 * mid + 5] = b.5
-                    return b
-                }
-                _ = fillBox(0, n)
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            typealias Box = (Float, Float, Float, Float, Float, Float)
+            func fillBox(_ lo: Int, _ hi: Int) -> Box {
+                guard lo < hi else { return (.infinity, .infinity, .infinity, -.infinity, -.infinity, -.infinity) }
+                let mid = (lo + hi) / 2
+                let l = fillBox(lo, mid), r = fillBox(mid + 1, hi)
+                let x = nodes[mid].x, y = nodes[mid].y, z = nodes[mid].z
+                let b = (min(l.0, r.0, Self.below(x)), min(l.1, r.1, Self.below(y)), min(l.2, r.2, Self.below(z)),
+                         max(l.3, r.3, Self.above(x)), max(l.4, r.4, Self.above(y)), max(l.5, r.5, Self.above(z)))
+                (nodes[mid].minX, nodes[mid].minY, nodes[mid].minZ, nodes[mid].maxX, nodes[mid].maxY, nodes[mid].maxZ) = b
+                return b
             }
+            _ = fillBox(0, n)
         }
-        self.xyz = Column(xyz)
-        self.slotPlace = Column(order)
-        self.axis = Column(axis)
-        self.box = Column(box)
+        self.nodes = Column(nodes)
+    }
+
+    /// Gives each node its place's weight and the largest weight in its subtree (the place tree: populations, for
+    /// the town lookup's walk).
+    mutating func weigh(by weight: (Int32) -> Int32) {
+        var nodes = Array(self.nodes)
+        func fill(_ lo: Int, _ hi: Int) -> Int32 {
+            guard lo < hi else { return .min }
+            let mid = (lo + hi) >> 1
+            nodes[mid].weight = weight(nodes[mid].place)
+            nodes[mid].topWeight = max(nodes[mid].weight, fill(lo, mid), fill(mid + 1, hi))
+            return nodes[mid].topWeight
+        }
+        _ = fill(0, nodes.count)
+        self.nodes = Column(nodes)
     }
 
     /// The largest `Float` at or below x.
@@ -116,21 +165,29 @@ struct SpatialIndex: Sendable {
     static func above(_ x: Double) -> Float { let f = Float(x); return Double(f) < x ? f.nextUp : f }
 
     /// From stored columns.
-    init(xyz: Column<Double>, slotPlace: Column<Int32>, axis: Column<UInt8>, box: Column<Float>, cellStart: Column<Int32> = [],
-         cellSlots: Column<Int32> = [], cellBound: Column<Float> = []) {
-        self.xyz = xyz; self.slotPlace = slotPlace; self.axis = axis; self.box = box
+    init(nodes: Column<SpatialNode>, cellStart: Column<Int32> = [], cellSlots: Column<Int32> = [], cellBound: Column<Float> = []) {
+        self.nodes = nodes
         self.cellStart = cellStart; self.cellSlots = cellSlots; self.cellBound = cellBound
+    }
+
+    /// Whether every node's place is below `places` and its axis one of three (a pass over every node, which the
+    /// import makes and opening does not).
+    func nodesAreValid(places: Int) -> Bool {
+        nodes.allSatisfy { $0.place >= 0 && Int($0.place) < places && $0.axis < 3 }
     }
 
     /// Trees one after another in one set of columns, each tree's places renumbered by `places`. A subtree's shape
     /// depends only on its range of slots, so each part stays a tree of its own over its slots (`count`'s `slots`).
     init(concatenating parts: [(tree: SpatialIndex, places: [Int32])]) {
-        var xyz: [Double] = [], slotPlace: [Int32] = [], axis: [UInt8] = [], box: [Float] = []
+        var nodes: [SpatialNode] = []
         for (tree, places) in parts {
-            xyz += tree.xyz; axis += tree.axis; box += tree.box
-            slotPlace += tree.slotPlace.map { places[Int($0)] }
+            nodes += tree.nodes.map { node in
+                var node = node
+                node.place = places[Int(node.place)]
+                return node
+            }
         }
-        self.init(xyz: Column(xyz), slotPlace: Column(slotPlace), axis: Column(axis), box: Column(box))
+        self.init(nodes: Column(nodes))
     }
 
     /// Fills the cell shortcut. Any point q of a cell is within r (the cell's chord radius) of its centre c, so
@@ -138,7 +195,7 @@ struct SpatialIndex: Sendable {
     /// than |c - n| + 2r: the places in that ball around c are every possible answer for the cell.
     mutating func addNearestCells() {
         var slotOfPlace = [Int32](repeating: 0, count: count)
-        for (slot, place) in slotPlace.enumerated() { slotOfPlace[Int(place)] = Int32(slot) }
+        for (slot, node) in nodes.enumerated() { slotOfPlace[Int(node.place)] = Int32(slot) }
         // The cells are independent: the cores take bands of them (a row of cells each, as places crowd some
         // rows and leave others empty), and the bands are joined in cell order.
         let cellsPerBand = 360
@@ -182,7 +239,8 @@ struct SpatialIndex: Sendable {
             if found.count <= Self.cellCandidateLimit {
                 let candidates = found.map { hit in
                     let slot = slotOfPlace[Int(hit.place)]
-                    return (slot: slot, bound: chord(centre, (xyz[3 * Int(slot)], xyz[3 * Int(slot) + 1], xyz[3 * Int(slot) + 2])) - radius)
+                    let node = nodes[Int(slot)]
+                    return (slot: slot, bound: chord(centre, (node.x, node.y, node.z)) - radius)
                 }.sorted { $0.bound < $1.bound }
                 slots += candidates.map(\.slot)
                 bounds += candidates.map { Float($0.bound) }
@@ -232,14 +290,13 @@ struct SpatialIndex: Sendable {
                     // The margin covers the bound's rounding to Float (~1e-7).
                     if Double(cellBound[i]) > best + 1e-5 { break }
                     let s = Int(cellSlots[i])
-                    let dx = xyz[3 * s] - q.0, dy = xyz[3 * s + 1] - q.1, dz = xyz[3 * s + 2] - q.2
-                    let d2 = dx * dx + dy * dy + dz * dz
-                    if d2 < bestD2 || (d2 == bestD2 && slotPlace[s] < slotPlace[bestSlot]) { bestD2 = d2; bestSlot = s; best = d2.squareRoot() }
+                    let d2 = nodes[s].distance2(q.0, q.1, q.2)
+                    if d2 < bestD2 || (d2 == bestD2 && nodes[s].place < nodes[bestSlot].place) { bestD2 = d2; bestSlot = s; best = d2.squareRoot() }
                 }
-                return (slotPlace[bestSlot], bestD2)
+                return (nodes[bestSlot].place, bestD2)
             }
         }
-        return treeNearest(q).map { (slotPlace[$0.slot], $0.chord2) }
+        return treeNearest(q).map { (nodes[$0.slot].place, $0.chord2) }
     }
 
     /// The nearest slot to a unit vector by walking the tree; nil for an empty tree.
@@ -248,45 +305,41 @@ struct SpatialIndex: Sendable {
         let (qx, qy, qz) = q
         var bestSlot = 0
         var bestD2 = Double.infinity
-        xyz.withUnsafeBufferPointer { p in
-            box.withUnsafeBufferPointer { b in
-                /// Squared distance from the query to the box of the subtree in [lo, hi) (0 inside it).
-                @inline(__always) func boxDistance2(_ lo: Int, _ hi: Int) -> Double {
-                    Self.boxDistance2(b, 6 * ((lo + hi) >> 1), qx, qy, qz)
-                }
-                // Depth-first with an explicit stack of (lo, hi, box distance): the tree is balanced, so 64
-                // entries cover any size.
-                withUnsafeTemporaryAllocation(of: (Int, Int, Double).self, capacity: 64) { stack in
-                    var top = 0
-                    stack[0] = (0, count, 0)
-                    top = 1
-                    while top > 0 {
-                        top -= 1
-                        let (lo, hi, boxD2) = stack[top]
-                        if boxD2 > bestD2 { continue }
-                        if hi - lo <= 16 {
-                            for s in lo..<hi {
-                                let dx = p[3 * s] - qx, dy = p[3 * s + 1] - qy, dz = p[3 * s + 2] - qz
-                                let d2 = dx * dx + dy * dy + dz * dz
-                                if d2 < bestD2 || (d2 == bestD2 && slotPlace[s] < slotPlace[bestSlot]) { bestD2 = d2; bestSlot = s }
-                            }
-                            continue
+        nodes.withUnsafeBufferPointer { p in
+            /// Squared distance from the query to the box of the subtree in [lo, hi) (0 inside it).
+            @inline(__always) func boxDistance2(_ lo: Int, _ hi: Int) -> Double {
+                p[(lo + hi) >> 1].boxDistance2(qx, qy, qz)
+            }
+            // Depth-first with an explicit stack of (lo, hi, box distance): the tree is balanced, so 64
+            // entries cover any size.
+            withUnsafeTemporaryAllocation(of: (Int, Int, Double).self, capacity: 64) { stack in
+                var top = 0
+                stack[0] = (0, count, 0)
+                top = 1
+                while top > 0 {
+                    top -= 1
+                    let (lo, hi, boxD2) = stack[top]
+                    if boxD2 > bestD2 { continue }
+                    if hi - lo <= 16 {
+                        for s in lo..<hi {
+                            let d2 = p[s].distance2(qx, qy, qz)
+                            if d2 < bestD2 || (d2 == bestD2 && p[s].place < p[bestSlot].place) { bestD2 = d2; bestSlot = s }
                         }
-                        let mid = (lo + hi) >> 1
-                        // The children's boxes are read next, and their own children's nodes after: asked for now.
-                        prefetchBelow(lo, hi)
-                        let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
-                        let d2 = dx * dx + dy * dy + dz * dz
-                        if d2 < bestD2 || (d2 == bestD2 && slotPlace[mid] < slotPlace[bestSlot]) { bestD2 = d2; bestSlot = mid }
-                        let left = boxDistance2(lo, mid), right = mid + 1 < hi ? boxDistance2(mid + 1, hi) : .infinity
-                        // Push the farther child first so the nearer one is searched first.
-                        if left <= right {
-                            if right <= bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
-                            if left <= bestD2 { stack[top] = (lo, mid, left); top += 1 }
-                        } else {
-                            if left <= bestD2 { stack[top] = (lo, mid, left); top += 1 }
-                            if right <= bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
-                        }
+                        continue
+                    }
+                    let mid = (lo + hi) >> 1
+                    // The children's boxes are read next, and their own children's nodes after: asked for now.
+                    prefetchBelow(lo, hi)
+                    let d2 = p[mid].distance2(qx, qy, qz)
+                    if d2 < bestD2 || (d2 == bestD2 && p[mid].place < p[bestSlot].place) { bestD2 = d2; bestSlot = mid }
+                    let left = boxDistance2(lo, mid), right = mid + 1 < hi ? boxDistance2(mid + 1, hi) : .infinity
+                    // Push the farther child first so the nearer one is searched first.
+                    if left <= right {
+                        if right <= bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
+                        if left <= bestD2 { stack[top] = (lo, mid, left); top += 1 }
+                    } else {
+                        if left <= bestD2 { stack[top] = (lo, mid, left); top += 1 }
+                        if right <= bestD2 { stack[top] = (mid + 1, hi, right); top += 1 }
                     }
                 }
             }
@@ -294,14 +347,13 @@ struct SpatialIndex: Sendable {
         return (bestSlot, bestD2)
     }
 
-    /// Starts loading what a walk reads of the node of the subtree [lo, hi) (its box, point and place) without
-    /// waiting: the nodes of a deep tree lie far apart, so a walk that asks for its children's nodes before it
-    /// reaches them waits for their cache misses beside its own work instead of after it.
+    /// Starts loading the node of the subtree [lo, hi) without waiting: the nodes of a deep tree lie far apart, so
+    /// a walk that asks for its children's nodes before it reaches them waits for their cache misses beside its
+    /// own work instead of after it.
     @inline(__always)
     func prefetchNode(_ lo: Int, _ hi: Int) {
         guard lo < hi else { return }
-        let mid = (lo + hi) >> 1
-        box.prefetch(6 * mid); xyz.prefetch(3 * mid); slotPlace.prefetch(mid)
+        nodes.prefetch((lo + hi) >> 1)
     }
 
     /// `prefetchNode` of both children of the subtree [lo, hi) and of their children.
@@ -311,22 +363,6 @@ struct SpatialIndex: Sendable {
         prefetchNode(lo, mid); prefetchNode(mid + 1, hi)
         prefetchNode(lo, (lo + mid) >> 1); prefetchNode((lo + mid) >> 1, mid)
         prefetchNode(mid + 1, (mid + 1 + hi) >> 1); prefetchNode((mid + 1 + hi) >> 1, hi)
-    }
-
-    /// The squared chord from a unit vector to the box of the subtree whose node is at `slot` (0 inside it): no
-    /// place of the subtree is nearer.
-    @inline(__always)
-    func boxDistance2(slot: Int, _ qx: Double, _ qy: Double, _ qz: Double) -> Double {
-        box.withUnsafeBufferPointer { Self.boxDistance2($0, 6 * slot, qx, qy, qz) }
-    }
-
-    /// The squared chord from a unit vector to the box at `o` in `b` (0 inside it).
-    @inline(__always)
-    static func boxDistance2(_ b: UnsafeBufferPointer<Float>, _ o: Int, _ qx: Double, _ qy: Double, _ qz: Double) -> Double {
-        let dx = max(Double(b[o]) - qx, 0, qx - Double(b[o + 3]))
-        let dy = max(Double(b[o + 1]) - qy, 0, qy - Double(b[o + 4]))
-        let dz = max(Double(b[o + 2]) - qz, 0, qz - Double(b[o + 5]))
-        return dx * dx + dy * dy + dz * dz
     }
 
     /// Walks the places within `chord` of the point (as `within` takes them), nearer subtrees first, handing each
@@ -344,47 +380,38 @@ struct SpatialIndex: Sendable {
         let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
         let r2 = chord * chord, sure2 = sure.map { $0 * $0 } ?? -1
         var total = 0
-        xyz.withUnsafeBufferPointer { p in
-            box.withUnsafeBufferPointer { b in
-                slotPlace.withUnsafeBufferPointer { places in
-                    /// The least squared chord to the box of the subtree [lo, hi) (0 inside it).
-                    @inline(__always) func least(_ lo: Int, _ hi: Int) -> Double {
-                        lo < hi ? Self.boxDistance2(b, 6 * ((lo + hi) >> 1), qx, qy, qz) : .infinity
-                    }
-                    /// A place within `sure` and past `needed` counts without a visit.
-                    @inline(__always) func take(_ s: Int) {
-                        let dx = p[3 * s] - qx, dy = p[3 * s + 1] - qy, dz = p[3 * s + 2] - qz
-                        let d2 = dx * dx + dy * dy + dz * dz
-                        if d2 <= r2, d2 <= sure2 && d2 > needed() || visit(places[s], d2) { total += 1 }
-                    }
-                    func walk(_ lo: Int, _ hi: Int, _ near2: Double) {
-                        guard near2 <= r2 else { return }
-                        let mid = (lo + hi) >> 1, o = 6 * mid
-                        if near2 > needed() {
-                            let fx = max(qx - Double(b[o]), Double(b[o + 3]) - qx), fy = max(qy - Double(b[o + 1]), Double(b[o + 4]) - qy)
-                            let fz = max(qz - Double(b[o + 2]), Double(b[o + 5]) - qz)
-                            if fx * fx + fy * fy + fz * fz <= sure2 { total += hi - lo; return }
-                        }
-                        // A small subtree's places lie side by side: reading them in a row is cheaper than its boxes.
-                        if hi - lo <= 16 {
-                            for s in lo..<hi { ahead(places[s]) }
-                            for s in lo..<hi { take(s) }
-                            return
-                        }
-                        prefetchBelow(lo, hi)
-                        take(mid)
-                        let left = least(lo, mid), right = least(mid + 1, hi)
-                        if left <= right {
-                            walk(lo, mid, left)
-                            walk(mid + 1, hi, right)
-                        } else {
-                            walk(mid + 1, hi, right)
-                            walk(lo, mid, left)
-                        }
-                    }
-                    walk(slots.lowerBound, slots.upperBound, least(slots.lowerBound, slots.upperBound))
+        nodes.withUnsafeBufferPointer { p in
+            /// The least squared chord to the box of the subtree [lo, hi) (0 inside it).
+            @inline(__always) func least(_ lo: Int, _ hi: Int) -> Double {
+                lo < hi ? p[(lo + hi) >> 1].boxDistance2(qx, qy, qz) : .infinity
+            }
+            /// A place within `sure` and past `needed` counts without a visit.
+            @inline(__always) func take(_ s: Int) {
+                let d2 = p[s].distance2(qx, qy, qz)
+                if d2 <= r2, d2 <= sure2 && d2 > needed() || visit(p[s].place, d2) { total += 1 }
+            }
+            func walk(_ lo: Int, _ hi: Int, _ near2: Double) {
+                guard near2 <= r2 else { return }
+                let mid = (lo + hi) >> 1
+                if near2 > needed(), p[mid].farthestBoxDistance2(qx, qy, qz) <= sure2 { total += hi - lo; return }
+                // A small subtree's places lie side by side: reading them in a row is cheaper than its boxes.
+                if hi - lo <= 16 {
+                    for s in lo..<hi { ahead(p[s].place) }
+                    for s in lo..<hi { take(s) }
+                    return
+                }
+                prefetchBelow(lo, hi)
+                take(mid)
+                let left = least(lo, mid), right = least(mid + 1, hi)
+                if left <= right {
+                    walk(lo, mid, left)
+                    walk(mid + 1, hi, right)
+                } else {
+                    walk(mid + 1, hi, right)
+                    walk(lo, mid, left)
                 }
             }
+            walk(slots.lowerBound, slots.upperBound, least(slots.lowerBound, slots.upperBound))
         }
         return total
     }
@@ -396,30 +423,23 @@ struct SpatialIndex: Sendable {
         guard count > 0 else { return }
         let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
         let r2 = chord * chord
-        xyz.withUnsafeBufferPointer { p in
-            axis.withUnsafeBufferPointer { ax in
-                slotPlace.withUnsafeBufferPointer { places in
-                  box.withUnsafeBufferPointer { b in
-                    func visit(_ lo: Int, _ hi: Int) {
-                        guard lo < hi, found.count <= limit else { return }
-                        let mid = (lo + hi) >> 1
-                        // A subtree's box prunes what its split planes cannot: a wide circle with few places in it
-                        // (an ocean cell's candidates, a town search far from any) otherwise opens every subtree
-                        // its planes cross. Small subtrees are cheaper to open than to test.
-                        if hi - lo > 8, Self.boxDistance2(b, 6 * mid, qx, qy, qz) > r2 { return }
-                        prefetchNode(lo, mid); prefetchNode(mid + 1, hi)
-                        let dx = p[3 * mid] - qx, dy = p[3 * mid + 1] - qy, dz = p[3 * mid + 2] - qz
-                        let d2 = dx * dx + dy * dy + dz * dz
-                        if d2 <= r2 { found.append((places[mid], d2)) }
-                        let a = Int(ax[mid])
-                        let diff = (a == 0 ? qx : a == 1 ? qy : qz) - p[3 * mid + a]
-                        if diff <= chord { visit(lo, mid) }
-                        if diff >= -chord { visit(mid + 1, hi) }
-                    }
-                    visit(0, count)
-                  }
-                }
+        nodes.withUnsafeBufferPointer { p in
+            func visit(_ lo: Int, _ hi: Int) {
+                guard lo < hi, found.count <= limit else { return }
+                let mid = (lo + hi) >> 1
+                // A subtree's box prunes what its split planes cannot: a wide circle with few places in it
+                // (an ocean cell's candidates, a town search far from any) otherwise opens every subtree
+                // its planes cross. Small subtrees are cheaper to open than to test.
+                if hi - lo > 8, p[mid].boxDistance2(qx, qy, qz) > r2 { return }
+                prefetchNode(lo, mid); prefetchNode(mid + 1, hi)
+                let d2 = p[mid].distance2(qx, qy, qz)
+                if d2 <= r2 { found.append((p[mid].place, d2)) }
+                let a = Int(p[mid].axis)
+                let diff = (a == 0 ? qx : a == 1 ? qy : qz) - p[mid].coordinate(a)
+                if diff <= chord { visit(lo, mid) }
+                if diff >= -chord { visit(mid + 1, hi) }
             }
+            visit(0, count)
         }
     }
 

@@ -82,7 +82,7 @@ struct StreetLevel: Sendable {
         let map = StreetMapShapes(features: features)
         self.map = map
         var slotOfPoint = [Int32](repeating: 0, count: addresses.count)
-        for (slot, point) in addresses.slotPlace.enumerated() { slotOfPoint[Int(point)] = Int32(slot) }
+        for (slot, node) in addresses.nodes.enumerated() { slotOfPoint[Int(node.place)] = Int32(slot) }
         // Each address point meets only the buildings of its grid cell; the pairs are then grouped by building
         // (a counting sort, stable, so each building keeps its points in input order).
         var pairs: [(feature: Int32, slot: Int32)] = []
@@ -116,12 +116,10 @@ struct StreetLevel: Sendable {
             let (qx, qy, qz) = Geo.unitVector(latitude: c.latitude, longitude: c.longitude)
             var best = 0, bestD2 = Double.infinity
             for i in Int(buildingSlotStart[f])..<Int(buildingSlotStart[f + 1]) {
-                let slot = Int(buildingSlots[i])
-                let dx = addresses.xyz[3 * slot] - qx, dy = addresses.xyz[3 * slot + 1] - qy, dz = addresses.xyz[3 * slot + 2] - qz
-                let d2 = dx * dx + dy * dy + dz * dz
+                let slot = Int(buildingSlots[i]), d2 = addresses.nodes[slot].distance2(qx, qy, qz)
                 if d2 < bestD2 { best = slot; bestD2 = d2 }
             }
-            return (Int(addressPointRow[Int(addresses.slotPlace[best])]), Geo.meters(forUnitChord: bestD2.squareRoot()))
+            return (Int(addressPointRow[Int(addresses.place(atSlot: best))]), Geo.meters(forUnitChord: bestD2.squareRoot()))
         }
         return nil
     }
@@ -145,8 +143,7 @@ struct StreetLevel: Sendable {
         blobs.append(StoredArray("street.rows", [Int64(venueRows.lowerBound), Int64(venueRows.upperBound),
                                                  Int64(addressRows.lowerBound), Int64(addressRows.upperBound)]))
         for (name, tree) in [("venues", venues), ("category_venues", venuesByCategory), ("addresses", addresses), ("points", streetPoints)] {
-            blobs += [StoredArray("street.\(name).xyz", tree.xyz), StoredArray("street.\(name).place", tree.slotPlace),
-                      StoredArray("street.\(name).axis", tree.axis), StoredArray("street.\(name).box", tree.box)]
+            blobs.append(StoredArray("street.\(name).nodes", tree.nodes))
         }
         blobs += [StoredArray("street.point_row", streetPointRow), StoredArray("street.address_point_row", addressPointRow),
                   StoredArray("street.building_slot_start", buildingSlotStart), StoredArray("street.building_slots", buildingSlots),
@@ -157,10 +154,8 @@ struct StreetLevel: Sendable {
     static func decode(_ blobs: MappedStructures, placeCount: Int) throws(PindropError) -> StreetLevel {
         guard blobs.has("street.rows") else { return .empty }
         func tree(_ name: String) throws(PindropError) -> SpatialIndex {
-            let tree = SpatialIndex(xyz: try blobs.column("street.\(name).xyz"), slotPlace: try blobs.column("street.\(name).place"),
-                                    axis: try blobs.column("street.\(name).axis"), box: try blobs.column("street.\(name).box"))
-            guard tree.xyz.count == 3 * tree.count, tree.box.count == 6 * tree.count, tree.axis.count == tree.count,
-                  tree.slotPlace.allSatisfy({ $0 >= 0 && Int($0) < tree.count }), tree.axis.allSatisfy({ $0 < 3 }) else {
+            let tree = SpatialIndex(nodes: try blobs.column("street.\(name).nodes"))
+            guard tree.nodesAreValid(places: tree.count) else {
                 throw .indexUnavailable("the index is corrupt: street-level structures do not agree")
             }
             return tree

@@ -7,41 +7,26 @@ import PindropCore
 /// ties included: of equal populations the one `SpatialIndex.within` visits first, which is the lowest pre-order
 /// position in the tree.
 struct TownFinder: Sendable {
-    /// Two values a slot of the whole tree: at 2·slot the largest population in the subtree whose node is there,
-    /// at 2·slot + 1 the population of the node's own place. Side by side, one memory read gives the walk both;
-    /// the place table's population, in place order, was a cache miss at most nodes of a large index.
-    let populations: Column<Int32>
     /// Each place's slot in the whole tree.
     let slotOfPlace: Column<Int32>
 
-    init(places: PlaceTable, spatial: SpatialIndex) {
-        let n = spatial.count
-        var values = [Int32](repeating: 0, count: 2 * n)
-        func fill(_ lo: Int, _ hi: Int) -> Int32 {
-            guard lo < hi else { return .min }
-            let mid = (lo + hi) >> 1
-            values[2 * mid + 1] = places.population[Int(spatial.slotPlace[mid])]
-            values[2 * mid] = max(values[2 * mid + 1], fill(lo, mid), fill(mid + 1, hi))
-            return values[2 * mid]
-        }
-        _ = fill(0, n)
-        populations = Column(values)
-        var slots = [Int32](repeating: 0, count: n)
-        for (slot, place) in spatial.slotPlace.enumerated() { slots[Int(place)] = Int32(slot) }
+    /// For `spatial` weighed by population (`SpatialIndex.weigh`): each node then holds its place's population and
+    /// the largest below it, beside its point and box, so the walk reads one cache line a node.
+    init(spatial: SpatialIndex) {
+        var slots = [Int32](repeating: 0, count: spatial.count)
+        for (slot, node) in spatial.nodes.enumerated() { slots[Int(node.place)] = Int32(slot) }
         slotOfPlace = Column(slots)
     }
 
     /// Stored in the index: made at open or on the first reverse, it was a pass over every place.
     func blobs() -> [StoredArray] {
-        [StoredArray("town.populations", populations), StoredArray("town.slot_of_place", slotOfPlace)]
+        [StoredArray("town.slot_of_place", slotOfPlace)]
     }
 
     /// From the stored columns; `verify` checks every value (as the import does).
     init(_ file: MappedStructures, spatial: SpatialIndex, verify: Bool) throws(PindropError) {
-        populations = try file.column("town.populations")
         slotOfPlace = try file.column("town.slot_of_place")
-        guard populations.count == 2 * spatial.count, slotOfPlace.count == spatial.count,
-              !verify || slotOfPlace.allSatisfy({ $0 >= 0 && Int($0) < spatial.count }) else {
+        guard slotOfPlace.count == spatial.count, !verify || slotOfPlace.allSatisfy({ $0 >= 0 && Int($0) < spatial.count }) else {
             throw .indexUnavailable("the index is corrupt: its town lookup does not agree with its places; rebuild it")
         }
     }
@@ -58,19 +43,8 @@ struct TownFinder: Sendable {
         }
     }
 
-    /// Starts loading the populations of the children and grandchildren of the subtree [lo, hi), which the
-    /// walk reads to order and prune them (as `SpatialIndex.prefetchBelow` their nodes).
-    @inline(__always)
-    func prefetchTops(_ lo: Int, _ hi: Int) {
-        let mid = (lo + hi) >> 1, left = (lo + mid) >> 1, right = (mid + 1 + hi) >> 1
-        if lo < mid { populations.prefetch(2 * left); populations.prefetch(2 * ((lo + left) >> 1)); populations.prefetch(2 * ((left + 1 + mid) >> 1)) }
-        if mid + 1 < hi {
-            populations.prefetch(2 * right); populations.prefetch(2 * ((mid + 1 + right) >> 1)); populations.prefetch(2 * ((right + 1 + hi) >> 1))
-        }
-    }
-
     /// As `AddressContext.containingTown`.
-    func containingTown(at c: Coordinate, places: PlaceTable, spatial: SpatialIndex) -> Int? {
+    func containingTown(at c: Coordinate, spatial: SpatialIndex) -> Int? {
         // A covering place counts within 30 km, as the scan took them.
         let farthest = Geo.unitChord(forMeters: AddressContext.townNameReach) * (1 + 1e-9)
         let (qx, qy, qz) = Geo.unitVector(latitude: c.latitude, longitude: c.longitude)
@@ -78,23 +52,21 @@ struct TownFinder: Sendable {
         // Pre-order: a node's rank is `order`, its left subtree's ranks follow, then its right subtree's.
         func visit(_ lo: Int, _ hi: Int, _ order: Int) {
             guard lo < hi else { return }
-            let mid = (lo + hi) >> 1, top = populations[2 * mid]
+            let mid = (lo + hi) >> 1, node = spatial.nodes[mid], top = node.topWeight
             if let b = best, top < b.population || (top == b.population && order >= b.order) { return }
             let chord = min(farthest, Geo.unitChord(forMeters: AddressContext.reach(population: top)) * (1 + 1e-9))
-            guard top >= 0, spatial.boxDistance2(slot: mid, qx, qy, qz) <= chord * chord else { return }
+            guard top >= 0, node.boxDistance2(qx, qy, qz) <= chord * chord else { return }
             // The children are likely next, and theirs after them: their nodes asked for now arrive while this one
             // and the first child are weighed.
             spatial.prefetchBelow(lo, hi)
-            prefetchTops(lo, hi)
-            let dx = spatial.xyz[3 * mid] - qx, dy = spatial.xyz[3 * mid + 1] - qy, dz = spatial.xyz[3 * mid + 2] - qz
-            let d2 = dx * dx + dy * dy + dz * dz, population = populations[2 * mid + 1]
+            let d2 = node.distance2(qx, qy, qz), population = node.weight
             if d2 <= farthest * farthest, Geo.meters(forUnitChord: d2.squareRoot()) <= AddressContext.reach(population: population),
                population >= best?.population ?? 0, best.map({ population > $0.population || order < $0.order }) ?? true {
-                best = (Int(spatial.slotPlace[mid]), population, order)
+                best = (Int(node.place), population, order)
             }
             // The subtree holding the bigger place first; of equals the left one, whose ranks are lower.
-            let right = mid + 1 < hi ? populations[2 * ((mid + 1 + hi) >> 1)] : .min
-            let left = lo < mid ? populations[2 * ((lo + mid) >> 1)] : .min
+            let right = mid + 1 < hi ? spatial.nodes[(mid + 1 + hi) >> 1].topWeight : .min
+            let left = lo < mid ? spatial.nodes[(lo + mid) >> 1].topWeight : .min
             if right > left {
                 visit(mid + 1, hi, order + 1 + mid - lo)
                 visit(lo, mid, order + 1)

@@ -36,8 +36,8 @@ struct MappedIndexTests {
     @Test("the open index reads its structures in place from the mapped file, and answers as the same structures copied into arrays")
     func mappedAnswersAsArrays() throws {
         let mapped = try SharedIndex.index
-        #expect(mapped.places.latitude.isMapped && mapped.names.keyBytes.isMapped && mapped.spatial.xyz.isMapped
-                && mapped.street.addresses.xyz.isMapped && mapped.streetLevelEntries.isMapped && mapped.townFinder.slotOfPlace.isMapped)
+        #expect(mapped.places.latitude.isMapped && mapped.names.keyBytes.isMapped && mapped.spatial.nodes.isMapped
+                && mapped.street.addresses.nodes.isMapped && mapped.streetLevelEntries.isMapped && mapped.townFinder.slotOfPlace.isMapped)
         let copied = PlaceIndex(Self.copied(mapped), path: mapped.path)
         #expect(!copied.places.latitude.isMapped && !copied.names.tree.isMapped)
         var random = SplitMix64(seed: 23)
@@ -57,8 +57,7 @@ struct MappedIndexTests {
     static func copied(_ index: PlaceIndex) -> IndexStructures.Decoded {
         func own<T>(_ c: Column<T>) -> Column<T> { Column(Array(c)) }
         func own(_ s: SpatialIndex) -> SpatialIndex {
-            SpatialIndex(xyz: own(s.xyz), slotPlace: own(s.slotPlace), axis: own(s.axis), box: own(s.box),
-                         cellStart: own(s.cellStart), cellSlots: own(s.cellSlots), cellBound: own(s.cellBound))
+            SpatialIndex(nodes: own(s.nodes), cellStart: own(s.cellStart), cellSlots: own(s.cellSlots), cellBound: own(s.cellBound))
         }
         let p = index.places, n = index.names, s = index.street
         let places = PlaceTable(
@@ -77,7 +76,7 @@ struct MappedIndexTests {
             map: s.map, buildingSlotStart: own(s.buildingSlotStart), buildingSlots: own(s.buildingSlots), areas: s.areas)
         let spatial = own(index.spatial)
         return IndexStructures.Decoded(places: places, names: names, spatial: spatial, street: street,
-                                       streetLevelEntries: own(index.streetLevelEntries), towns: TownFinder(places: places, spatial: spatial))
+                                       streetLevelEntries: own(index.streetLevelEntries), towns: TownFinder(spatial: spatial))
     }
 
     @Test("a structures file that is missing, cut short, damaged or from another import is refused with a clear error")

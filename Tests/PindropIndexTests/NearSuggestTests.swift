@@ -63,8 +63,8 @@ struct NearSuggestTests {
         let slots = points(longest).map { Int(index.streetPointSlots[$0]) }
         let label = Coordinate(latitude: index.places.latitude[longest], longitude: index.places.longitude[longest])
         let along = slots.map { slot in
-            let p = index.street.streetPoints.xyz[(3 * slot)..<(3 * slot + 3)].map { $0 }
-            return Coordinate(latitude: asin(p[2]) * 180 / .pi, longitude: atan2(p[1], p[0]) * 180 / .pi)
+            let p = index.street.streetPoints.nodes[slot]
+            return Coordinate(latitude: asin(p.z) * 180 / .pi, longitude: atan2(p.y, p.x) * 180 / .pi)
         }
         let end = try #require(along.max { $0.distance(to: label) < $1.distance(to: label) })
         #expect(end.distance(to: label) > 300)

@@ -41,11 +41,11 @@ struct NearbyWalkTests {
         func check(_ lo: Int, _ hi: Int) -> (low: SIMD3<Double>, high: SIMD3<Double>) {
             guard lo < hi else { return (SIMD3(repeating: .infinity), SIMD3(repeating: -.infinity)) }
             let mid = (lo + hi) >> 1
-            let point = SIMD3(spatial.xyz[3 * mid], spatial.xyz[3 * mid + 1], spatial.xyz[3 * mid + 2])
+            let node = spatial.nodes[mid], point = SIMD3(node.x, node.y, node.z)
             let (left, right) = (check(lo, mid), check(mid + 1, hi))
             let low = pointwiseMin(point, pointwiseMin(left.low, right.low)), high = pointwiseMax(point, pointwiseMax(left.high, right.high))
             for a in 0..<3 {
-                let (b, t) = (Double(spatial.box[6 * mid + a]), Double(spatial.box[6 * mid + 3 + a]))
+                let (b, t) = (Double([node.minX, node.minY, node.minZ][a]), Double([node.maxX, node.maxY, node.maxZ][a]))
                 if b > low[a] || t < high[a] { outside += 1 }
                 // Rounded outward by at most one Float step.
                 if low[a] - b > Double(Float(low[a]).ulp) || t - high[a] > Double(Float(high[a]).ulp) { tight += 1 }
@@ -64,11 +64,11 @@ struct NearbyWalkTests {
         var misplaced = 0, nodes = 0
         /// The least and greatest value on `axis` in [lo, hi).
         func range(_ lo: Int, _ hi: Int, _ axis: Int) -> (Double, Double) {
-            (lo..<hi).reduce((Double.infinity, -Double.infinity)) { (min($0.0, spatial.xyz[3 * $1 + axis]), max($0.1, spatial.xyz[3 * $1 + axis])) }
+            (lo..<hi).reduce((Double.infinity, -Double.infinity)) { (min($0.0, spatial.nodes[$1].coordinate(axis)), max($0.1, spatial.nodes[$1].coordinate(axis))) }
         }
         func check(_ lo: Int, _ hi: Int, depth: Int) {
             guard hi - lo > 1, depth < 12 else { return }
-            let mid = (lo + hi) >> 1, axis = Int(spatial.axis[mid]), split = spatial.xyz[3 * mid + axis]
+            let mid = (lo + hi) >> 1, axis = Int(spatial.nodes[mid].axis), split = spatial.nodes[mid].coordinate(axis)
             nodes += 1
             if range(lo, mid, axis).1 > split || range(mid + 1, hi, axis).0 < split { misplaced += 1 }
             check(lo, mid, depth: depth + 1)

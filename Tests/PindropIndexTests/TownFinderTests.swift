@@ -10,7 +10,7 @@ struct TownFinderTests {
     @Test("the bounded town lookup answers as the scan of every place within 30 km, at places, around them and at sea")
     func sameAsScan() throws {
         let index = try SharedIndex.index
-        let finder = TownFinder(places: index.places, spatial: index.spatial)
+        let finder = TownFinder(spatial: index.spatial)
         var random = SplitMix64(seed: 11)
         func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
         var points = [Coordinate(latitude: 0, longitude: -30), Coordinate(latitude: -45, longitude: -140)]
@@ -24,7 +24,7 @@ struct TownFinderTests {
         var found = 0
         for c in points {
             let expected = AddressContext.containingTown(at: c, places: index.places, spatial: index.spatial)
-            #expect(finder.containingTown(at: c, places: index.places, spatial: index.spatial) == expected, "at \(c)")
+            #expect(finder.containingTown(at: c, spatial: index.spatial) == expected, "at \(c)")
             if expected != nil { found += 1 }
         }
         #expect(found > 3_000 && found < points.count)
@@ -51,14 +51,15 @@ struct TownFinderTests {
             admin1: Column(repeatElement(0, count: n)), nameStart: Column(repeatElement(0, count: n + 1)), nameBytes: [],
             kind: Column(repeatElement(0, count: n)), extraStart: Column(repeatElement(0, count: n + 1)), extraBytes: [],
             countries: [], admin1s: [])
-        let spatial = SpatialIndex(latitudes: latitudes, longitudes: longitudes)
-        let finder = TownFinder(places: places, spatial: spatial)
+        var spatial = SpatialIndex(latitudes: latitudes, longitudes: longitudes)
+        spatial.weigh { populations[Int($0)] }
+        let finder = TownFinder(spatial: spatial)
         #expect(n > 50_000)
         for _ in 0..<1_000 {
             let i = Int(random.next() % UInt64(n))
             for c in [Coordinate(latitude: latitudes[i], longitude: longitudes[i]),
                       Coordinate(latitude: latitudes[i] + unit() * 0.2 - 0.1, longitude: longitudes[i] + unit() * 0.2 - 0.1)] {
-                #expect(finder.containingTown(at: c, places: places, spatial: spatial)
+                #expect(finder.containingTown(at: c, spatial: spatial)
                         == AddressContext.containingTown(at: c, places: places, spatial: spatial), "at \(c)")
             }
         }
