@@ -72,6 +72,9 @@ func runScaleBenchmark(arguments: [String]) throws {
         say(scaleTable([row]).split(separator: "\n").last.map(String.init) ?? "")
     }
     let base = "\(out)/geonames-x1.sqlite"
+    if !osm.isEmpty, osmium(["--version"]) == nil {
+        say("osmium (Debian osmium-tool) is missing: the OSM rows' node counts, nodes/s and osmium ratio stay empty")
+    }
     for k in osm where FileManager.default.fileExists(atPath: base) && present("\(inputs)/osm/helsinki-x\(k).osm.pbf") {
         let file = "\(inputs)/osm/helsinki-x\(k).osm.pbf", index = "\(out)/osm-x\(k).sqlite"
         for file in PlaceIndex.files(at: index) { try? FileManager.default.removeItem(atPath: file) }
@@ -275,8 +278,9 @@ func scaleTable(_ rows: [ScaleRow]) -> String {
     for r in rows {
         let ratio = r.osmiumSeconds.map { String(format: "%.1f×", r.importSeconds / $0) } ?? ""
         // An OSM import's index figure is what it added; its peak is against the whole index.
-        let cells = [r.input, "×\(r.size)", r.rows.formatted(), String(format: "%.1f", r.importSeconds),
-                     String(format: "%.1f", r.importCPUSeconds), Int(r.perSecond).formatted(), ratio, String(format: "%.0f", r.importPeakMB), String(format: "%.1f", r.indexMB),
+        // No rows: an OSM file whose nodes osmium did not count (it is missing).
+        let cells = [r.input, "×\(r.size)", r.rows > 0 ? r.rows.formatted() : "", String(format: "%.1f", r.importSeconds),
+                     String(format: "%.1f", r.importCPUSeconds), r.rows > 0 ? Int(r.perSecond).formatted() : "", ratio, String(format: "%.0f", r.importPeakMB), String(format: "%.1f", r.indexMB),
                      // Peak (MiB, as /proc gives it) against the whole index (MB), in one unit.
                      String(format: "%.2f", r.importPeakMB * 1.048_576 / (r.wholeIndexMB ?? r.indexMB)),
                      String(format: "%.0f", r.openMS) + (r.openCPUMS.map { String(format: " (%.0f)", $0) } ?? ""), String(format: "%.0f (%.0f)", r.servingMB, r.servingPeakMB),
