@@ -73,9 +73,8 @@ public struct IndexBuilder: PlaceStoreWriter {
                     // own while the spatial index is built here.
                     let sortingNames = streets == nil ? Background { [entries] in entries.index() } : nil
                     if sortingNames != nil { entries = NameEntries(keys: []) }
-                    var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude)
+                    var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude, weight: { places.population[Int($0)] })
                     spatial.addNearestCells()
-                    spatial.weigh { places.population[Int($0)] }
                     let towns = TownFinder(spatial: spatial)
                     var street = StreetLevel.empty
                     if let streets {

@@ -220,10 +220,7 @@ struct PlaceTable: Sendable {
     /// Starts loading what `place` reads of each of `slots`, all at once: the rows lie far apart, so nearly every
     /// read misses the cache, and misses asked for together are waited for together instead of one by one.
     func prefetchPlaces(_ slots: some Collection<Int>) {
-        for i in slots {
-            geonameID.prefetch(i); population.prefetch(i); admin1.prefetch(i); country.prefetch(i); kind.prefetch(i)
-            latitude.prefetch(i); longitude.prefetch(i); nameStart.prefetch(i)
-        }
+        for i in slots { prefetchRow(i) }
         // A name's bytes are where its start says: read once the starts are on their way.
         for i in slots where i < count { nameBytes.prefetch(Int(nameStart[i])) }
     }

@@ -12,8 +12,8 @@ struct SpatialNode: BitwiseCopyable, Sendable {
     var minX, minY, minZ, maxX, maxY, maxZ: Float
     /// The node's place.
     var place: Int32
-    /// The place's weight, and the largest weight in the subtree (`weigh`: the place tree's populations, for
-    /// the town lookup); 0 in trees with none.
+    /// The place's weight, and the largest weight in the subtree (the place tree's populations, for the town
+    /// lookup); 0 in trees built without weights.
     var weight: Int32, topWeight: Int32
     /// The split axis (0, 1, 2 for x, y, z).
     var axis: UInt8
@@ -72,8 +72,8 @@ struct SpatialIndex: Sendable {
     /// The place in a slot.
     func place(atSlot slot: Int) -> Int32 { nodes[slot].place }
 
-    /// Builds a balanced tree from coordinates (one per place).
-    init<C: Collection<Double>>(latitudes: C, longitudes: C) {
+    /// Builds a balanced tree from coordinates (one per place), each node weighed by `weight` of its place.
+    init<C: Collection<Double>>(latitudes: C, longitudes: C, weight: (Int32) -> Int32 = { _ in 0 }) {
         let n = latitudes.count
         var points = [Double](repeating: 0, count: 3 * n)
         for (i, (latitude, longitude)) in zip(latitudes, longitudes).enumerated() {
@@ -126,37 +126,31 @@ struct SpatialIndex: Sendable {
                                place: order[slot], weight: 0, topWeight: 0, axis: axis[slot])
         }
         // Each subtree's box from its children's and its node's point: rounding outward is monotone, so the union
-        // of rounded boxes is the rounded union, and one pass makes every box.
+        // of rounded boxes is the rounded union, and one pass makes every box, and every subtree's largest weight.
         nodes.withUnsafeMutableBufferPointer { nodes in
             typealias Box = (Float, Float, Float, Float, Float, Float)
-            func fillBox(_ lo: Int, _ hi: Int) -> Box {
-                guard lo < hi else { return (.infinity, .infinity, .infinity, -.infinity, -.infinity, -.infinity) }
+            func fill(_ lo: Int, _ hi: Int) -> (box: Box, top: Int32) {
+                guard lo < hi else { return ((.infinity, .infinity, .infinity, -.infinity, -.infinity, -.infinity), .min) }
                 let mid = (lo + hi) / 2
-                let l = fillBox(lo, mid), r = fillBox(mid + 1, hi)
+                let (l, lTop) = fill(lo, mid), (r, rTop) = fill(mid + 1, hi)
                 let x = nodes[mid].x, y = nodes[mid].y, z = nodes[mid].z
                 let b = (min(l.0, r.0, Self.below(x)), min(l.1, r.1, Self.below(y)), min(l.2, r.2, Self.below(z)),
                          max(l.3, r.3, Self.above(x)), max(l.4, r.4, Self.above(y)), max(l.5, r.5, Self.above(z)))
                 (nodes[mid].minX, nodes[mid].minY, nodes[mid].minZ, nodes[mid].maxX, nodes[mid].maxY, nodes[mid].maxZ) = b
-                return b
+                nodes[mid].weight = weight(nodes[mid].place)
+                nodes[mid].topWeight = max(nodes[mid].weight, lTop, rTop)
+                return (b, nodes[mid].topWeight)
             }
-            _ = fillBox(0, n)
+            _ = fill(0, n)
         }
         self.nodes = Column(nodes)
     }
 
-    /// Gives each node its place's weight and the largest weight in its subtree (the place tree: populations, for
-    /// the town lookup's walk).
-    mutating func weigh(by weight: (Int32) -> Int32) {
-        var nodes = Array(self.nodes)
-        func fill(_ lo: Int, _ hi: Int) -> Int32 {
-            guard lo < hi else { return .min }
-            let mid = (lo + hi) >> 1
-            nodes[mid].weight = weight(nodes[mid].place)
-            nodes[mid].topWeight = max(nodes[mid].weight, fill(lo, mid), fill(mid + 1, hi))
-            return nodes[mid].topWeight
-        }
-        _ = fill(0, nodes.count)
-        self.nodes = Column(nodes)
+    /// Each place's slot (the inverse of the nodes' places).
+    func slotOfPlace() -> [Int32] {
+        var slots = [Int32](repeating: 0, count: count)
+        for (slot, node) in nodes.enumerated() { slots[Int(node.place)] = Int32(slot) }
+        return slots
     }
 
     /// The largest `Float` at or below x.
@@ -194,8 +188,7 @@ struct SpatialIndex: Sendable {
     /// q's nearest place is no farther from q than c's nearest n, |q - n| ≤ r + |c - n|, and no farther from c
     /// than |c - n| + 2r: the places in that ball around c are every possible answer for the cell.
     mutating func addNearestCells() {
-        var slotOfPlace = [Int32](repeating: 0, count: count)
-        for (slot, node) in nodes.enumerated() { slotOfPlace[Int(node.place)] = Int32(slot) }
+        let slotOfPlace = slotOfPlace()
         // The cells are independent: the cores take bands of them (a row of cells each, as places crowd some
         // rows and leave others empty), and the bands are joined in cell order.
         let cellsPerBand = 360

@@ -81,8 +81,7 @@ struct StreetLevel: Sendable {
         streetPointRow = Column(owners)
         let map = StreetMapShapes(features: features)
         self.map = map
-        var slotOfPoint = [Int32](repeating: 0, count: addresses.count)
-        for (slot, node) in addresses.nodes.enumerated() { slotOfPoint[Int(node.place)] = Int32(slot) }
+        let slotOfPoint = addresses.slotOfPlace()
         // Each address point meets only the buildings of its grid cell; the pairs are then grouped by building
         // (a counting sort, stable, so each building keeps its points in input order).
         var pairs: [(feature: Int32, slot: Int32)] = []

@@ -10,12 +10,10 @@ struct TownFinder: Sendable {
     /// Each place's slot in the whole tree.
     let slotOfPlace: Column<Int32>
 
-    /// For `spatial` weighed by population (`SpatialIndex.weigh`): each node then holds its place's population and
-    /// the largest below it, beside its point and box, so the walk reads one cache line a node.
+    /// For `spatial` built weighed by population: each node then holds its place's population and the largest
+    /// below it, beside its point and box, so the walk reads one cache line a node.
     init(spatial: SpatialIndex) {
-        var slots = [Int32](repeating: 0, count: spatial.count)
-        for (slot, node) in spatial.nodes.enumerated() { slots[Int(node.place)] = Int32(slot) }
-        slotOfPlace = Column(slots)
+        slotOfPlace = Column(spatial.slotOfPlace())
     }
 
     /// Stored in the index: made at open or on the first reverse, it was a pass over every place.

@@ -51,8 +51,7 @@ struct TownFinderTests {
             admin1: Column(repeatElement(0, count: n)), nameStart: Column(repeatElement(0, count: n + 1)), nameBytes: [],
             kind: Column(repeatElement(0, count: n)), extraStart: Column(repeatElement(0, count: n + 1)), extraBytes: [],
             countries: [], admin1s: [])
-        var spatial = SpatialIndex(latitudes: latitudes, longitudes: longitudes)
-        spatial.weigh { populations[Int($0)] }
+        let spatial = SpatialIndex(latitudes: latitudes, longitudes: longitudes, weight: { populations[Int($0)] })
         let finder = TownFinder(spatial: spatial)
         #expect(n > 50_000)
         for _ in 0..<1_000 {
