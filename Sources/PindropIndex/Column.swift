@@ -80,7 +80,7 @@ struct Column<Element: BitwiseCopyable>: RandomAccessCollection, ExpressibleByAr
     static func += <S: Sequence<Element>>(column: inout Column, values: S) { column.append(contentsOf: values) }
 
     /// Runs `body` on the values as an array of this column's own: a mapped or shared column is copied first.
-    private mutating func modify<R>(_ body: (inout [Element]) throws -> R) rethrows -> R {
+    mutating func modify<R>(_ body: (inout [Element]) throws -> R) rethrows -> R {
         if storage.file != nil {
             storage = ColumnStorage(array: Array(buffer), file: nil)
         } else if !isKnownUniquelyReferenced(&storage) {

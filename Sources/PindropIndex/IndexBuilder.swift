@@ -290,7 +290,7 @@ public struct IndexBuilder: PlaceStoreWriter {
             places.nameBytes.append(contentsOf: name.utf8)
             places.nameStart.append(UInt32(places.nameBytes.count))
             places.kind.append(kind.rawValue)
-            places.extraBytes.append(contentsOf: PlaceTable.encodeExtras(id: id, category: category, categoryKey: categoryKey, address: address))
+            places.extraBytes.modify { PlaceTable.appendExtras(to: &$0, id: id, category: category, categoryKey: categoryKey, address: address) }
             places.extraStart.append(UInt32(places.extraBytes.count))
             names.append((primary, alternate))
         }

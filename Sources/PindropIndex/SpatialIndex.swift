@@ -17,6 +17,9 @@ struct SpatialNode: BitwiseCopyable, Sendable {
     var weight: Int32, topWeight: Int32
     /// The split axis (0, 1, 2 for x, y, z).
     var axis: UInt8
+    /// The record's last three bytes, named so they are zero: implicit padding is whatever memory held, and the
+    /// file would differ from one import of the same data to the next.
+    var padding: (UInt8, UInt8, UInt8) = (0, 0, 0)
 
     /// Squared chord from a unit vector to the node's point.
     @inline(__always)
@@ -75,56 +78,62 @@ struct SpatialIndex: Sendable {
     /// Builds a balanced tree from coordinates (one per place), each node weighed by `weight` of its place.
     init<C: Collection<Double>>(latitudes: C, longitudes: C, weight: (Int32) -> Int32 = { _ in 0 }) {
         let n = latitudes.count
-        var points = [Double](repeating: 0, count: 3 * n)
-        for (i, (latitude, longitude)) in zip(latitudes, longitudes).enumerated() {
+        // The points move as they are ordered (not their numbers, which made every comparison a read far away).
+        var items: [BuildPoint] = []
+        items.reserveCapacity(n)
+        for (latitude, longitude) in zip(latitudes, longitudes) {
             let (x, y, z) = Geo.unitVector(latitude: latitude, longitude: longitude)
-            points[3 * i] = x; points[3 * i + 1] = y; points[3 * i + 2] = z
+            items.append(BuildPoint(x: x, y: y, z: z, place: Int32(items.count)))
         }
-        var order = (0..<n).map { Int32($0) }
         var axis = [UInt8](repeating: 0, count: n)
-        points.withUnsafeBufferPointer { p in
-            order.withUnsafeMutableBufferPointer { order in
-                axis.withUnsafeMutableBufferPointer { axis in
-                    nonisolated(unsafe) let (p, order, axis) = (p, order, axis)
-                    /// Puts the middle of [lo, hi) by its widest dimension at the middle, smaller before, larger after.
-                    func split(_ lo: Int, _ hi: Int) {
-                        var minV = (Double.infinity, Double.infinity, Double.infinity)
-                        var maxV = (-Double.infinity, -Double.infinity, -Double.infinity)
-                        for i in lo..<hi {
-                            let b = 3 * Int(order[i])
-                            minV = (min(minV.0, p[b]), min(minV.1, p[b + 1]), min(minV.2, p[b + 2]))
-                            maxV = (max(maxV.0, p[b]), max(maxV.1, p[b + 1]), max(maxV.2, p[b + 2]))
-                        }
-                        let spread = (maxV.0 - minV.0, maxV.1 - minV.1, maxV.2 - minV.2)
-                        let a = spread.0 >= spread.1 && spread.0 >= spread.2 ? 0 : (spread.1 >= spread.2 ? 1 : 2)
-                        let mid = (lo + hi) / 2
-                        Self.select(order, lo, hi, mid) { p[3 * Int($0) + a] }
-                        axis[mid] = UInt8(a)
+        items.withUnsafeMutableBufferPointer { items in
+            axis.withUnsafeMutableBufferPointer { axis in
+                nonisolated(unsafe) let (items, axis) = (items, axis)
+                /// Puts the middle of [lo, hi) by its widest dimension at the middle, smaller before, larger after.
+                func split(_ lo: Int, _ hi: Int) {
+                    var minV = (Double.infinity, Double.infinity, Double.infinity)
+                    var maxV = (-Double.infinity, -Double.infinity, -Double.infinity)
+                    for i in lo..<hi {
+                        let p = items[i]
+                        minV = (min(minV.0, p.x), min(minV.1, p.y), min(minV.2, p.z))
+                        maxV = (max(maxV.0, p.x), max(maxV.1, p.y), max(maxV.2, p.z))
                     }
-                    func build(_ lo: Int, _ hi: Int) {
-                        guard hi - lo > 1 else { return }
-                        split(lo, hi)
-                        build(lo, (lo + hi) / 2)
-                        build((lo + hi) / 2 + 1, hi)
+                    let spread = (maxV.0 - minV.0, maxV.1 - minV.1, maxV.2 - minV.2)
+                    let a = spread.0 >= spread.1 && spread.0 >= spread.2 ? 0 : (spread.1 >= spread.2 ? 1 : 2)
+                    let mid = (lo + hi) / 2
+                    switch a {
+                    case 0: Self.select(items, lo, hi, mid) { $0.x }
+                    case 1: Self.select(items, lo, hi, mid) { $0.y }
+                    default: Self.select(items, lo, hi, mid) { $0.z }
                     }
-                    // Below the top three splits the eight subtrees are independent: the cores share them out.
-                    var subtrees = [(lo: 0, hi: n)]
-                    for _ in 0..<3 {
-                        subtrees = subtrees.flatMap { t -> [(lo: Int, hi: Int)] in
-                            guard t.hi - t.lo > 1 else { return [] }
-                            split(t.lo, t.hi)
-                            return [(t.lo, (t.lo + t.hi) / 2), ((t.lo + t.hi) / 2 + 1, t.hi)]
-                        }
-                    }
-                    _ = subtrees.concurrentMap { build($0.lo, $0.hi) }
+                    axis[mid] = UInt8(a)
                 }
+                func build(_ lo: Int, _ hi: Int) {
+                    guard hi - lo > 1 else { return }
+                    split(lo, hi)
+                    build(lo, (lo + hi) / 2)
+                    build((lo + hi) / 2 + 1, hi)
+                }
+                // Below the top three splits the eight subtrees are independent: the cores share them out (a small
+                // tree, such as one category's venues, costs less than handing it out).
+                guard n >= 16_384 else { return build(0, n) }
+                var subtrees = [(lo: 0, hi: n)]
+                for _ in 0..<3 {
+                    subtrees = subtrees.flatMap { t -> [(lo: Int, hi: Int)] in
+                        guard t.hi - t.lo > 1 else { return [] }
+                        split(t.lo, t.hi)
+                        return [(t.lo, (t.lo + t.hi) / 2), ((t.lo + t.hi) / 2 + 1, t.hi)]
+                    }
+                }
+                _ = subtrees.concurrentMap { build($0.lo, $0.hi) }
             }
         }
         var nodes = (0..<n).map { slot in
-            let b = 3 * Int(order[slot])
-            return SpatialNode(x: points[b], y: points[b + 1], z: points[b + 2], minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0,
-                               place: order[slot], weight: 0, topWeight: 0, axis: axis[slot])
+            let p = items[slot]
+            return SpatialNode(x: p.x, y: p.y, z: p.z, minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0,
+                               place: p.place, weight: 0, topWeight: 0, axis: axis[slot])
         }
+        items = []
         // Each subtree's box from its children's and its node's point: rounding outward is monotone, so the union
         // of rounded boxes is the rounded union, and one pass makes every box, and every subtree's largest weight.
         nodes.withUnsafeMutableBufferPointer { nodes in
@@ -253,9 +262,16 @@ struct SpatialIndex: Sendable {
             && (!verify || cellSlots.allSatisfy { $0 >= 0 && Int($0) < count }))
     }
 
+    /// A point on its way into the tree: where it is, and its place.
+    private struct BuildPoint {
+        var x, y, z: Double
+        var place: Int32
+    }
+
     /// Quickselect: puts the element of rank `k` (by `value`) at k, smaller before, larger after.
-    private static func select(_ a: UnsafeMutableBufferPointer<Int32>, _ lo: Int, _ hi: Int, _ k: Int,
-                               _ value: (Int32) -> Double) {
+    @inline(__always)
+    private static func select(_ a: UnsafeMutableBufferPointer<BuildPoint>, _ lo: Int, _ hi: Int, _ k: Int,
+                               _ value: (BuildPoint) -> Double) {
         var lo = lo, hi = hi - 1
         while hi > lo {
             let pivot = value(a[(lo + hi) / 2])

@@ -201,7 +201,7 @@ struct StreetMapShapes: Sendable {
     let lineCounts: Column<UInt32>, pointCounts: Column<UInt32>
     /// Latitude, longitude of every point, line after line.
     let coordinates: Column<Double>
-    /// Per feature, its id, category and name (`PlaceTable.encodeExtras`), read through `labels.extras`.
+    /// Per feature, its id, category and name (`PlaceTable.appendExtras`), read through `labels.extras`.
     let labels: PlaceTable
     /// Where each feature's lines start (`lineStart[f] ..< lineStart[f + 1]`), and each line's points.
     let lineStart: [Int32], pointStart: [Int32]
@@ -225,7 +225,7 @@ struct StreetMapShapes: Sendable {
                     pointCounts.append(UInt32(line.count))
                     for c in line { coordinates.append(c.latitude); coordinates.append(c.longitude) }
                 }
-                text += PlaceTable.encodeExtras(id: f.id, category: f.category, address: Address(street: f.name))
+                PlaceTable.appendExtras(to: &text, id: f.id, category: f.category, address: Address(street: f.name))
                 textStart.append(UInt32(text.count))
             }
         }

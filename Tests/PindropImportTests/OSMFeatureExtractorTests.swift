@@ -1,6 +1,7 @@
 import Foundation
 import PindropCore
 import PindropImport
+import PindropTesting
 import Testing
 
 @Suite("OSM feature extraction")
@@ -17,9 +18,20 @@ struct OSMFeatureExtractorTests {
         #expect(features.venues.count == 1_461)
         #expect(features.buildings.count == 488)
         #expect(Set(features.venues.map(\.id)).count == features.venues.count)
-        // The one-call path from a file gives the same.
+        // The one-call path from a file, which decodes only the tags and relations the extraction reads, gives the same.
         let fromFile = try OSMFeatureExtractor.extract(fromFileAt: OSMTestData.helsinkiPath)
         #expect(fromFile.addressPoints == features.addressPoints && fromFile.venues == features.venues)
+        #expect(fromFile.streets == features.streets && fromFile.buildings == features.buildings)
+    }
+
+    @Test("Liechtenstein read from disk with only the tags and relations the extraction reads gives the features of the whole file decoded")
+    func filteredReadingLosesNothing() throws {
+        let whole = OSMFeatureExtractor().extract(from: try OSMPBFReader.read(contentsOfFile: ConformanceData.liechtensteinExtract))
+        let streamed = try OSMFeatureExtractor.extract(fromFileAt: ConformanceData.liechtensteinExtract)
+        #expect(streamed.addressPoints == whole.addressPoints && streamed.venues == whole.venues)
+        #expect(streamed.streets == whole.streets && streamed.buildings == whole.buildings)
+        #expect(streamed.areas == whole.areas && streamed.skippedAreas == whole.skippedAreas)
+        #expect(whole.areas.count == 18 && whole.venues.count == 1_063)
     }
 
     @Test("a file in any order gives the same features: ways before their nodes, relations first, read from disk in two passes")

@@ -88,6 +88,25 @@ struct OSMPBFReaderTests {
         #expect([nodes, ways, relations] == [24_260, 5_130, 620])
     }
 
+    @Test("a decoding filter keeps the tags and relations asked for and every node and way, with what it keeps unchanged")
+    func decodingFilter() throws {
+        let all = try OSMTestData.helsinki()
+        var nodes: [OSMNode] = [], ways: [OSMWay] = [], relations: [OSMRelation] = []
+        let filter = OSMDecodingFilter(keepsKey: { $0 == "name" || $0 == "type" }, keepsRelation: { $0["type"] == "multipolygon" })
+        try OSMPBFReader(bytes: OSMTestData.helsinkiBytes).forEachPrimitiveBlock(filter: filter) { block in
+            nodes += block.nodes; ways += block.ways; relations += block.relations
+        }
+        #expect(nodes.map(\.id) == all.nodes.map(\.id) && ways.map(\.id) == all.ways.map(\.id))
+        #expect(nodes.map(\.coordinate) == all.nodes.map(\.coordinate) && ways.map(\.nodeIDs) == all.ways.map(\.nodeIDs))
+        #expect(nodes.map(\.tags) == all.nodes.map { $0.tags.only("name", "type") })
+        #expect(ways.map(\.tags) == all.ways.map { $0.tags.only("name", "type") })
+        // Only the 110 multipolygons of the 620 relations, each with its members.
+        let multipolygons = all.relations.filter { $0.tags["type"] == "multipolygon" }
+        #expect(relations.count == 110)
+        #expect(relations.map(\.members) == multipolygons.map(\.members))
+        #expect(relations.map(\.tags) == multipolygons.map { $0.tags.only("name", "type") })
+    }
+
     @Test("blocks decoded on two threads reach the caller in file order; a broken block fails after all before it",
           arguments: [0, 1, 2, 3, 6])
     func blockOrderAndLateFailure(broken: Int) throws {

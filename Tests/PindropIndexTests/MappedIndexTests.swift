@@ -144,6 +144,16 @@ struct MappedIndexTests {
         return nil
     }
 
+    @Test("the same data imported twice writes the same structures file, byte for byte but for its build id")
+    func importsAreReproducible() throws {
+        let first = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.miniIndex(streets: true).structures)))
+        let second = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.miniIndex(streets: true).structures)))
+        #expect(first.count == second.count && first.count > 1_000_000)
+        // The header's build id (bytes 16..<32) and its own hash (48..<56) differ; every other byte is the data's.
+        let differing = first.indices.filter { first[$0] != second[$0] && !(16..<32).contains($0) && !(48..<56).contains($0) }
+        #expect(differing.isEmpty, "\(differing.count) bytes differ, from offset \(differing.first ?? 0)")
+    }
+
     @Test("a new import over an index in use leaves the open one answering from the files it mapped, and removes them from the folder")
     func reimportWhileOpen() async throws {
         let (path, structures) = try Self.miniIndex()

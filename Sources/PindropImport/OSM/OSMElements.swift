@@ -100,6 +100,21 @@ public struct OSMElementKinds: OptionSet, Sendable, Hashable {
     public static let all: OSMElementKinds = [.nodes, .ways, .relations]
 }
 
+/// What a reading keeps, for a reader that needs a few of a file's tags (the import reads about thirty keys of
+/// the thousands a country's file uses): the other tags are never made into strings, and the relations it leaves
+/// out never have their members decoded.
+public struct OSMDecodingFilter: Sendable {
+    /// Whether tags with this key are kept.
+    public var keepsKey: @Sendable (String) -> Bool
+    /// Whether a relation with these tags (the kept ones) is kept.
+    public var keepsRelation: @Sendable ([String: String]) -> Bool
+
+    /// Makes a filter.
+    public init(keepsKey: @escaping @Sendable (String) -> Bool, keepsRelation: @escaping @Sendable ([String: String]) -> Bool) {
+        self.keepsKey = keepsKey; self.keepsRelation = keepsRelation
+    }
+}
+
 /// The objects of one primitive block, as handed out while streaming a file.
 public struct OSMPrimitiveBlock: Sendable {
     /// The block's nodes (plain and dense), in file order.

@@ -27,12 +27,16 @@ struct OSMExtraction {
     }
 
     mutating func add(relations more: [OSMRelation]) {
-        for relation in more {
-            switch relation.tags["type"] {
-            case "multipolygon", "street", "associatedStreet": relations.append(relation)
-            case "boundary" where extractor.areas && AreaLevel.of(tags: relation.tags) != nil: relations.append(relation)
-            default: continue
-            }
+        relations += more.lazy.filter { Self.keeps(relationTags: $0.tags, areas: extractor.areas) }
+    }
+
+    /// Whether a relation with these tags is one the extraction uses: a multipolygon, a street, or with `areas` a
+    /// boundary of a level it knows.
+    static func keeps(relationTags tags: [String: String], areas: Bool) -> Bool {
+        switch tags["type"] {
+        case "multipolygon", "street", "associatedStreet": true
+        case "boundary": areas && AreaLevel.of(tags: tags) != nil
+        default: false
         }
     }
 

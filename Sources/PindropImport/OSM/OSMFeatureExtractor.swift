@@ -14,14 +14,16 @@ public struct OSMExtracts: StreetDataSource {
     public var labels: [String] { files.map { ($0 as NSString).lastPathComponent } }
 
     public func readFeatures() throws -> OSMFeatures {
-        var features = OSMFeatures()
+        var features: OSMFeatures?
         for file in files {
             let more = try OSMFeatureExtractor(areas: areas).extract(from: OSMPBFReader(contentsOfFile: file))
-            features.venues += more.venues; features.addressPoints += more.addressPoints
-            features.streets += more.streets; features.buildings += more.buildings
-            features.areas += more.areas; features.skippedAreas += more.skippedAreas
+            // The first file's features are taken as they are: appending them to empty arrays copied every one.
+            guard features != nil else { features = more; continue }
+            features!.venues += more.venues; features!.addressPoints += more.addressPoints
+            features!.streets += more.streets; features!.buildings += more.buildings
+            features!.areas += more.areas; features!.skippedAreas += more.skippedAreas
         }
-        return features
+        return features ?? OSMFeatures()
     }
 }
 
@@ -54,7 +56,8 @@ public struct OSMFeatureExtractor: Sendable {
     public func extract(from reader: OSMPBFReader) throws(PindropError) -> OSMFeatures {
         var extraction = OSMExtraction(extractor: self)
         var wayBlocks: [Int] = []
-        try reader.forEachPrimitiveBlock(decoding: [.nodes, .relations]) { block in
+        let filter = decodingFilter
+        try reader.forEachPrimitiveBlock(decoding: [.nodes, .relations], filter: filter) { block in
             extraction.add(nodes: block.nodes)
             extraction.add(relations: block.relations)
             if block.skipped.contains(.ways) { wayBlocks.append(block.offset) }
@@ -62,7 +65,7 @@ public struct OSMFeatureExtractor: Sendable {
         // The decoded blocks were freed into the decoding threads' heaps, among what the extraction keeps: hand
         // their free pages back before the next pass and the assembly add to the peak.
         ImportMemory.returnFreed()
-        try reader.forEachPrimitiveBlock(at: wayBlocks, decoding: .ways) { block in
+        try reader.forEachPrimitiveBlock(at: wayBlocks, decoding: .ways, filter: filter) { block in
             extraction.add(ways: block.ways)
         }
         ImportMemory.returnFreed()
@@ -102,6 +105,18 @@ public struct OSMFeatureExtractor: Sendable {
 
     /// The tags `features(from:streetRelations:into:)` reads: the name, the address and the venue keys.
     static let candidateKeys = Set(["name", "addr:housenumber", "addr:street", "addr:postcode", "addr:city"] + venueKeys)
+
+    /// Every tag key the extraction reads (and `name:…`, an area's names in other languages): streets, buildings,
+    /// relations' types, areas' levels and postcodes, and the candidates' keys.
+    static let tagKeys = candidateKeys.union(["type", "highway", "building", "boundary", "admin_level", "place", "postal_code", "ref"])
+
+    /// What a file is decoded with: the tags the extraction reads, and the relations it keeps. A country's file has
+    /// thousands of keys and many relations (bus routes, say) that no feature is made from.
+    var decodingFilter: OSMDecodingFilter {
+        let areas = areas
+        return OSMDecodingFilter(keepsKey: { Self.tagKeys.contains($0) || $0.hasPrefix("name:") },
+                                 keepsRelation: { OSMExtraction.keeps(relationTags: $0, areas: areas) })
+    }
 
     /// Turns the candidates into address points and venues, in the order given.
     func features(from candidates: [Candidate], streetRelations: OSMStreetRelationAddresses,
@@ -220,3 +235,4 @@ struct OSMStreetRelationAddresses {
         return address.street == nil ? nil : address
     }
 }
+

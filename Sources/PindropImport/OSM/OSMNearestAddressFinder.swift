@@ -38,14 +38,20 @@ struct OSMNearestAddressFinder {
         var best: (distance: Double, index: Int)?
         let (qx, qy, qz) = Geo.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
         // A little over the radius's chord, so that rounding never rules out a point the exact distance keeps.
-        let reach = Geo.unitChord(forMeters: radiusMeters) * (1 + 1e-6), reach2 = reach * reach
+        let reach = Geo.unitChord(forMeters: radiusMeters) * (1 + 1e-6)
+        // Past the radius, or past the best so far by more than rounding: the exact distance would lose.
+        var bound2 = reach * reach
         for r in (centerRow - 1)...(centerRow + 1) {
             for c in (centerColumn - columnReach)...(centerColumn + columnReach) {
                 for index in cells[key(row: r, column: c)] ?? [] {
                     let dx = unit[3 * index] - qx, dy = unit[3 * index + 1] - qy, dz = unit[3 * index + 2] - qz
-                    guard dx * dx + dy * dy + dz * dz <= reach2 else { continue }
+                    let d2 = dx * dx + dy * dy + dz * dz
+                    guard d2 <= bound2 else { continue }
                     let distance = coordinate.distance(to: points[index].coordinate)
-                    if distance <= radiusMeters, distance < best?.distance ?? .infinity { best = (distance, index) }
+                    if distance <= radiusMeters, distance < best?.distance ?? .infinity {
+                        best = (distance, index)
+                        bound2 = min(bound2, d2 * (1 + 1e-6) + 1e-18)
+                    }
                 }
             }
         }

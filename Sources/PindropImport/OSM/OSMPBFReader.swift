@@ -39,12 +39,13 @@ public struct OSMPBFReader: Sendable {
     }
 
     /// Streams the file block by block, so memory stays at one block plus what `body` keeps. Only the
-    /// elements in `kinds` are decoded; the block says which others it held (`skipped`) and where it starts
-    /// (`offset`), so a second pass can read just those blocks again (`forEachPrimitiveBlock(at:decoding:_:)`).
+    /// elements in `kinds` are decoded, with what `filter` keeps of them; the block says which others it held
+    /// (`skipped`) and where it starts (`offset`), so a second pass can read just those blocks again
+    /// (`forEachPrimitiveBlock(at:decoding:filter:_:)`).
     /// Returns the file's header, which has been checked before the first call of `body`.
     @discardableResult
     public func forEachPrimitiveBlock(
-        decoding kinds: OSMElementKinds = .all,
+        decoding kinds: OSMElementKinds = .all, filter: OSMDecodingFilter? = nil,
         _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
     ) throws(PindropError) -> OSMHeader {
         guard source.count > 0 else { throw .unreadableData("OSM PBF: the file is empty") }
@@ -69,7 +70,7 @@ public struct OSMPBFReader: Sendable {
                     }
                     dataBlocks += 1
                     guard (dataBlocks - 1) % parts == part else { break }
-                    guard emit(try primitiveBlock(block, number: blockNumber, kinds: kinds, &scratch)) else { return header! }
+                    guard emit(try primitiveBlock(block, number: blockNumber, kinds: kinds, filter: filter, &scratch)) else { return header! }
                 default:
                     break  // The format says unknown block types are skipped.
                 }
@@ -80,9 +81,10 @@ public struct OSMPBFReader: Sendable {
         }, body)
     }
 
-    /// Reads again the data blocks that start at `offsets` (as an earlier pass gave them), decoding `kinds`.
+    /// Reads again the data blocks that start at `offsets` (as an earlier pass gave them), decoding `kinds` with
+    /// what `filter` keeps of them.
     public func forEachPrimitiveBlock(
-        at offsets: [Int], decoding kinds: OSMElementKinds,
+        at offsets: [Int], decoding kinds: OSMElementKinds, filter: OSMDecodingFilter? = nil,
         _ body: (OSMPrimitiveBlock) throws(PindropError) -> Void
     ) throws(PindropError) {
         try decodingAhead({ part, parts, emit throws(PindropError) in
@@ -92,7 +94,7 @@ public struct OSMPBFReader: Sendable {
                 guard block.type == "OSMData" else {
                     throw .unreadableData("OSM PBF: no data block at offset \(offset); did the file change during the import?")
                 }
-                guard emit(try primitiveBlock(block, number: index + 1, kinds: kinds, &scratch)) else { return }
+                guard emit(try primitiveBlock(block, number: index + 1, kinds: kinds, filter: filter, &scratch)) else { return }
             }
         }, body)
     }
@@ -195,10 +197,10 @@ public struct OSMPBFReader: Sendable {
         return FileBlock(type: type, offset: offset, blobOffset: blobStart, blobSize: Int(dataSize), next: blobStart + Int(dataSize))
     }
 
-    private func primitiveBlock(_ block: FileBlock, number: Int, kinds: OSMElementKinds,
+    private func primitiveBlock(_ block: FileBlock, number: Int, kinds: OSMElementKinds, filter: OSMDecodingFilter?,
                                 _ scratch: inout OSMReadBuffer) throws(PindropError) -> OSMPrimitiveBlock {
         var decoded = try withBlobContent(block, number: number, &scratch) { content throws(PindropError) in
-            var decoder = OSMPrimitiveBlockDecoder()
+            var decoder = OSMPrimitiveBlockDecoder(filter: filter)
             return try decoder.decode(content, kinds: kinds)
         }
         decoded.offset = block.offset

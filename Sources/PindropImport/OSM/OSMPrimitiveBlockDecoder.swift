@@ -5,11 +5,17 @@ import PindropCore
 /// The block's scalars (granularity, offsets, date granularity) come after its groups on the wire,
 /// so the decoder first collects the string table, the scalars and the group ranges, then decodes the groups.
 struct OSMPrimitiveBlockDecoder {
+    /// What to keep; nil keeps every tag and relation.
+    let filter: OSMDecodingFilter?
     private var strings: [String] = []
+    /// Per string of the table, once asked: whether the filter keeps tags with it as key (1) or not (2).
+    private var keyVerdicts: [UInt8] = []
     private var granularity: Int64 = 100
     private var latitudeOffset: Int64 = 0
     private var longitudeOffset: Int64 = 0
     private var dateGranularity: Int64 = 1000
+    /// A decoder keeping what `filter` keeps (everything when nil).
+    init(filter: OSMDecodingFilter? = nil) { self.filter = filter }
     // Scratch arrays reused across objects to avoid an allocation per object.
     private var keys: [Int64] = []
     private var values: [Int64] = []
@@ -33,6 +39,7 @@ struct OSMPrimitiveBlockDecoder {
             throw reader.error("absurd granularity \(granularity)")
         }
         var block = OSMPrimitiveBlock()
+        if filter != nil { keyVerdicts = Array(repeating: 0, count: strings.count) }
         for group in groups { try decodeGroup(group, kinds: kinds, into: &block) }
         return block
     }
@@ -67,7 +74,7 @@ struct OSMPrimitiveBlockDecoder {
             case 1: block.nodes.append(try decodeNode(reader.readMessage("Node")))
             case 2: try decodeDenseNodes(reader.readMessage("DenseNodes"), into: &block.nodes)
             case 3: block.ways.append(try decodeWay(reader.readMessage("Way")))
-            default: block.relations.append(try decodeRelation(reader.readMessage("Relation")))
+            default: if let relation = try decodeRelation(reader.readMessage("Relation")) { block.relations.append(relation) }
             }
         }
     }
@@ -82,16 +89,26 @@ struct OSMPrimitiveBlockDecoder {
         return strings[Int(index)]
     }
 
+    /// Adds the tag with these string indices to `tags`, unless the filter leaves its key out.
+    @inline(__always)
+    private mutating func addTag(key: Int64, value: Int64, to tags: inout [String: String],
+                                 _ reader: OSMProtobufReader) throws(PindropError) {
+        let keyString = try string(key, reader)
+        if let filter {
+            if keyVerdicts[Int(key)] == 0 { keyVerdicts[Int(key)] = filter.keepsKey(keyString) ? 1 : 2 }
+            guard keyVerdicts[Int(key)] == 1 else { return }
+        }
+        tags[keyString] = try string(value, reader)
+    }
+
     /// The tags from the `keys`/`vals` scratch arrays.
-    private func tagsFromScratch(_ reader: OSMProtobufReader) throws(PindropError) -> [String: String] {
+    private mutating func tagsFromScratch(_ reader: OSMProtobufReader) throws(PindropError) -> [String: String] {
         guard keys.count == values.count else {
             throw reader.error("\(keys.count) tag keys but \(values.count) values")
         }
         guard !keys.isEmpty else { return [:] }
-        var tags = [String: String](minimumCapacity: keys.count)
-        for i in keys.indices {
-            tags[try string(keys[i], reader)] = try string(values[i], reader)
-        }
+        var tags: [String: String] = [:]
+        for i in keys.indices { try addTag(key: keys[i], value: values[i], to: &tags, reader) }
         return tags
     }
 
@@ -163,7 +180,7 @@ struct OSMPrimitiveBlockDecoder {
                        tags: try tagsFromScratch(reader), timestamp: timestamp)
     }
 
-    private func decodeDenseNodes(_ message: OSMProtobufReader, into nodes: inout [OSMNode]) throws(PindropError) {
+    private mutating func decodeDenseNodes(_ message: OSMProtobufReader, into nodes: inout [OSMNode]) throws(PindropError) {
         var reader = message
         var ids: [Int64] = [], lats: [Int64] = [], lons: [Int64] = [], keysVals: [Int64] = []
         var timestamps: [Int64] = []
@@ -196,7 +213,7 @@ struct OSMPrimitiveBlockDecoder {
                     cursor += 1
                     if key == 0 { break }
                     guard cursor < keysVals.count else { throw reader.error("keys_vals ends inside node \(ids[i])'s tags") }
-                    tags[try string(key, reader)] = try string(keysVals[cursor], reader)
+                    try addTag(key: key, value: keysVals[cursor], to: &tags, reader)
                     cursor += 1
                 }
             }
@@ -237,19 +254,28 @@ struct OSMPrimitiveBlockDecoder {
         return OSMWay(id: id, nodeIDs: refs, tags: try tagsFromScratch(reader), timestamp: timestamp)
     }
 
-    private mutating func decodeRelation(_ message: OSMProtobufReader) throws(PindropError) -> OSMRelation {
+    /// The relation, or nil when the filter leaves it out: its members are then skipped undecoded.
+    private mutating func decodeRelation(_ message: OSMProtobufReader) throws(PindropError) -> OSMRelation? {
         var reader = message
         var id: Int64 = 0, timestamp: Int64?
-        var roles: [Int64] = [], memberIDs: [Int64] = [], types: [Int64] = []
+        // The members' fields (roles 8, ids 9, types 10), where they start: decoded once the tags say to keep it.
+        var memberFields: [(number: Int, wireType: OSMWireType, reader: OSMProtobufReader)] = []
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         while let field = try reader.nextField() {
             guard try !readSharedField(field, &reader, id: &id, timestamp: &timestamp) else { continue }
-            switch (field.number, field.wireType) {
-            case (8, _): try reader.appendVarints(field.wireType, to: &roles)
-            case (9, _): try reader.appendDeltaDecoded(field.wireType, to: &memberIDs)
-            case (10, _): try reader.appendVarints(field.wireType, to: &types)
-            default: try reader.skip(field.wireType)
+            if (8...10).contains(field.number) { memberFields.append((field.number, field.wireType, reader)) }
+            try reader.skip(field.wireType)
+        }
+        let tags = try tagsFromScratch(reader)
+        if let filter, !filter.keepsRelation(tags) { return nil }
+        var roles: [Int64] = [], memberIDs: [Int64] = [], types: [Int64] = []
+        for (number, wireType, start) in memberFields {
+            var field = start
+            switch number {
+            case 8: try field.appendVarints(wireType, to: &roles)
+            case 9: try field.appendDeltaDecoded(wireType, to: &memberIDs)
+            default: try field.appendVarints(wireType, to: &types)
             }
         }
         guard roles.count == memberIDs.count, types.count == memberIDs.count else {
@@ -267,6 +293,6 @@ struct OSMPrimitiveBlockDecoder {
             }
             members.append(OSMRelationMember(type: type, id: memberIDs[i], role: try string(roles[i], reader)))
         }
-        return OSMRelation(id: id, members: members, tags: try tagsFromScratch(reader), timestamp: timestamp)
+        return OSMRelation(id: id, members: members, tags: tags, timestamp: timestamp)
     }
 }
