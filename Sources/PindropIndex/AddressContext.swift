@@ -59,10 +59,12 @@ struct AddressContext {
     init(features: OSMFeatures, places: PlaceTable, spatial: SpatialIndex, towns: TownFinder, townsByName: [String: [Int]], areas: AreaIndex) {
         self.places = places; self.spatial = spatial; self.towns = towns; self.townsByName = townsByName; self.areas = areas
         var towns: [(Coordinate, String)] = [], postcodes: [(Coordinate, String)] = []
-        for a in features.addressPoints {
-            if let town = Self.recognisedTown(a.address.town, at: a.coordinate, places: places, townsByName: townsByName) {
-                towns.append((a.coordinate, town))
-            }
+        // Each point's tagged town recognised on every core (a folding, a lookup and the distances to its namesakes).
+        let recognised = features.addressPoints.concurrentMap {
+            Self.recognisedTown($0.address.town, at: $0.coordinate, places: places, townsByName: townsByName)
+        }
+        for (a, town) in zip(features.addressPoints, recognised) {
+            if let town { towns.append((a.coordinate, town)) }
             if let postcode = a.address.postcode { postcodes.append((a.coordinate, postcode)) }
         }
         townPoints = SpatialIndex(latitudes: towns.map(\.0.latitude), longitudes: towns.map(\.0.longitude))

@@ -110,7 +110,7 @@ public struct IndexBuilder: PlaceStoreWriter {
             // The new files must read back as an index, every value checked, before they may replace the one in use.
             ImportMemory.returnFreed()
             do {
-                _ = try PlaceIndex.open(at: temporary, verify: true)
+                try PlaceIndex.verify(at: temporary)
             } catch {
                 throw PindropError.internalFailure("the new index did not read back (\(error.message))")
             }
@@ -149,7 +149,7 @@ public struct IndexBuilder: PlaceStoreWriter {
                 ImportMemory.returnFreed()
                 let database = try IndexDatabase(updatingAt: path)
                 do throws(PindropError) {
-                    _ = try PlaceIndex.load(database, structures: structures, buildID: buildID.uuidString, verify: true)
+                    try PlaceIndex.verify(database, structures: structures, buildID: buildID.uuidString)
                 } catch {
                     throw PindropError.internalFailure("the new index did not read back (\(error.message))")
                 }

@@ -24,12 +24,20 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Throws `.indexUnavailable` with the reason when either file is missing, not an index, of another format
     /// version, from another import than its partner, or damaged.
     public static func open(at path: String) throws(PindropError) -> PlaceIndex {
-        try open(at: path, verify: false)
+        try withStructures(at: path, load)
     }
 
-    /// As `open(at:)`; with `verify`, every value of every structure is checked too (what an import does with
-    /// the index it is about to publish).
-    static func open(at path: String, verify: Bool) throws(PindropError) -> PlaceIndex {
+    /// Checks every value of every structure of the index at `path` (what an import does with the index it is
+    /// about to publish), without making the index. Throws as `open(at:)` does, and for a value out of range.
+    static func verify(at path: String) throws(PindropError) {
+        try withStructures(at: path, verify)
+    }
+
+    /// `body` on the database at `path` and the structures file and build id its meta names.
+    private static func withStructures<Result>(
+        at path: String,
+        _ body: (_ database: IndexDatabase, _ structures: String, _ buildID: String) throws(PindropError) -> Result
+    ) throws(PindropError) -> Result {
         var attempt = 0
         while true {
             let database = try IndexDatabase(openingAt: path)
@@ -41,7 +49,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
                 guard let name = meta[IndexDatabase.structuresKey], let buildID = meta[IndexDatabase.buildIDKey], !name.contains("/") else {
                     throw .indexUnavailable("the index at \(path) is corrupt: it names no structures file; rebuild it with `pindrop import geonames`")
                 }
-                return try load(database, structures: name, buildID: buildID, verify: verify)
+                return try body(database, name, buildID)
             } catch {
                 // An import may have put a new index in place between reading the meta and mapping the structures
                 // file it named (and removed that file): the path now names the new index, so read it again.
@@ -55,18 +63,30 @@ public final class PlaceIndex: PlaceStore, Sendable {
     }
 
     /// The index of `database` with the structures file `name` beside it, which must carry `buildID`.
-    static func load(_ database: IndexDatabase, structures name: String, buildID: String, verify: Bool) throws(PindropError) -> PlaceIndex {
+    static func load(_ database: IndexDatabase, structures name: String, buildID: String) throws(PindropError) -> PlaceIndex {
+        let (decoded, structures) = try decode(database, structures: name, buildID: buildID, verify: false)
+        let index = PlaceIndex(decoded, path: database.path)
+        // Opening has read what it reads in a row; queries from here on read here and there.
+        structures.adviseRandomReads()
+        return index
+    }
+
+    /// Checks every value of the structures file `name` beside `database`, which must carry `buildID`. The index
+    /// is not made: what making it derives (the street rows' towns and ids, say) needs no check.
+    static func verify(_ database: IndexDatabase, structures name: String, buildID: String) throws(PindropError) {
+        _ = try decode(database, structures: name, buildID: buildID, verify: true)
+    }
+
+    /// The structures file `name` beside `database`, mapped and decoded; with `verify`, every value checked.
+    private static func decode(_ database: IndexDatabase, structures name: String, buildID: String,
+                               verify: Bool) throws(PindropError) -> (IndexStructures.Decoded, MappedStructures) {
         let path = database.path
         let structures = try MappedStructures(path: IndexFiles.structuresPath(forIndexAt: path, named: name), index: path)
         guard structures.buildID.uuidString.lowercased() == buildID.lowercased() else {
             throw .indexUnavailable("the index at \(path) does not match its structures file \(name): they come from different imports; rebuild it with `pindrop import geonames`")
         }
         let divisions = try database.countriesAndAdmin1()
-        let decoded = try IndexStructures.decode(structures, countries: divisions.countries, admin1Names: divisions.admin1, verify: verify)
-        let index = PlaceIndex(decoded, path: path)
-        // Opening has read what it reads in a row; queries from here on read here and there.
-        structures.adviseRandomReads()
-        return index
+        return (try IndexStructures.decode(structures, countries: divisions.countries, admin1Names: divisions.admin1, verify: verify), structures)
     }
 
     /// The files the index at `path` is made of: the database, and the structures file it names when it names

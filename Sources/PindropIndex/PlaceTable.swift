@@ -107,6 +107,19 @@ struct PlaceTable: Sendable {
         }
     }
 
+    /// An OpenStreetMap row's category alone (the second field of its extras, as `extras(_:)` reads it), without
+    /// making strings of the other ten.
+    func category(_ i: Int) -> String? {
+        let range = Int(extraStart[i])..<Int(extraStart[i + 1])
+        return extraBytes.withUnsafeBufferPointer { all in
+            let bytes = UnsafeBufferPointer(rebasing: all[range])
+            guard let end = bytes.firstIndex(of: 0x1F) else { return nil }
+            let rest = UnsafeBufferPointer(rebasing: bytes[(end + 1)...])
+            let field = UnsafeBufferPointer(rebasing: rest[..<(rest.firstIndex(of: 0x1F) ?? rest.endIndex)])
+            return field.isEmpty ? nil : String(decoding: field, as: UTF8.self)
+        }
+    }
+
     /// An OpenStreetMap row's id, category, the key it is a value of, and address.
     func extras(_ i: Int) -> (id: String, category: String?, categoryKey: String?, address: Address)? {
         let range = Int(extraStart[i])..<Int(extraStart[i + 1])

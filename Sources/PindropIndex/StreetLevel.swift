@@ -52,7 +52,7 @@ struct StreetLevel: Sendable {
         venueRows = rows(.venue)
         addressRows = rows(.address)
         venues = SpatialIndex(latitudes: places.latitude[venueRows], longitudes: places.longitude[venueRows])
-        let categories = venueRows.map { places.extras($0)?.category ?? "" }
+        let categories = venueRows.map { places.category($0) ?? "" }
         let names = Array(Set(categories)).sorted()
         let number = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         let grouped = groupedByKey(categories.map { number[$0]! }, keyCount: names.count), firstVenue = venueRows.lowerBound

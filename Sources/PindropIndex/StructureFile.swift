@@ -33,7 +33,7 @@ struct StoredArray {
 ///
 /// The header and table are checked when the file is opened (size, hashes, bounds, strides); the values are
 /// checked by the import that writes them, which reads its new index back with every value check
-/// (`PlaceIndex.open(..., verify: true)`) before it publishes it.
+/// (`PlaceIndex.verify`) before it publishes it.
 enum StructureFile {
     static let magic = Array("PINDROPS".utf8)
     static let layoutVersion: UInt32 = 1

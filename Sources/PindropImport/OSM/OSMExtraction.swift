@@ -134,7 +134,7 @@ struct OSMExtraction {
             addArea(id: "osm:relation/\(relation.id)", tags: relation.tags, level: level, rings: unclosed == 0 ? rings : [],
                     memberWays: (wayMembers.count, pieces.count))
         }
-        extractor.features(from: nodeCandidates + wayCandidates + relationCandidates,
+        extractor.features(from: [nodeCandidates, wayCandidates, relationCandidates].joined(),
                            streetRelations: OSMStreetRelationAddresses(relations), into: &features)
         return features
     }

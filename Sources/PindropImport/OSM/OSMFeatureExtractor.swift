@@ -119,7 +119,7 @@ public struct OSMFeatureExtractor: Sendable {
     }
 
     /// Turns the candidates into address points and venues, in the order given.
-    func features(from candidates: [Candidate], streetRelations: OSMStreetRelationAddresses,
+    func features(from candidates: some Sequence<Candidate>, streetRelations: OSMStreetRelationAddresses,
                   into features: inout OSMFeatures) {
         var venueCandidates: [VenueCandidate] = []
         for candidate in candidates {
@@ -166,8 +166,9 @@ public struct OSMFeatureExtractor: Sendable {
     static func category(of tags: [String: String]) -> (key: String, category: String)? {
         for key in venueKeys {
             guard let raw = tags[key] else { continue }
-            // "nightclub;restaurant" → "nightclub"; "Store" → "store".
-            let value = String(raw.split(separator: ";").first ?? "").trimmingWhitespace().lowercased()
+            // "nightclub;restaurant" → "nightclub"; "Store" → "store". Most values are already one plain word.
+            let isPlain = raw.utf8.allSatisfy { (0x61...0x7A).contains($0) || $0 == 0x5F }
+            let value = isPlain ? raw : String(raw.split(separator: ";").first ?? "").trimmingWhitespace().lowercased()
             if value.isEmpty || value == "no" { continue }
             return (key, value == "yes" ? key : value)
         }
