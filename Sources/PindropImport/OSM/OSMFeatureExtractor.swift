@@ -121,7 +121,8 @@ public struct OSMFeatureExtractor: Sendable {
     /// Turns the candidates into address points and venues, in the order given.
     func features(from candidates: some Sequence<Candidate>, streetRelations: OSMStreetRelationAddresses,
                   into features: inout OSMFeatures) {
-        var venueCandidates: [VenueCandidate] = []
+        // Venues without a full address of their own, and their tags: they borrow one once every address point is known.
+        var borrowing: [(venue: Int, tags: [String: String])] = []
         for candidate in candidates {
             let tags = candidate.tags
             let address = streetRelations.complete(Self.taggedAddress(tags), for: candidate.key)
@@ -132,32 +133,15 @@ public struct OSMFeatureExtractor: Sendable {
                 features.addressPoints.append(OSMAddressPoint(id: candidate.id, coordinate: candidate.coordinate, address: address))
             }
             if let name, let category {
-                venueCandidates.append(VenueCandidate(id: candidate.id, name: name, key: category.key, category: category.category,
-                                                      coordinate: candidate.coordinate, address: address, tags: tags))
+                if address == nil { borrowing.append((features.venues.count, tags)) }
+                features.venues.append(OSMVenue(id: candidate.id, name: name, category: category.category, categoryKey: category.key,
+                                                coordinate: candidate.coordinate, address: address, addressIsTagged: address != nil))
             }
         }
-
         let nearest = OSMNearestAddressFinder(features.addressPoints, radiusMeters: venueAddressRadiusMeters)
-        features.venues.reserveCapacity(venueCandidates.count)
-        for candidate in venueCandidates {
-            let address = candidate.address ?? nearest.address(near: candidate.coordinate)
-                ?? Self.partialAddress(candidate.tags)
-            features.venues.append(OSMVenue(id: candidate.id, name: candidate.name, category: candidate.category,
-                                            categoryKey: candidate.key, coordinate: candidate.coordinate,
-                                            address: address, addressIsTagged: candidate.address != nil))
+        for (v, tags) in borrowing {
+            features.venues[v].address = nearest.address(near: features.venues[v].coordinate) ?? Self.partialAddress(tags)
         }
-    }
-
-    /// A named object with a category, waiting for the address points to be known.
-    private struct VenueCandidate {
-        var id: String
-        var name: String
-        var key: String
-        var category: String
-        var coordinate: Coordinate
-        /// Its own full address, if tagged.
-        var address: Address?
-        var tags: [String: String]
     }
 
     // MARK: Tags
@@ -212,7 +196,9 @@ struct OSMStreetRelationAddresses {
     private var streets: [OSMMemberKey: (street: String, postcode: String?, town: String?)] = [:]
 
     init(_ relations: [OSMRelation]) {
-        for relation in relations where relation.tags["type"] == "street" || relation.tags["type"] == "associatedStreet" {
+        let streetRelations = relations.filter { $0.tags["type"] == "street" || $0.tags["type"] == "associatedStreet" }
+        streets.reserveCapacity(streetRelations.reduce(0) { $0 + $1.members.count })
+        for relation in streetRelations {
             guard let name = relation.tags["name"] else { continue }
             // "00100;00120" names several postcodes: none of them is the house's for sure.
             let postcode = relation.tags["addr:postcode"].flatMap { $0.contains(";") ? nil : $0 }
