@@ -222,4 +222,3 @@ struct OSMStreetRelationAddresses {
         return address.street == nil ? nil : address
     }
 }
-

@@ -14,11 +14,12 @@ struct OSMPrimitiveBlockDecoder {
     private var latitudeOffset: Int64 = 0
     private var longitudeOffset: Int64 = 0
     private var dateGranularity: Int64 = 1000
-    /// A decoder keeping what `filter` keeps (everything when nil).
-    init(filter: OSMDecodingFilter? = nil) { self.filter = filter }
     // Scratch arrays reused across objects to avoid an allocation per object.
     private var keys: [Int64] = []
     private var values: [Int64] = []
+
+    /// A decoder keeping what `filter` keeps (everything when nil).
+    init(filter: OSMDecodingFilter? = nil) { self.filter = filter }
 
     /// Decodes the block's elements of the `kinds` asked for, and notes in `skipped` which others it holds.
     mutating func decode(_ content: UnsafeRawBufferPointer, kinds: OSMElementKinds = .all) throws(PindropError) -> OSMPrimitiveBlock {
