@@ -63,7 +63,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     }
 
     /// The index of `database` with the structures file `name` beside it, which must carry `buildID`.
-    static func load(_ database: IndexDatabase, structures name: String, buildID: String) throws(PindropError) -> PlaceIndex {
+    private static func load(_ database: IndexDatabase, structures name: String, buildID: String) throws(PindropError) -> PlaceIndex {
         let (decoded, structures) = try decode(database, structures: name, buildID: buildID, verify: false)
         let index = PlaceIndex(decoded, path: database.path)
         // Opening has read what it reads in a row; queries from here on read here and there.
@@ -125,7 +125,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         rowsByID = byID
         // Each category's name from its tree's first venue.
         venueCategorySlots = Dictionary(uniqueKeysWithValues: zip(street.categoryStart, street.categoryStart.dropFirst()).compactMap { lo, hi in
-            lo < hi ? (places.extras(street.venueRows.lowerBound + Int(street.venuesByCategory.place(atSlot: Int(lo))))?.category ?? "", Int(lo)..<Int(hi)) : nil
+            lo < hi ? (places.category(street.venueRows.lowerBound + Int(street.venuesByCategory.place(atSlot: Int(lo)))) ?? "", Int(lo)..<Int(hi)) : nil
         })
         // Everything street-level, widened by ~1 km: outside it no street-level answer can be within reach.
         let streetRows = (places.geonamesCount..<places.count).map { Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]) }

@@ -150,11 +150,14 @@ struct PlaceTable: Sendable {
 
     /// Appends an OpenStreetMap row's extras to `bytes`: its fields with a 0x1F between each two.
     static func appendExtras(to bytes: inout [UInt8], id: String, category: String?, categoryKey: String? = nil, address: Address?) {
+        // Field by field, with no array of them: this runs once per street-level row of an import.
         appendExtra(id, to: &bytes, first: true)
-        for value in [category, address?.houseNumber, address?.street, address?.postcode, address?.town, address?.suburb,
-                      address?.county, address?.state, address?.country, categoryKey] {
-            appendExtra(value, to: &bytes)
-        }
+        appendExtra(category, to: &bytes)
+        appendExtra(address?.houseNumber, to: &bytes); appendExtra(address?.street, to: &bytes)
+        appendExtra(address?.postcode, to: &bytes); appendExtra(address?.town, to: &bytes)
+        appendExtra(address?.suburb, to: &bytes); appendExtra(address?.county, to: &bytes)
+        appendExtra(address?.state, to: &bytes); appendExtra(address?.country, to: &bytes)
+        appendExtra(categoryKey, to: &bytes)
     }
 
     /// Appends one field of the extras, after a separator unless `first`; a separator inside the value becomes a space.

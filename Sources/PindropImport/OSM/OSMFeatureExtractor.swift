@@ -14,16 +14,19 @@ public struct OSMExtracts: StreetDataSource {
     public var labels: [String] { files.map { ($0 as NSString).lastPathComponent } }
 
     public func readFeatures() throws -> OSMFeatures {
-        var features: OSMFeatures?
-        for file in files {
-            let more = try OSMFeatureExtractor(areas: areas).extract(from: OSMPBFReader(contentsOfFile: file))
-            // The first file's features are taken as they are: appending them to empty arrays copied every one.
-            guard features != nil else { features = more; continue }
-            features!.venues += more.venues; features!.addressPoints += more.addressPoints
-            features!.streets += more.streets; features!.buildings += more.buildings
-            features!.areas += more.areas; features!.skippedAreas += more.skippedAreas
+        func extract(_ file: String) throws -> OSMFeatures {
+            try OSMFeatureExtractor(areas: areas).extract(from: OSMPBFReader(contentsOfFile: file))
         }
-        return features ?? OSMFeatures()
+        // The first file's features are taken as they are: appending them to empty arrays copied every one.
+        guard let first = files.first else { return OSMFeatures() }
+        var features = try extract(first)
+        for file in files.dropFirst() {
+            let more = try extract(file)
+            features.venues += more.venues; features.addressPoints += more.addressPoints
+            features.streets += more.streets; features.buildings += more.buildings
+            features.areas += more.areas; features.skippedAreas += more.skippedAreas
+        }
+        return features
     }
 }
 
