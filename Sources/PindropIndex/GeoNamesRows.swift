@@ -45,9 +45,10 @@ struct GeoNamesRows {
                 let name = UnsafeBufferPointer(rebasing: all[start..<end])
                 guard !name.isEmpty, IndexBuilder.isName(utf8: name) else { continue }
                 if !first { alternateBytes.append(GeoNamesRecord.alternateSeparator) }
+                let offset = alternateBytes.count - Int(alternateStart[i])
                 alternateBytes.append(contentsOf: name)
                 first = false
-                entries.addAlternate(utf8: name, place: i, importance: importance)
+                entries.addAlternate(utf8: name, at: offset, place: i, importance: importance)
             }
         }
         alternateStart.append(UInt32(alternateBytes.count))
@@ -128,6 +129,7 @@ struct GeoNamesRows {
         for e in keptEntries.lazy.map({ Int($0) }) {
             sorted.starts.append(entries.starts[e]); sorted.lengths.append(entries.lengths[e])
             sorted.owners.append(newRow[Int(entries.owners[e])]); sorted.kinds.append(entries.kinds[e]); sorted.scores.append(entries.scores[e])
+            sorted.alternateAt.append(entries.alternateAt[e])
         }
         entries = sorted
     }

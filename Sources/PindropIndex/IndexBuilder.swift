@@ -199,10 +199,7 @@ public struct IndexBuilder: PlaceStoreWriter {
         progress?("indexing", 0.4)
         // The stored GeoNames entries (already folded and scored), then the new street-level ones.
         var entries = NameEntries(keys: Array(old.keyBytes))
-        for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount {
-            entries.starts.append(old.keyStart[e]); entries.lengths.append(old.keyLength[e])
-            entries.owners.append(old.entryPlace[e]); entries.kinds.append(old.entryKind[e]); entries.scores.append(old.entryScore[e])
-        }
+        for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount { entries.append(e, of: old, place: old.entryPlace[e]) }
         addNames(rowNames, firstRow: geonamesCount, places: places, to: &entries)
         rowNames = []
         let names = entries.index()
@@ -425,9 +422,12 @@ extension ImportReport {
 struct NameEntries {
     var keys: [UInt8]
     var starts: [UInt32] = [], lengths: [UInt8] = [], owners: [Int32] = [], kinds: [UInt8] = [], scores: [Float] = []
+    /// Where each alternate name lies in its place's alternate names (`NameIndex.alternateAt`).
+    var alternateAt: [UInt16] = []
 
-    /// Adds one folded name of a place, once per place.
-    private mutating func add(_ bytes: ArraySlice<UInt8>, place: Int, kind: NameIndex.Kind, importance: Float) {
+    /// Adds one folded name of a place, once per place (an alternate name at `at` in the place's alternate names).
+    private mutating func add(_ bytes: ArraySlice<UInt8>, place: Int, kind: NameIndex.Kind, importance: Float,
+                              at: UInt16 = NameIndex.notAtKnownOffset) {
         guard !bytes.isEmpty, bytes.count <= IndexBuilder.maxKeyBytes else { return }
         // Each name once per place: the row's keys so far are told apart by a hash (FNV-1a), then by their bytes
         // (no set of arrays, whose copies cost an allocation a name).
@@ -444,6 +444,7 @@ struct NameEntries {
         owners.append(Int32(place))
         kinds.append(kind.rawValue)
         scores.append(importance - kind.penalty)
+        alternateAt.append(at)
     }
 
     /// Scratch space of a row's names, kept between rows: the folded name, and the hash and entry of each key the
@@ -456,7 +457,7 @@ struct NameEntries {
         startRow()
         for name in primary { addPrimary(name, place: place, importance: importance) }
         for var name in alternate {
-            name.withUTF8 { if IndexBuilder.isName(utf8: $0) { addAlternate(utf8: $0, place: place, importance: importance) } }
+            name.withUTF8 { if IndexBuilder.isName(utf8: $0) { addAlternate(utf8: $0, at: nil, place: place, importance: importance) } }
         }
     }
 
@@ -473,14 +474,22 @@ struct NameEntries {
         }
     }
 
-    /// An alternate name of the row that is a name (`IndexBuilder.isName`), as UTF-8.
-    mutating func addAlternate(utf8 name: UnsafeBufferPointer<UInt8>, place: Int, importance: Float) {
+    /// An alternate name of the row that is a name (`IndexBuilder.isName`), as UTF-8, `offset` bytes into the row's
+    /// alternate names in the place table (nil when the table does not keep them).
+    mutating func addAlternate(utf8 name: UnsafeBufferPointer<UInt8>, at offset: Int?, place: Int, importance: Float) {
         folded.removeAll(keepingCapacity: true)
         TextFolding.fold(utf8: name, into: &folded)
-        add(folded[...], place: place, kind: .alternate, importance: importance)
+        let at = offset.flatMap { UInt16(exactly: $0) }.map { min($0, NameIndex.notAtKnownOffset) } ?? NameIndex.notAtKnownOffset
+        add(folded[...], place: place, kind: .alternate, importance: importance, at: at)
+    }
+
+    /// Appends entry `e` of `index` for `place`, as stored.
+    mutating func append(_ e: Int, of index: NameIndex, place: Int32) {
+        starts.append(index.keyStart[e]); lengths.append(index.keyLength[e]); owners.append(place)
+        kinds.append(index.entryKind[e]); scores.append(index.entryScore[e]); alternateAt.append(index.alternateAt[e])
     }
 
     func index() -> NameIndex {
-        NameIndex(keys: keys, starts: starts, lengths: lengths, places: owners, kinds: kinds, scores: scores)
+        NameIndex(keys: keys, starts: starts, lengths: lengths, places: owners, kinds: kinds, scores: scores, alternateAt: alternateAt)
     }
 }

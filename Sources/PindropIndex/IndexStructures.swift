@@ -25,6 +25,7 @@ enum IndexStructures {
             StoredArray("name.place", names.entryPlace),
             StoredArray("name.kind", names.entryKind),
             StoredArray("name.score", names.entryScore),
+            StoredArray("name.alternate_at", names.alternateAt),
             StoredArray("name.tree", names.tree),
             StoredArray("name.own_tree", names.ownNameTree),
             StoredArray("name.buckets", names.buckets),
@@ -67,6 +68,7 @@ enum IndexStructures {
             entryPlace: try file.column("name.place"),
             entryKind: try file.column("name.kind"),
             entryScore: try file.column("name.score"),
+            alternateAt: try file.column("name.alternate_at"),
             tree: try file.column("name.tree"),
             ownNameTree: try file.column("name.own_tree"),
             buckets: try file.column("name.buckets"))
@@ -85,7 +87,7 @@ enum IndexStructures {
             && Int(places.extraStart.last ?? 0) == places.extraBytes.count
             && places.alternateStart.count == places.geonamesCount + 1 && Int(places.alternateStart.last ?? 0) == places.alternateBytes.count
             && Int(places.nameStart.last ?? 0) == places.nameBytes.count
-            && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count].allSatisfy { $0 == names.entryPlace.count }
+            && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count, names.alternateAt.count].allSatisfy { $0 == names.entryPlace.count }
             && names.tree.count == max(2 * NameIndex.treeLeaves(forEntries: names.count), 2) && names.ownNameTree.count == names.tree.count
             && names.buckets.count == NameIndex.bucketCount && Int(names.buckets.last ?? 0) == names.count
             && streetLevelEntries.count <= names.count

@@ -21,6 +21,10 @@ struct NameIndex: Sendable {
     var entryKind: Column<UInt8>
     /// Place importance minus the kind's penalty.
     var entryScore: Column<Float>
+    /// An alternate-name entry's name as imported: the byte offset of the first of the place's alternate names that
+    /// folds to the key, in the place table's alternate names (`PlaceTable.alternate`), so an answer that matched
+    /// through it does not scan the place's hundreds of names; `notAtKnownOffset` for other entries.
+    var alternateAt: Column<UInt16>
     /// The best entry of any range (`best(in:)`): a segment tree over entryScore by blocks (`buildTree`).
     var tree: Column<Int32>
     /// The same over the scores with alternate names lowered (`ownNameScores`), stored in the index like `tree`.
@@ -33,7 +37,7 @@ struct NameIndex: Sendable {
     var count: Int { entryPlace.count }
 
     /// Builds from unsorted (key, place, kind, score) entries.
-    init(keys: [UInt8], starts: [UInt32], lengths: [UInt8], places: [Int32], kinds: [UInt8], scores: [Float]) {
+    init(keys: [UInt8], starts: [UInt32], lengths: [UInt8], places: [Int32], kinds: [UInt8], scores: [Float], alternateAt: [UInt16]) {
         let (order, newKey) = Self.sortedEntries(keys: keys, starts: starts, lengths: lengths, scores: scores)
         let (sortedBytes, sortedStart) = Self.keysInOrder(keys: keys, starts: starts, lengths: lengths, order: order, newKey: newKey)
         let sortedLengths = lengths.gathered(at: order), sortedKinds = kinds.gathered(at: order)
@@ -44,6 +48,7 @@ struct NameIndex: Sendable {
         entryPlace = Column(places.gathered(at: order))
         entryKind = Column(sortedKinds)
         entryScore = Column(sortedScores)
+        self.alternateAt = Column(alternateAt.gathered(at: order))
         tree = Column(NameIndex.buildTree(sortedScores))
         ownNameTree = Column(NameIndex.buildTree(NameIndex.ownNameScores(sortedScores, sortedKinds)))
         buckets = Column(NameIndex.buildBuckets(sortedBytes, sortedStart, sortedLengths))
@@ -51,13 +56,16 @@ struct NameIndex: Sendable {
 
     /// From stored columns (already sorted).
     init(keyBytes: Column<UInt8>, keyStart: Column<UInt32>, keyLength: Column<UInt8>, entryPlace: Column<Int32>, entryKind: Column<UInt8>,
-         entryScore: Column<Float>, tree: Column<Int32>, ownNameTree: Column<Int32>, buckets: Column<UInt32>) {
+         entryScore: Column<Float>, alternateAt: Column<UInt16>, tree: Column<Int32>, ownNameTree: Column<Int32>, buckets: Column<UInt32>) {
         self.keyBytes = keyBytes; self.keyStart = keyStart; self.keyLength = keyLength
-        self.entryPlace = entryPlace; self.entryKind = entryKind; self.entryScore = entryScore; self.tree = tree
+        self.entryPlace = entryPlace; self.entryKind = entryKind; self.entryScore = entryScore; self.alternateAt = alternateAt; self.tree = tree
         self.ownNameTree = ownNameTree; self.buckets = buckets
     }
 
     static let bucketCount = 65_537
+
+    /// `alternateAt` of an entry that is not an alternate name the place table keeps (or lies past 65,534 bytes).
+    static let notAtKnownOffset = UInt16.max
 
     static func buildBuckets(_ keys: [UInt8], _ starts: [UInt32], _ lengths: [UInt8]) -> [UInt32] {
         var buckets = [UInt32](repeating: 0, count: 65_537)

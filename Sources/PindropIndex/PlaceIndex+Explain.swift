@@ -25,11 +25,14 @@ extension PlaceIndex {
         guard best < Self.weakMatchScore, Self.letterCount(key) >= 5 else { return nil }
         let forms = correctionForms()
         var better: (slot: Int, score: Float)?
-        for hash in Self.deletionHashes(key) {
-            var i = firstIndex(in: forms.indices) { forms[$0].hash >= hash }
-            while i < forms.count, forms[i].hash == hash {
-                let slot = Int(forms[i].slot), score = places.importance(slot)
-                i += 1
+        // Every form's run asked for before any is read: the table is megabytes, so each is a cache miss, and
+        // misses asked for together are waited for together.
+        let hashes = Self.deletionHashes(key)
+        for hash in hashes { forms.prefetchDirectory(hash) }
+        for hash in hashes { forms.prefetchRun(hash) }
+        for hash in hashes {
+            for i in forms.run(of: hash) {
+                let slot = Int(forms.slots[i]), score = places.importance(slot)
                 guard score >= best + Self.weakMatchGap, score > better?.score ?? -.infinity, accept(Int32(slot)),
                       TypoEdit.between(typed: key, name: Array(TextFolding.fold(places.name(slot)).utf8)) != nil else { continue }
                 better = (slot, score)
@@ -43,20 +46,20 @@ extension PlaceIndex {
     static let correctionMinimumScore = Float(log2(25_000.0 + 100))
 
     /// The GeoNames places of `correctionMinimumScore` or more, under the hash of their folded own name and of each
-    /// form of it with one byte deleted, sorted by hash. A text one edit from such a name shares one of these forms
-    /// with it (delete the differing byte from both; for a swap, one of the two from each), so a weak match costs a
-    /// few binary searches (SymSpell) rather than a walk of the name index, which tripled the time of searches
-    /// for small places. 23,000 places, 230,000 forms, 3.7 MB, made on first use.
-    func correctionForms() -> [(hash: UInt64, slot: Int32)] {
+    /// form of it with one byte deleted. A text one edit from such a name shares one of these forms with it (delete
+    /// the differing byte from both; for a swap, one of the two from each), so a weak match costs a few lookups
+    /// (SymSpell) rather than a walk of the name index, which tripled the time of searches for small places.
+    /// 23,000 places, 230,000 forms, 3.7 MB, made on first use.
+    func correctionForms() -> CorrectionForms {
         corrections.withLock { cached in
             if let cached { return cached }
             var forms: [(hash: UInt64, slot: Int32)] = []
             for i in 0..<places.geonamesCount where places.importance(i) >= Self.correctionMinimumScore {
                 for hash in Self.deletionHashes(Array(TextFolding.fold(places.name(i)).utf8)) { forms.append((hash, Int32(i))) }
             }
-            forms.sort { $0.hash < $1.hash }
-            cached = forms
-            return forms
+            let made = CorrectionForms(forms)
+            cached = made
+            return made
         }
     }
 
@@ -75,7 +78,7 @@ extension PlaceIndex {
         let key = entryKey(c.entry), name = places.name(c.slot)
         switch NameIndex.Kind(rawValue: names.entryKind[c.entry]) {
         case .alternate:
-            return places.alternate(c.slot, foldedAs: key[...], typed: typed) ?? String(decoding: key, as: UTF8.self)
+            return places.alternate(c.slot, at: names.alternateAt[c.entry], foldedAs: key[...], typed: typed) ?? String(decoding: key, as: UTF8.self)
         case .innerWord:
             var i = name.startIndex
             while let space = name[i...].firstIndex(where: { !$0.isLetter && !$0.isNumber }) {
@@ -157,5 +160,49 @@ extension TypoEdit {
             }
         }
         return edits.reversed().joined(separator: ", ")
+    }
+}
+
+/// The forms of `PlaceIndex.correctionForms`: their hashes sorted, each with its place, and where the hashes of
+/// each value of their top `directoryBits` bits start, so that a hash's run is found with two reads, not the
+/// 18 of a binary search (each a cache miss in a server).
+struct CorrectionForms: Sendable {
+    let hashes: Column<UInt64>
+    let slots: Column<Int32>
+    /// directory[d] is the first form whose hash's top bits are d or more.
+    let directory: Column<UInt32>
+    static let directoryBits = 18
+
+    init(_ forms: [(hash: UInt64, slot: Int32)]) {
+        let sorted = forms.sorted { $0.hash < $1.hash }
+        hashes = Column(sorted.map(\.hash))
+        slots = Column(sorted.map(\.slot))
+        var directory = [UInt32](repeating: 0, count: (1 << Self.directoryBits) + 1)
+        for form in sorted { directory[Self.top(form.hash) + 1] += 1 }
+        for d in 1..<directory.count { directory[d] += directory[d - 1] }
+        self.directory = Column(directory)
+    }
+
+    @inline(__always)
+    private static func top(_ hash: UInt64) -> Int { Int(hash >> (64 - UInt64(directoryBits))) }
+
+    /// Starts loading where `hash`'s run lies...
+    func prefetchDirectory(_ hash: UInt64) { directory.prefetch(Self.top(hash)) }
+
+    /// ...then the run.
+    func prefetchRun(_ hash: UInt64) {
+        let i = Int(directory[Self.top(hash)])
+        hashes.prefetch(i); slots.prefetch(i)
+    }
+
+    /// The forms whose hash is `hash`.
+    func run(of hash: UInt64) -> Range<Int> {
+        let d = Self.top(hash)
+        let end = Int(directory[d + 1])
+        var i = Int(directory[d])
+        while i < end, hashes[i] < hash { i += 1 }
+        var j = i
+        while j < end, hashes[j] == hash { j += 1 }
+        return i..<j
     }
 }

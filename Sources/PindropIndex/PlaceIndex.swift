@@ -13,7 +13,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// stays fast for the command-line tool.
     let labelOrder = Mutex<[Int32]?>(nil)
     /// The names a weak match may be corrected to (`correctionForms`), made on first use.
-    let corrections = Mutex<[(hash: UInt64, slot: Int32)]?>(nil)
+    let corrections = Mutex<CorrectionForms?>(nil)
     /// The town lookup of reverse's "near X, Town", stored in the index.
     let townFinder: TownFinder
     /// Where the index was read from.
@@ -810,7 +810,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
                 var matchedName: String?
                 if names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue {
                     let start = Int(names.keyStart[c.entry])
-                    matchedName = places.alternate(c.slot, foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: asTyped)
+                    matchedName = places.alternate(c.slot, at: names.alternateAt[c.entry], foldedAs: names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))], typed: asTyped)
                 }
                 let distanceMeters = near.map { distance(c.slot, $0) }
                 (buffer.baseAddress! + count).initialize(to: PlaceResult(

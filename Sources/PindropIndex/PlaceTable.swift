@@ -80,15 +80,17 @@ struct PlaceTable: Sendable {
     }
 
     /// The alternate name of row i, as imported, whose folded form is `key`; of several ("Munchen", "München"),
-    /// the one written as `typed` starts; nil when none is.
-    func alternate(_ i: Int, foldedAs key: some Collection<UInt8>, typed: String) -> String? {
+    /// the one written as `typed` starts; nil when none is. `offset` is where the first such name lies in the row's
+    /// alternate names when the name index knows it (`NameIndex.alternateAt`): the names before it are not read.
+    func alternate(_ i: Int, at offset: UInt16, foldedAs key: some Collection<UInt8>, typed: String) -> String? {
         guard i + 1 < alternateStart.count else { return nil }
         var folded: [UInt8] = []
         var first: String?
         lazy var lowercased = typed.lowercased()
-        let end = Int(alternateStart[i + 1])
+        let rowStart = Int(alternateStart[i]), end = Int(alternateStart[i + 1])
         return alternateBytes.withUnsafeBufferPointer { all in
-            var start = Int(alternateStart[i])
+            // A known offset out of the row's names (a damaged file) reads them all, as an unknown one does.
+            var start = offset != NameIndex.notAtKnownOffset && Int(offset) < end - rowStart ? rowStart + Int(offset) : rowStart
             // Name by name, without splitting them all first: a big city has hundreds, and most differ from the key
             // in their first letters. Each is folded from its bytes; a String is made only of one that matches.
             while start < end {

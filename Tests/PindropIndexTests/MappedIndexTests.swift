@@ -67,7 +67,7 @@ struct MappedIndexTests {
             admin1s: p.admin1s, alternateStart: own(p.alternateStart), alternateBytes: own(p.alternateBytes))
         let names = NameIndex(
             keyBytes: own(n.keyBytes), keyStart: own(n.keyStart), keyLength: own(n.keyLength), entryPlace: own(n.entryPlace),
-            entryKind: own(n.entryKind), entryScore: own(n.entryScore), tree: own(n.tree), ownNameTree: own(n.ownNameTree),
+            entryKind: own(n.entryKind), entryScore: own(n.entryScore), alternateAt: own(n.alternateAt), tree: own(n.tree), ownNameTree: own(n.ownNameTree),
             buckets: own(n.buckets))
         let street = StreetLevel(
             venueRows: s.venueRows, addressRows: s.addressRows, venues: own(s.venues), venuesByCategory: own(s.venuesByCategory),

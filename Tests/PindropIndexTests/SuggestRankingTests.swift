@@ -103,7 +103,8 @@ struct SuggestRankingTests {
         }
         let scores = (0..<n).map { Float(($0 * 7919) % 1000) / 40 }
         let kinds = (0..<n).map { UInt8($0 % 3 == 0 ? NameIndex.Kind.alternate.rawValue : NameIndex.Kind.primary.rawValue) }
-        let index = NameIndex(keys: keys, starts: starts, lengths: lengths, places: (0..<n).map(Int32.init), kinds: kinds, scores: scores)
+        let index = NameIndex(keys: keys, starts: starts, lengths: lengths, places: (0..<n).map(Int32.init), kinds: kinds, scores: scores,
+                              alternateAt: [UInt16](repeating: NameIndex.notAtKnownOffset, count: n))
         let ranges = [NameIndex.TieredRange(range: 0..<150, tier: 2, ownNamesFirst: true), .init(range: 150..<n, tier: 1, ownNamesFirst: true)]
         var visited: [Int] = []
         index.forEachBest(ranges) { e, tier, score in
@@ -120,5 +121,26 @@ struct SuggestRankingTests {
         var plain: [Int] = []
         index.forEachBest([.init(range: 0..<n, tier: 0)]) { e, _, _ in plain.append(e); return true }
         #expect(plain.map { index.entryScore[$0] } == index.entryScore.sorted(by: >))
+    }
+
+    @Test("each alternate-name entry knows where its name is as imported: the first of its place's names that folds to it")
+    func alternateOffsets() throws {
+        let index = try SharedIndex.index
+        let names = index.names, places = index.places
+        var checked = 0
+        for e in stride(from: 0, to: names.count, by: 31) where names.entryKind[e] == NameIndex.Kind.alternate.rawValue
+            && Int(names.entryPlace[e]) < places.geonamesCount {
+            let p = Int(names.entryPlace[e]), start = Int(names.keyStart[e])
+            let key = Array(names.keyBytes[start..<(start + Int(names.keyLength[e]))])
+            let all = Array(places.alternateBytes[Int(places.alternateStart[p])..<Int(places.alternateStart[p + 1])])
+            // The names before the offset, and the one at it, as imported.
+            let at = Int(names.alternateAt[e])
+            try #require(at < all.count, "entry \(e): offset \(at) past \(all.count) bytes")
+            let before = all[..<at].split(separator: 0x1F), name = all[at...].prefix { $0 != 0x1F }
+            #expect(Array(TextFolding.fold(String(decoding: name, as: UTF8.self)).utf8) == key)
+            #expect(!before.contains { Array(TextFolding.fold(String(decoding: $0, as: UTF8.self)).utf8) == key })
+            checked += 1
+        }
+        #expect(checked > 1_000)
     }
 }
