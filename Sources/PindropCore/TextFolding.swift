@@ -175,12 +175,24 @@ final class FoldTable: Sendable {
 }
 
 extension String {
-    /// `trimmingCharacters(in: .whitespaces)` (`.whitespacesAndNewlines` with `newlines`), without the round trip
-    /// through Foundation's NSString when both ends are ASCII that is not white space, as nearly every query's are.
+    /// `trimmingCharacters(in: .whitespaces)` (`.whitespacesAndNewlines` with `newlines`), scalar by scalar from
+    /// each end: Foundation's took microseconds for text ending in a letter outside ASCII ("Москва"), and a
+    /// suggestion that matched through an alternate name trims the text it was asked for.
     public func trimmingWhitespace(newlines: Bool = false) -> String {
         func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte) }
         if let first = utf8.first, let last = utf8.last, plain(first), plain(last) { return self }
-        return trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
+        /// Foundation's sets: white space is the tab, category Zs and U+200B (Zs in the Unicode Foundation follows);
+        /// with newlines, every Z* and U+000A–U+000D, U+0085.
+        func trimmed(_ c: Unicode.Scalar) -> Bool {
+            switch c.properties.generalCategory {
+            case .spaceSeparator: return true
+            case .lineSeparator, .paragraphSeparator: return newlines
+            default: return c == "\t" || c == "\u{200B}" || (newlines && ((0x0A...0x0D).contains(c.value) || c.value == 0x85))
+            }
+        }
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !trimmed($0) }), let last = scalars.lastIndex(where: { !trimmed($0) }) else { return "" }
+        return String(scalars[start...last])
     }
 
     /// The text without white space at its ends, or nil when nothing else is left.

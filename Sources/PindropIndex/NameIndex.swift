@@ -288,12 +288,15 @@ struct NameIndex: Sendable {
                         let m = q.count
                         /// Where key e stands: before every key that starts with the prefix (-1), one of them (0), after them (1).
                         @inline(__always) func side(_ e: Int) -> Int { Self.compare(k, Int(starts[e]), min(Int(lengths[e]), m), q, 0, m) }
-                        /// Asks for the key start and length of the probe a search of lo..<hi makes next, before it is made:
-                        /// each probe of a binary search is a cache miss, and this overlaps it with the one before.
+                        /// Asks for what the probe a search of lo..<hi makes next will read, before it is made: its key's bytes
+                        /// (its start was asked for a step before) and length, and the starts of the two probes after it.
+                        /// Each probe of a binary search is a cache miss, and this overlaps it with the ones before.
                         @inline(__always) func ahead(_ lo: Int, _ hi: Int) {
                             guard lo < hi else { return }
                             let probe = (lo + hi) >> 1
-                            pindrop_prefetch(starts.baseAddress! + probe); pindrop_prefetch(lengths.baseAddress! + probe)
+                            pindrop_prefetch(k.baseAddress! + Int(starts[probe]))
+                            pindrop_prefetch(starts.baseAddress! + ((lo + probe) >> 1)); pindrop_prefetch(starts.baseAddress! + ((probe + 1 + hi) >> 1))
+                            pindrop_prefetch(lengths.baseAddress! + probe)
                         }
                         // One search narrows both ends until a probe starts with the prefix; then the first such key and the
                         // end are searched side by side, so that their memory reads overlap (they are independent).

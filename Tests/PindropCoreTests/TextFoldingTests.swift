@@ -136,4 +136,19 @@ struct WireEncodingTests {
         }
         #expect(wrong.isEmpty, "folded unlike their properties: \(wrong.prefix(20))")
     }
+
+    @Test("trimming white space gives what Foundation's trimming gives, for every scalar at either end")
+    func trimsAsFoundationDoes() {
+        var wrong: [String] = []
+        let scalars = (0...0x3000).compactMap(Unicode.Scalar.init) + ["\u{FEFF}", "\u{205F}", "\u{1680}"]
+        for scalar in scalars {
+            for text in ["\(scalar)Москва\(scalar)", "\(scalar)\(scalar)a b\(scalar)", "\(scalar)"] {
+                for newlines in [false, true] {
+                    let expected = text.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
+                    if text.trimmingWhitespace(newlines: newlines) != expected { wrong.append(String(format: "U+%04X", scalar.value)) }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "trimmed unlike Foundation: \(wrong.prefix(20))")
+    }
 }
