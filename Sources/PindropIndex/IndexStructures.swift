@@ -95,7 +95,7 @@ enum IndexStructures {
         if verify {
             let valid = names.entryPlace.allSatisfy { $0 >= 0 && Int($0) < n }
                 && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }
-                && (names.count == 0 || names.tree.allSatisfy { $0 >= 0 && Int($0) < names.count } && names.ownNameTree.allSatisfy { $0 >= 0 && Int($0) < names.count })
+                && (names.count == 0 || names.tree.allSatisfy { names.holds($0, ownNamesFirst: false) } && names.ownNameTree.allSatisfy { names.holds($0, ownNamesFirst: true) })
                 && zip(names.buckets, names.buckets.dropFirst()).allSatisfy { $0 <= $1 }
                 && spatial.nodesAreValid(places: n)
                 && zip(places.nameStart, places.nameStart.dropFirst()).allSatisfy { $0 <= $1 }

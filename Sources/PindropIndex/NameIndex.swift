@@ -26,9 +26,9 @@ struct NameIndex: Sendable {
     /// through it does not scan the place's hundreds of names; `notAtKnownOffset` for other entries.
     var alternateAt: Column<UInt16>
     /// The best entry of any range (`best(in:)`): a segment tree over entryScore by blocks (`buildTree`).
-    var tree: Column<Int32>
+    var tree: Column<TreeNode>
     /// The same over the scores with alternate names lowered (`ownNameScores`), stored in the index like `tree`.
-    var ownNameTree: Column<Int32>
+    var ownNameTree: Column<TreeNode>
     /// First entry whose key starts with each two-byte prefix (b0 << 8 | b1; a one-byte key counts as b1 = 0):
     /// the top two levels of the trie walk without searching, where the ranges are largest. Stored, as a pass
     /// over every key at open would cost what mapping saves.
@@ -56,7 +56,7 @@ struct NameIndex: Sendable {
 
     /// From stored columns (already sorted).
     init(keyBytes: Column<UInt8>, keyStart: Column<UInt32>, keyLength: Column<UInt8>, entryPlace: Column<Int32>, entryKind: Column<UInt8>,
-         entryScore: Column<Float>, alternateAt: Column<UInt16>, tree: Column<Int32>, ownNameTree: Column<Int32>, buckets: Column<UInt32>) {
+         entryScore: Column<Float>, alternateAt: Column<UInt16>, tree: Column<TreeNode>, ownNameTree: Column<TreeNode>, buckets: Column<UInt32>) {
         self.keyBytes = keyBytes; self.keyStart = keyStart; self.keyLength = keyLength
         self.entryPlace = entryPlace; self.entryKind = entryKind; self.entryScore = entryScore; self.alternateAt = alternateAt; self.tree = tree
         self.ownNameTree = ownNameTree; self.buckets = buckets
@@ -103,22 +103,34 @@ struct NameIndex: Sendable {
     /// The leaves of a tree over `entries` entries: one a block, the last one maybe part full.
     static func treeLeaves(forEntries entries: Int) -> Int { (entries + treeBlock - 1) / treeBlock }
 
+    /// A node of the segment trees: the best entry below it, and that entry's score as the tree ranks it, so that a
+    /// walk compares nodes without reading the entries they name (each a cache miss of its own).
+    struct TreeNode: BitwiseCopyable, Equatable {
+        var entry: Int32
+        var score: Float
+    }
+
+    /// Whether `node` names an entry of the index with that entry's score (as the own-names-first tree ranks it, when
+    /// `ownNamesFirst`): what an import checks of the trees it wrote.
+    func holds(_ node: TreeNode, ownNamesFirst: Bool) -> Bool {
+        node.entry >= 0 && Int(node.entry) < count && node.score == score(Int(node.entry), ownNamesFirst: ownNamesFirst)
+    }
+
     /// A segment tree over blocks of `treeBlock` entries, laid out as an iterative one: with m blocks, tree[m + b]
     /// is block b's best entry and tree[j] the better of tree[2j] and tree[2j + 1]. The better of two entries has
     /// the higher score, then the lower index (the earlier in key order).
-    static func buildTree(_ scores: [Float]) -> [Int32] {
+    static func buildTree(_ scores: [Float]) -> [TreeNode] {
         let n = scores.count, block = treeBlock, m = treeLeaves(forEntries: n)
-        var tree = [Int32](repeating: 0, count: max(2 * m, 2))
+        var tree = [TreeNode](repeating: TreeNode(entry: 0, score: scores.first ?? 0), count: max(2 * m, 2))
         for b in 0..<m {
             var best = b * block
             for e in (b * block + 1)..<min(n, (b + 1) * block) where scores[e] > scores[best] { best = e }
-            tree[m + b] = Int32(best)
+            tree[m + b] = TreeNode(entry: Int32(best), score: scores[best])
         }
         var j = m - 1
         while j >= 1 {
             let a = tree[2 * j], b = tree[2 * j + 1]
-            let (sa, sb) = (scores[Int(a)], scores[Int(b)])
-            tree[j] = sb > sa || (sb == sa && b < a) ? b : a
+            tree[j] = b.score > a.score || (b.score == a.score && b.entry < a.entry) ? b : a
             j -= 1
         }
         return tree
@@ -345,7 +357,7 @@ struct NameIndex: Sendable {
     }
 
     @inline(__always)
-    private func best(in range: Range<Int>, _ tree: UnsafeBufferPointer<Int32>, ownNamesFirst: Bool) -> Int {
+    private func best(in range: Range<Int>, _ tree: UnsafeBufferPointer<TreeNode>, ownNamesFirst: Bool) -> Int {
         entryScore.withUnsafeBufferPointer { scores in
             entryKind.withUnsafeBufferPointer { kinds in
                 @inline(__always) func score(_ e: Int) -> Float {
@@ -356,6 +368,10 @@ struct NameIndex: Sendable {
                     let s = score(c)
                     if s > bestScore || (s == bestScore && c < best) { best = c; bestScore = s }
                 }
+                @inline(__always) func consider(_ node: TreeNode) {
+                    let c = Int(node.entry)
+                    if node.score > bestScore || (node.score == bestScore && c < best) { best = c; bestScore = node.score }
+                }
                 let block = Self.treeBlock
                 let firstBlock = (range.lowerBound + block - 1) / block, endBlock = range.upperBound / block
                 guard firstBlock < endBlock else {
@@ -363,29 +379,21 @@ struct NameIndex: Sendable {
                     return best
                 }
                 let m = tree.count >> 1   // the leaves: a range here holds an entry, so the tree is 2 × leaves
-                @inline(__always) func prefetchEntry(_ e: Int) {
-                    if e < scores.count { pindrop_prefetch(scores.baseAddress! + e); pindrop_prefetch(kinds.baseAddress! + e) }
-                }
-                // The nodes read below lie far apart, and so do the entries they name: each is asked for first, so
-                // that their cache misses are waited for together rather than one after another.
+                // The nodes read below lie far apart: each is asked for first, so that their cache misses are waited
+                // for together rather than one after another. A node carries its entry's score: the entries it names
+                // are not read.
                 var l = firstBlock + m, r = endBlock + m
                 while l < r {
                     if l & 1 == 1 { pindrop_prefetch(tree.baseAddress! + l); l += 1 }
                     if r & 1 == 1 { r -= 1; pindrop_prefetch(tree.baseAddress! + r) }
                     l >>= 1; r >>= 1
                 }
-                l = firstBlock + m; r = endBlock + m
-                while l < r {
-                    if l & 1 == 1 { prefetchEntry(Int(tree[l])); l += 1 }
-                    if r & 1 == 1 { r -= 1; prefetchEntry(Int(tree[r])) }
-                    l >>= 1; r >>= 1
-                }
                 for e in range.lowerBound..<(firstBlock * block) { consider(e) }
                 for e in (endBlock * block)..<range.upperBound { consider(e) }
                 l = firstBlock + m; r = endBlock + m
                 while l < r {
-                    if l & 1 == 1 { consider(Int(tree[l])); l += 1 }
-                    if r & 1 == 1 { r -= 1; consider(Int(tree[r])) }
+                    if l & 1 == 1 { consider(tree[l]); l += 1 }
+                    if r & 1 == 1 { r -= 1; consider(tree[r]) }
                     l >>= 1; r >>= 1
                 }
                 return best
