@@ -678,7 +678,11 @@ public final class PlaceIndex: PlaceStore, Sendable {
             found = collect(ranges, wanted: wanted, accept: accept, sections: sections)
             if near != nil { found += streetLevelMatches(ranges, besides: found, accept: accept) }
         }
-        guard let near else { return Array(found.prefix(limit)) }
+        guard let near else {
+            // Cut in place: a copy of the list would cost an array each answer.
+            if found.count > limit { found.removeSubrange(limit...) }
+            return found
+        }
         for i in found.indices {
             found[i].distanceTerm = nearness(found[i].slot, near)
             found[i].score += found[i].distanceTerm
