@@ -58,11 +58,18 @@ public struct SearchRequest: Sendable, Hashable {
     static func validated(text: String) throws(PindropError) -> String {
         let trimmed = text.trimmingWhitespace(newlines: true)
         guard !trimmed.isEmpty else { throw .invalidInput("the search text is empty") }
-        // In bytes too: one letter with 10,000 combining marks is one character.
-        guard trimmed.count <= RequestLimits.maxTextLength, trimmed.utf8.count <= 4 * RequestLimits.maxTextLength else {
+        guard isShortEnough(trimmed) else {
             throw .invalidInput("the search text is longer than \(RequestLimits.maxTextLength) characters")
         }
         return trimmed
+    }
+
+    /// Whether text is at most `RequestLimits.maxTextLength` characters, and in bytes at most four times that (one
+    /// letter with 10,000 combining marks is one character). The characters are counted only when the bytes do not
+    /// settle it: counting them walks the text, and every suggestion as you type asks this.
+    static func isShortEnough(_ text: String) -> Bool {
+        let bytes = text.utf8.count
+        return bytes <= RequestLimits.maxTextLength || (bytes <= 4 * RequestLimits.maxTextLength && text.count <= RequestLimits.maxTextLength)
     }
 
     static func validated(limit: Int) throws(PindropError) -> Int {
@@ -102,12 +109,11 @@ public struct SuggestRequest: Sendable, Hashable {
             throw .invalidInput("min-chars must be between 0 and \(RequestLimits.maxTextLength), got \(minChars)")
         }
         let trimmed = text.trimmingWhitespace(newlines: true)
-        // In bytes too: one letter with 10,000 combining marks is one character.
-        guard trimmed.count <= RequestLimits.maxTextLength, trimmed.utf8.count <= 4 * RequestLimits.maxTextLength else {
+        guard SearchRequest.isShortEnough(trimmed) else {
             throw .invalidInput("the search text is longer than \(RequestLimits.maxTextLength) characters")
         }
         // Keep a trailing space: "new " means the word "new" is complete.
-        self.text = text.count > trimmed.count && text.last == " " ? trimmed + " " : trimmed
+        self.text = text.last == " " && text.count > trimmed.count ? trimmed + " " : trimmed
         self.near = near
         self.countryCode = try countryCode.map { c throws(PindropError) in try SearchRequest.validated(countryCode: c) }
         self.limit = try SearchRequest.validated(limit: limit)
@@ -120,7 +126,11 @@ public struct SuggestRequest: Sendable, Hashable {
     public var echo: [(String, QueryValue)] { SearchRequest.echo(text: text, near: near, countryCode: countryCode, limit: limit) }
 
     /// Whether the text is too short to suggest anything.
-    public var isBelowMinimum: Bool { text.trimmingWhitespace().count < max(minChars, 1) }
+    public var isBelowMinimum: Bool {
+        // Walks at most the minimum's characters, not the whole text.
+        let trimmed = text.trimmingWhitespace()
+        return trimmed.index(trimmed.startIndex, offsetBy: max(minChars, 1), limitedBy: trimmed.endIndex) == nil
+    }
 }
 
 /// Reverse geocoding: the nearest place to a point.

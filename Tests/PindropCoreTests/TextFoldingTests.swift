@@ -75,6 +75,22 @@ struct RequestValidationTests {
         #expect(throws: PindropError.self) { try NearbyRequest(coordinate: origin, radiusMeters: .infinity) }
         #expect(try SuggestRequest(text: "zu", minChars: 3).isBelowMinimum)
         #expect(try !SuggestRequest(text: "zur", minChars: 3).isBelowMinimum)
+        // Characters, not bytes or scalars: "Zü" with a combining diaeresis is two.
+        #expect(try SuggestRequest(text: "Zu\u{308}", minChars: 3).isBelowMinimum)
+        #expect(try !SuggestRequest(text: "Zu\u{308}r", minChars: 3).isBelowMinimum)
+    }
+
+    @Test("a text is at most 256 characters, and at most four times that in bytes")
+    func textLength() throws {
+        let most = RequestLimits.maxTextLength
+        for letter in ["a", "й", "東", "e\u{301}"] {
+            #expect(try SuggestRequest(text: String(repeating: letter, count: most)).text.count == most)
+            #expect(throws: PindropError.self) { try SuggestRequest(text: String(repeating: letter, count: most + 1)) }
+            #expect(throws: PindropError.self) { try SearchRequest(text: String(repeating: letter, count: most + 1)) }
+        }
+        // One character of 10,000 combining marks.
+        #expect(throws: PindropError.self) { try SuggestRequest(text: "a" + String(repeating: "\u{301}", count: 10_000)) }
+        #expect(try SuggestRequest(text: "new ").text == "new ")
     }
 }
 
