@@ -44,6 +44,7 @@ struct QueryParameters {
     }
 
     /// Whether a raw query string, percent-decoded, is valid UTF-8 ("+" and malformed escapes are left alone).
+    /// Decoded into a buffer on the stack and checked there: every request pays this, and arrays cost allocations.
     static func isUTF8(_ query: String) -> Bool {
         // A Swift string is UTF-8 already; only escapes can make it otherwise.
         guard query.utf8.contains(UInt8(ascii: "%")) else { return true }
@@ -55,20 +56,31 @@ struct QueryParameters {
             default: nil
             }
         }
-        let input = Array(query.utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(input.count)
-        var i = 0
-        while i < input.count {
-            if input[i] == UInt8(ascii: "%"), i + 2 < input.count, let high = hex(input[i + 1]), let low = hex(input[i + 2]) {
-                bytes.append(high << 4 | low)
-                i += 3
-            } else {
-                bytes.append(input[i])
-                i += 1
+        var query = query
+        return query.withUTF8 { input in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: input.count) { bytes in
+                var n = 0, i = 0
+                while i < input.count {
+                    if input[i] == UInt8(ascii: "%"), i + 2 < input.count, let high = hex(input[i + 1]), let low = hex(input[i + 2]) {
+                        bytes[n] = high << 4 | low
+                        i += 3
+                    } else {
+                        bytes[n] = input[i]
+                        i += 1
+                    }
+                    n += 1
+                }
+                var parser = Unicode.UTF8.ForwardParser()
+                var scalars = UnsafeBufferPointer(rebasing: bytes[..<n]).makeIterator()
+                while true {
+                    switch parser.parseScalar(from: &scalars) {
+                    case .valid: continue
+                    case .emptyInput: return true
+                    case .error: return false
+                    }
+                }
             }
         }
-        return String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// C0 and C1 control characters and DEL; a tab is allowed.

@@ -78,7 +78,8 @@ struct PlacesEndpointTests {
         "/v1/search?q=" + String(repeating: "a", count: 257), "/v1/suggest", "/v1/suggest?q=par&minChars=-1",
         "/v1/suggest?q=" + String(repeating: "b", count: 300),
         // Not UTF-8, control characters, and one letter with 2,000 combining marks (one character, 4 KB).
-        "/v1/search?q=Par%FFis", "/v1/search?q=Pa%00ris", "/v1/suggest?q=Hel%1Bsinki", "/v1/search?q=Paris&country=F%C2%85R",
+        "/v1/search?q=Par%FFis", "/v1/suggest?q=Z%C3%28rich", "/v1/suggest?q=%C0%AFetc", "/v1/search?q=a%ED%A0%80b",
+        "/v1/suggest?q=Lyon%E2%82", "/v1/search?q=Pa%00ris", "/v1/suggest?q=Hel%1Bsinki", "/v1/search?q=Paris&country=F%C2%85R",
         "/v1/search?q=a" + String(repeating: "%CC%81", count: 2000),
     ])
     func badSearchInput(_ uri: String) async throws {
