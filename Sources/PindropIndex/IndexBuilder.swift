@@ -479,7 +479,7 @@ struct NameEntries {
     mutating func addAlternate(utf8 name: UnsafeBufferPointer<UInt8>, at offset: Int?, place: Int, importance: Float) {
         folded.removeAll(keepingCapacity: true)
         TextFolding.fold(utf8: name, into: &folded)
-        let at = offset.flatMap { UInt16(exactly: $0) }.map { min($0, NameIndex.notAtKnownOffset) } ?? NameIndex.notAtKnownOffset
+        let at = offset.flatMap { UInt16(exactly: $0) } ?? NameIndex.notAtKnownOffset
         add(folded[...], place: place, kind: .alternate, importance: importance, at: at)
     }
 

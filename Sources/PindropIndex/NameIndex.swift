@@ -105,7 +105,7 @@ struct NameIndex: Sendable {
 
     /// A node of the segment trees: the best entry below it, and that entry's score as the tree ranks it, so that a
     /// walk compares nodes without reading the entries they name (each a cache miss of its own).
-    struct TreeNode: BitwiseCopyable, Equatable {
+    struct TreeNode: BitwiseCopyable {
         var entry: Int32
         var score: Float
     }

@@ -164,40 +164,41 @@ extension TypoEdit {
 }
 
 /// The forms of `PlaceIndex.correctionForms`: their hashes sorted, each with its place, and where the hashes of
-/// each value of their top `directoryBits` bits start, so that a hash's run is found with two reads, not the
-/// 18 of a binary search (each a cache miss in a server).
+/// each value of their top bits start (about one form a value, up to 2^20 values), so that a hash's run is found
+/// with two reads, not the 18 of a binary search (each a cache miss in a server).
 struct CorrectionForms: Sendable {
     let hashes: Column<UInt64>
     let slots: Column<Int32>
-    /// directory[d] is the first form whose hash's top bits are d or more.
+    /// directory[d] is the first form whose hash's top `directoryBits` bits are d or more.
     let directory: Column<UInt32>
-    static let directoryBits = 18
+    let directoryBits: Int
 
     init(_ forms: [(hash: UInt64, slot: Int32)]) {
         let sorted = forms.sorted { $0.hash < $1.hash }
         hashes = Column(sorted.map(\.hash))
         slots = Column(sorted.map(\.slot))
-        var directory = [UInt32](repeating: 0, count: (1 << Self.directoryBits) + 1)
-        for form in sorted { directory[Self.top(form.hash) + 1] += 1 }
+        directoryBits = min(20, max(8, Int.bitWidth - forms.count.leadingZeroBitCount))
+        var directory = [UInt32](repeating: 0, count: (1 << directoryBits) + 1)
+        for form in sorted { directory[Self.top(form.hash, directoryBits) + 1] += 1 }
         for d in 1..<directory.count { directory[d] += directory[d - 1] }
         self.directory = Column(directory)
     }
 
     @inline(__always)
-    private static func top(_ hash: UInt64) -> Int { Int(hash >> (64 - UInt64(directoryBits))) }
+    private static func top(_ hash: UInt64, _ bits: Int) -> Int { Int(hash >> UInt64(64 - bits)) }
 
     /// Starts loading where `hash`'s run lies...
-    func prefetchDirectory(_ hash: UInt64) { directory.prefetch(Self.top(hash)) }
+    func prefetchDirectory(_ hash: UInt64) { directory.prefetch(Self.top(hash, directoryBits)) }
 
     /// ...then the run.
     func prefetchRun(_ hash: UInt64) {
-        let i = Int(directory[Self.top(hash)])
+        let i = Int(directory[Self.top(hash, directoryBits)])
         hashes.prefetch(i); slots.prefetch(i)
     }
 
     /// The forms whose hash is `hash`.
     func run(of hash: UInt64) -> Range<Int> {
-        let d = Self.top(hash)
+        let d = Self.top(hash, directoryBits)
         let end = Int(directory[d + 1])
         var i = Int(directory[d])
         while i < end, hashes[i] < hash { i += 1 }
