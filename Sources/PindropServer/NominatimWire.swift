@@ -194,11 +194,23 @@ enum NominatimWire {
 
     /// Degrees with 7 decimals, as Nominatim writes them ("60.1694433").
     static func degrees(_ value: Double) -> String {
-        // As "%.7f" writes it, without Foundation's format parsing (six of these go into every result).
+        // As "%.7f" writes it, without Foundation's format parsing (six of these go into every result), written
+        // digit by digit into one string (short enough to need no allocation), not joined from five.
         let scaled = Int64((abs(value) * 1e7).rounded())
-        let fraction = String(scaled % 10_000_000)
-        return (value < 0 && scaled != 0 ? "-" : "") + String(scaled / 10_000_000) + "."
-            + String(repeating: "0", count: 7 - fraction.count) + fraction
+        let negative = value < 0 && scaled != 0
+        var whole = scaled / 10_000_000, wholeDigits = 1
+        while whole >= 10 { whole /= 10; wholeDigits += 1 }
+        let count = (negative ? 1 : 0) + wholeDigits + 8
+        return String(unsafeUninitializedCapacity: count) { out in
+            var rest = scaled
+            for i in stride(from: count - 1, through: negative ? 1 : 0, by: -1) {
+                if i == count - 8 { out[i] = UInt8(ascii: "."); continue }
+                out[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            if negative { out[0] = UInt8(ascii: "-") }
+            return count
+        }
     }
     static func rounded(_ value: Double) -> Double { (value * 1e7).rounded() / 1e7 }
 }
