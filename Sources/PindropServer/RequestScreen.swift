@@ -80,8 +80,9 @@ struct RequestScreen<Inner: HTTPResponder>: HTTPResponder where Inner.Context: R
 
     private func checkPath(_ path: String) throws(PindropError) {
         // Most paths hold no escape and no "..": nothing to decode or look for (the HTTP parser already refuses
-        // raw control characters).
-        guard path.utf8.contains(UInt8(ascii: "%")) || path.contains("..") else { return }
+        // raw control characters). Looked for in the bytes: `String.contains` of a string goes through Foundation.
+        let dot = UInt8(ascii: ".")
+        guard path.utf8.contains(UInt8(ascii: "%")) || zip(path.utf8, path.utf8.dropFirst()).contains(where: { $0 == dot && $1 == dot }) else { return }
         guard let decoded = path.removingPercentEncoding else { throw .invalidInput("the path is not valid percent-encoded UTF-8") }
         guard !decoded.unicodeScalars.contains(where: QueryParameters.isControl) else {
             throw .invalidInput("the path holds a control character")
