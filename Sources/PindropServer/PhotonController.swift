@@ -71,10 +71,10 @@ struct PhotonController<Context: RequestContext>: Sendable {
     private func answering(_ request: Request, allowed: Set<String>, _ body: (QueryParameters) async throws -> JSONWriter) async -> Response {
         do {
             let query = try QueryParameters(request)
-            if let unknown = query.names.first(where: { !allowed.contains($0) }) {
+            if let unknown = query.firstName(where: { !allowed.contains($0) }) {
                 throw PindropError.invalidInput("Unknown query parameter '\(unknown.prefix(40))'.  Allowed parameters are: \(allowed.sorted())")
             }
-            if let unsupported = query.names.first(where: PhotonWire.unsupportedParameters.contains) {
+            if let unsupported = query.firstName(where: PhotonWire.unsupportedParameters.contains) {
                 throw PindropError.invalidInput("Parameter '\(unsupported)' is not supported by this server (Pindrop keeps no full geometries, categories or OpenSearch index).")
             }
             return Responses.json(try await body(query))

@@ -28,11 +28,8 @@ struct QueryParameters {
     /// Every value given for a parameter, in order; empty when absent.
     func strings(_ name: String) -> [String] { parameters.filter { $0.name == name }.map(\.value) }
 
-    /// The parameters' names in the order the query gives them, each once.
-    var names: [String] {
-        var seen = Set<String>()
-        return parameters.map(\.name).filter { seen.insert($0).inserted }
-    }
+    /// The first parameter's name, in the order the query gives them, for which `test` holds; nil when none.
+    func firstName(where test: (String) -> Bool) -> String? { parameters.first { test($0.name) }?.name }
 
     /// A parameter's value (its last, when given twice), nil when absent.
     private func value(_ name: String) -> String? { parameters.last { $0.name == name }?.value }
