@@ -203,6 +203,12 @@ struct CompatEndpointTests {
                 #expect(response.status == .badRequest, "\(uri)")
                 #expect((try response.json["message"] as? String)?.isEmpty == false, "\(uri)")
             }
+            // The first unknown parameter is named, and a Photon parameter Pindrop does not serve says so.
+            let unknown = try await client.get("/api?q=Paris&foo=3&format=json")
+            #expect((try unknown.json["message"] as? String)?.hasPrefix("Unknown query parameter 'foo'") == true)
+            let geometry = try await client.get("/api?q=Paris&geometry=1")
+            #expect(geometry.status == .badRequest)
+            #expect((try geometry.json["message"] as? String)?.contains("'geometry' is not supported") == true)
         }
     }
 
