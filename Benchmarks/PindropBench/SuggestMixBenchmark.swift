@@ -3,15 +3,16 @@ import PindropCore
 import PindropIndex
 import Synchronization
 
-/// `pindrop-bench suggest-mix INDEX PATHS [--rounds N]`: the requests of `scripts/bench-server.sh` (a file of
-/// `/v1/suggest?q=...` paths from `scripts/suggest-prefixes.py`) asked of the engine in process, then written as
-/// the wire writes them: the engine's and the encoding's share of what the server does per suggestion, and a
-/// steady loop to profile.
+/// `pindrop-bench suggest-mix INDEX PATHS [--rounds N] [--evict-mib M]`: the requests of `scripts/bench-server.sh`
+/// (a file of `/v1/suggest?q=...` paths from `scripts/suggest-prefixes.py`) asked of the engine in process, then
+/// written as the wire writes them: the engine's and the encoding's share of what the server does per suggestion,
+/// and a steady loop to profile. "caches cold" reads M MiB (2 unless given) before each suggestion.
 func runSuggestMixBenchmark(arguments: [String]) throws {
     guard arguments.count >= 2 else {
-        say("usage: pindrop-bench suggest-mix INDEX PATHS [--rounds N]"); exit(64)
+        say("usage: pindrop-bench suggest-mix INDEX PATHS [--rounds N] [--evict-mib M]"); exit(64)
     }
     let rounds = Int(option("--rounds", in: arguments) ?? "") ?? 3
+    let eviction = [UInt8](repeating: 1, count: (Int(option("--evict-mib", in: arguments) ?? "") ?? 2) << 20)
     let index = try PlaceIndex.open(at: arguments[0])
     let paths = try String(contentsOfFile: arguments[1], encoding: .utf8).split(separator: "\n")
     let requests = try paths.compactMap { path -> SuggestRequest? in
@@ -29,9 +30,10 @@ func runSuggestMixBenchmark(arguments: [String]) throws {
             _ = WireEncoding.document(query: request.echo, answer: answer, format: .json)
         })
         // As in a server, where each request's HTTP work passes between two suggestions: the engine's reads find
-        // little of the index left in the core's caches. 2 MiB read before each query (untimed) leaves them so.
+        // little of the index left in the core's caches. 2 MiB (both cores' L2) read before each query (untimed)
+        // leaves them so; 8 MiB empties a good part of the shared L3 too.
         var evicted = 0
-        row("suggest, caches cold", try measure(requests, untimedBefore: { evicted &+= evictCaches() }) { request in
+        row("suggest, caches cold", try measure(requests, untimedBefore: { evicted &+= evictCaches(eviction) }) { request in
             _ = try index.suggest(request) as [PlaceResult]
         })
         if evicted == 42 { say("") }   // uses the sum, so that the reads stay
@@ -51,13 +53,10 @@ func runSuggestMixBenchmark(arguments: [String]) throws {
     }
 }
 
-/// 2 MiB that `evictCaches` reads: the size of this machine's two cores' L2 caches together.
-private let evictionBuffer = [UInt8](repeating: 1, count: 2 << 20)
-
-/// Reads a line of every 64 bytes of `evictionBuffer`, pushing what a query left out of the core's caches; the sum
-/// keeps the reads from being optimised away.
-func evictCaches() -> Int {
-    evictionBuffer.withUnsafeBufferPointer { bytes in
+/// Reads a line of every 64 bytes of `buffer`, pushing what a query left out of the core's caches; the sum keeps the
+/// reads from being optimised away.
+func evictCaches(_ buffer: [UInt8]) -> Int {
+    buffer.withUnsafeBufferPointer { bytes in
         var sum = 0
         for i in stride(from: 0, to: bytes.count, by: 64) { sum &+= Int(bytes[i]) }
         return sum
