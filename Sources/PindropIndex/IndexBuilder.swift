@@ -199,7 +199,7 @@ public struct IndexBuilder: PlaceStoreWriter {
         progress?("indexing", 0.4)
         // The stored GeoNames entries (already folded and scored), then the new street-level ones.
         var entries = NameEntries(keys: Array(old.keyBytes))
-        for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount { entries.append(e, of: old, place: old.entryPlace[e]) }
+        for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount { entries.append(e, of: old) }
         addNames(rowNames, firstRow: geonamesCount, places: places, to: &entries)
         rowNames = []
         let names = entries.index()
@@ -483,9 +483,9 @@ struct NameEntries {
         add(folded[...], place: place, kind: .alternate, importance: importance, at: at)
     }
 
-    /// Appends entry `e` of `index` for `place`, as stored.
-    mutating func append(_ e: Int, of index: NameIndex, place: Int32) {
-        starts.append(index.keyStart[e]); lengths.append(index.keyLength[e]); owners.append(place)
+    /// Appends entry `e` of `index`, as stored.
+    mutating func append(_ e: Int, of index: NameIndex) {
+        starts.append(index.keyStart[e]); lengths.append(index.keyLength[e]); owners.append(index.entryPlace[e])
         kinds.append(index.entryKind[e]); scores.append(index.entryScore[e]); alternateAt.append(index.alternateAt[e])
     }
 
