@@ -76,6 +76,9 @@ public struct IndexBuilder: PlaceStoreWriter {
                     var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude, weight: { places.population[Int($0)] })
                     spatial.addNearestCells()
                     let towns = TownFinder(spatial: spatial)
+                    // Of the GeoNames rows alone, so made before street-level rows join them; on this thread, while
+                    // the name entries are sorted on the others (which take longer).
+                    let corrections = PlaceIndex.correctionForms(of: places), labelOrder = places.labelOrder()
                     var street = StreetLevel.empty
                     if let streets {
                         let features = try streets.readFeatures()
@@ -96,7 +99,8 @@ public struct IndexBuilder: PlaceStoreWriter {
                     let names = sortingNames?.wait() ?? entries.index()
                     entries = NameEntries(keys: [])
                     progress?("writing", 0.9)
-                    try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: spatial, towns: towns) + street.blobs(),
+                    try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: spatial, towns: towns,
+                                                                   corrections: corrections, labelOrder: Column(labelOrder)) + street.blobs(),
                                             buildID: buildID, to: structuresPath)
                     try IndexDatabase.writeTables(db, countries: allCountries, admin1Names: admin1Names,
                         meta: ["source": source.label, "built_at": ISO8601DateFormatter().string(from: Date()),
@@ -205,7 +209,8 @@ public struct IndexBuilder: PlaceStoreWriter {
         let names = entries.index()
         entries = NameEntries(keys: [])
         progress?("writing", 0.8)
-        try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: index.spatial, towns: index.townFinder) + street.blobs(),
+        try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: index.spatial, towns: index.townFinder,
+                                                       corrections: index.corrections, labelOrder: index.labelOrder) + street.blobs(),
                                 buildID: buildID, to: structuresPath)
         report.summary.rowsRead = geonamesCount
         report.summary.rowsImported = geonamesCount

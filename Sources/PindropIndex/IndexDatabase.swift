@@ -20,7 +20,7 @@ final class IndexDatabase {
     /// largest below it), where four columns and the town lookup's own held them); 23: where each alternate-name
     /// entry's name lies among its place's alternate names, and each name tree node's entry with its score; an index
     /// of another version is rebuilt, not misread.
-    static let structureVersion = "23"
+    static let structureVersion = "24"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"
     /// Meta key of the structures file's name (in the database's folder).

@@ -3,9 +3,13 @@ import PindropCore
 
 /// Turns read structures into the named sections of the structures file, and those back into structures.
 enum IndexStructures {
-    static func encode(places: PlaceTable, names: NameIndex, spatial: SpatialIndex, towns: TownFinder) -> [StoredArray] {
+    /// `corrections` and `labelOrder` are of the GeoNames rows (`PlaceIndex.correctionForms(of:)`,
+    /// `PlaceTable.labelOrder()`): an import that keeps those rows passes the open index's on.
+    static func encode(places: PlaceTable, names: NameIndex, spatial: SpatialIndex, towns: TownFinder,
+                       corrections: CorrectionForms, labelOrder: Column<Int32>) -> [StoredArray] {
         let firstStreetLevelRow = places.geonamesCount
-        return towns.blobs() + [
+        return towns.blobs() + corrections.blobs() + [
+            StoredArray("place.label_order", labelOrder),
             StoredArray("place.geonameid", places.geonameID),
             StoredArray("place.latitude", places.latitude),
             StoredArray("place.longitude", places.longitude),
@@ -78,6 +82,7 @@ enum IndexStructures {
             cellSlots: try file.column("spatial.cell_slots"),
             cellBound: try file.column("spatial.cell_bound"))
         let streetLevelEntries: Column<Int32> = try file.column("name.street_level_entries")
+        let labelOrder: Column<Int32> = try file.column("place.label_order")
         // Consistency checks: a mismatch means a damaged file, which must not crash a query later.
         let n = places.geonameID.count
         let consistent = [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
@@ -91,6 +96,7 @@ enum IndexStructures {
             && names.tree.count == max(2 * NameIndex.treeLeaves(forEntries: names.count), 2) && names.ownNameTree.count == names.tree.count
             && names.buckets.count == NameIndex.bucketCount && Int(names.buckets.last ?? 0) == names.count
             && streetLevelEntries.count <= names.count
+            && labelOrder.count == places.geonamesCount
         guard consistent else { throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it") }
         if verify {
             let valid = names.entryPlace.allSatisfy { $0 >= 0 && Int($0) < n }
@@ -104,10 +110,13 @@ enum IndexStructures {
                 && places.country.allSatisfy { $0 == PlaceTable.noCountry || Int($0) < countryInfos.count }
                 && places.admin1.allSatisfy { $0 < Int32(admin1Infos.count) }
                 && streetLevelEntries.allSatisfy { $0 >= 0 && Int($0) < names.count }
+                // In range (a wrong order would only misplace labels; checking it is a random read a row).
+                && labelOrder.allSatisfy { $0 >= 0 && Int($0) < labelOrder.count }
             guard valid else { throw .indexUnavailable("the index is corrupt: its structures hold values out of range; rebuild it") }
         }
         return Decoded(places: places, names: names, spatial: spatial, street: try StreetLevel.decode(file, placeCount: n),
-                       streetLevelEntries: streetLevelEntries, towns: try TownFinder(file, spatial: spatial, verify: verify))
+                       streetLevelEntries: streetLevelEntries, towns: try TownFinder(file, spatial: spatial, verify: verify),
+                       corrections: try CorrectionForms(file, geonamesCount: places.geonamesCount, verify: verify), labelOrder: labelOrder)
     }
 
     /// The structures of an open index.
@@ -116,6 +125,9 @@ enum IndexStructures {
         /// The name entries of street-level rows, in key order (`PlaceIndex.streetLevelEntries`).
         var streetLevelEntries: Column<Int32>
         var towns: TownFinder
+        var corrections: CorrectionForms
+        /// The GeoNames rows biggest first (`PlaceTable.labelOrder`).
+        var labelOrder: Column<Int32>
     }
 
     /// Countries and admin1 divisions in a fixed order (by code), with their qualifier forms.

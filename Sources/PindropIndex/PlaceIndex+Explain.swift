@@ -23,7 +23,7 @@ extension PlaceIndex {
         // Nearness does not make a match strong: compare what the names alone are worth.
         let best = found.reduce(-Float.infinity) { max($0, $1.score - $1.distanceTerm) }
         guard best < Self.weakMatchScore, Self.letterCount(key) >= 5 else { return nil }
-        let forms = correctionForms()
+        let forms = corrections
         var better: (slot: Int, score: Float)?
         // Every form's run asked for before any is read: the table is megabytes, so each is a cache miss, and
         // misses asked for together are waited for together.
@@ -49,26 +49,34 @@ extension PlaceIndex {
     /// form of it with one byte deleted. A text one edit from such a name shares one of these forms with it (delete
     /// the differing byte from both; for a swap, one of the two from each), so a weak match costs a few lookups
     /// (SymSpell) rather than a walk of the name index, which tripled the time of searches for small places.
-    /// 23,000 places, 230,000 forms, 3.7 MB, made on first use.
-    func correctionForms() -> CorrectionForms {
-        corrections.withLock { cached in
-            if let cached { return cached }
-            var forms: [(hash: UInt64, slot: Int32)] = []
+    /// 23,000 places, 230,000 forms, 3.7 MB at ×1; made by the import and stored (made on first use, they cost the
+    /// first weak search at ×50 two seconds and 600 MB).
+    static func correctionForms(of places: PlaceTable) -> CorrectionForms {
+        var hashes: [UInt64] = [], slots: [Int32] = [], folded: [UInt8] = []
+        places.nameBytes.withUnsafeBufferPointer { bytes in
             for i in 0..<places.geonamesCount where places.importance(i) >= Self.correctionMinimumScore {
-                for hash in Self.deletionHashes(Array(TextFolding.fold(places.name(i)).utf8)) { forms.append((hash, Int32(i))) }
+                // Folded from the stored bytes into one buffer: no String a name (a million names at ×50).
+                folded.removeAll(keepingCapacity: true)
+                TextFolding.fold(utf8: UnsafeBufferPointer(rebasing: bytes[Int(places.nameStart[i])..<Int(places.nameStart[i + 1])]), into: &folded)
+                forEachDeletionHash(folded) { hashes.append($0); slots.append(Int32(i)) }
             }
-            let made = CorrectionForms(forms)
-            cached = made
-            return made
         }
+        return CorrectionForms(hashes: hashes, slots: slots)
     }
 
     /// FNV-1a hashes of `key` and of each form of it with one byte deleted.
     static func deletionHashes(_ key: [UInt8]) -> [UInt64] {
-        (-1..<key.count).map { skip in
+        var hashes: [UInt64] = []
+        forEachDeletionHash(key) { hashes.append($0) }
+        return hashes
+    }
+
+    /// `deletionHashes`, handed to `body` one by one.
+    static func forEachDeletionHash(_ key: [UInt8], _ body: (UInt64) -> Void) {
+        for skip in -1..<key.count {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             for (i, byte) in key.enumerated() where i != skip { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return h
+            body(h)
         }
     }
 
@@ -173,15 +181,61 @@ struct CorrectionForms: Sendable {
     let directory: Column<UInt32>
     let directoryBits: Int
 
-    init(_ forms: [(hash: UInt64, slot: Int32)]) {
-        let sorted = forms.sorted { $0.hash < $1.hash }
-        hashes = Column(sorted.map(\.hash))
-        slots = Column(sorted.map(\.slot))
-        directoryBits = min(20, max(8, Int.bitWidth - forms.count.leadingZeroBitCount))
-        var directory = [UInt32](repeating: 0, count: (1 << directoryBits) + 1)
-        for form in sorted { directory[Self.top(form.hash, directoryBits) + 1] += 1 }
+    /// The forms (`hashes[i]` of place `slots[i]`) in hash order, of equal hashes in the order given: placed by
+    /// their top bits, as the directory counts them, then each directory run sorted (a run holds about one form),
+    /// not a sort of them all.
+    init(hashes given: [UInt64], slots givenSlots: [Int32]) {
+        let bits = min(20, max(8, Int.bitWidth - given.count.leadingZeroBitCount))
+        var directory = [UInt32](repeating: 0, count: (1 << bits) + 1)
+        for hash in given { directory[Self.top(hash, bits) + 1] += 1 }
         for d in 1..<directory.count { directory[d] += directory[d - 1] }
-        self.directory = Column(directory)
+        var next = directory
+        var hashes = [UInt64](repeating: 0, count: given.count), slots = [Int32](repeating: 0, count: given.count)
+        for (hash, slot) in zip(given, givenSlots) {
+            let d = Self.top(hash, bits), at = Int(next[d])
+            hashes[at] = hash; slots[at] = slot
+            next[d] += 1
+        }
+        for d in 0..<(1 << bits) where directory[d + 1] - directory[d] > 1 {
+            // Insertion sort: stable, and the runs are short.
+            let first = Int(directory[d])
+            for i in (first + 1)..<Int(directory[d + 1]) {
+                let (hash, slot) = (hashes[i], slots[i])
+                var j = i
+                while j > first, hashes[j - 1] > hash { hashes[j] = hashes[j - 1]; slots[j] = slots[j - 1]; j -= 1 }
+                hashes[j] = hash; slots[j] = slot
+            }
+        }
+        self.init(hashes: Column(hashes), slots: Column(slots), directory: Column(directory))
+    }
+
+    private init(hashes: Column<UInt64>, slots: Column<Int32>, directory: Column<UInt32>) {
+        self.hashes = hashes; self.slots = slots; self.directory = directory
+        directoryBits = Int.bitWidth - 1 - (directory.count - 1).leadingZeroBitCount
+    }
+
+    /// Stored in the index, as the import makes them.
+    func blobs() -> [StoredArray] {
+        [StoredArray("correction.hashes", hashes), StoredArray("correction.slots", slots), StoredArray("correction.directory", directory)]
+    }
+
+    /// From the stored columns; `verify` checks every value (as the import does): each slot a GeoNames place, the
+    /// hashes in order, each under its directory entry.
+    init(_ file: MappedStructures, geonamesCount: Int, verify: Bool) throws(PindropError) {
+        self.init(hashes: try file.column("correction.hashes"), slots: try file.column("correction.slots"),
+                  directory: try file.column("correction.directory"))
+        let bits = directoryBits
+        var valid = (8...20).contains(bits) && directory.count == (1 << bits) + 1 && hashes.count == slots.count
+            && directory.first == 0 && Int(directory.last ?? 0) == hashes.count
+        if valid, verify {
+            valid = slots.allSatisfy { $0 >= 0 && Int($0) < geonamesCount }
+                && zip(hashes, hashes.dropFirst()).allSatisfy { $0 <= $1 }
+                && zip(directory, directory.dropFirst()).allSatisfy { $0 <= $1 }
+                && (0..<(1 << bits)).allSatisfy { d in
+                    (Int(directory[d])..<Int(directory[d + 1])).allSatisfy { Self.top(hashes[$0], bits) == d }
+                }
+        }
+        guard valid else { throw .indexUnavailable("the index is corrupt: its corrections do not agree with its places; rebuild it") }
     }
 
     @inline(__always)

@@ -1,6 +1,5 @@
 import Foundation
 import PindropCore
-import Synchronization
 
 /// The embedded engine: GeoNames places searched, suggested, reverse-geocoded and found nearby, from the index's
 /// structures mapped into memory (`StructureFile`). Immutable once open, so any number of threads may query it at once.
@@ -9,11 +8,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let names: NameIndex
     let spatial: SpatialIndex
     let street: StreetLevel
-    /// GeoNames places by population, biggest first, for the map's labels: sorted on first use, so opening
-    /// stays fast for the command-line tool.
-    let labelOrder = Mutex<[Int32]?>(nil)
-    /// The names a weak match may be corrected to (`correctionForms`), made on first use.
-    let corrections = Mutex<CorrectionForms?>(nil)
+    /// GeoNames places by population, biggest first, for the map's labels (stored in the index).
+    let labelOrder: Column<Int32>
+    /// The names a weak match may be corrected to (`correctionForms`, stored in the index).
+    let corrections: CorrectionForms
     /// The town lookup of reverse's "near X, Town", stored in the index.
     let townFinder: TownFinder
     /// Where the index was read from.
@@ -107,6 +105,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let (places, names, street) = (structures.places, structures.names, structures.street)
         self.places = places; self.names = names; spatial = structures.spatial; self.street = street; self.path = path
         townFinder = structures.towns
+        corrections = structures.corrections; labelOrder = structures.labelOrder
         var towns: [Int32: String] = [:], folded: [String: String] = [:]
         var byID: [UInt64] = []
         byID.reserveCapacity(places.count - places.geonamesCount)
@@ -525,13 +524,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
             }
             return placement.placed
         }
-        let order = labelOrder.withLock { cached in
-            if let cached { return cached }
-            let sorted = (0..<Int32(places.geonamesCount)).sorted(by: places.biggestFirst)
-            cached = sorted
-            return sorted
-        }
-        for slot in order {
+        for slot in labelOrder {
             let i = Int(slot)
             if Int(places.population[i]) < minimum || placement.isFull { break }
             guard box.contains(Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])) else { continue }

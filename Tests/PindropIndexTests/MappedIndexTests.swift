@@ -37,7 +37,8 @@ struct MappedIndexTests {
     func mappedAnswersAsArrays() throws {
         let mapped = try SharedIndex.index
         #expect(mapped.places.latitude.isMapped && mapped.names.keyBytes.isMapped && mapped.spatial.nodes.isMapped
-                && mapped.street.addresses.nodes.isMapped && mapped.streetLevelEntries.isMapped && mapped.townFinder.slotOfPlace.isMapped)
+                && mapped.street.addresses.nodes.isMapped && mapped.streetLevelEntries.isMapped && mapped.townFinder.slotOfPlace.isMapped
+                && mapped.corrections.hashes.isMapped && mapped.labelOrder.isMapped)
         let copied = PlaceIndex(Self.copied(mapped), path: mapped.path)
         #expect(!copied.places.latitude.isMapped && !copied.names.tree.isMapped)
         var random = SplitMix64(seed: 23)
@@ -76,7 +77,8 @@ struct MappedIndexTests {
             map: s.map, buildingSlotStart: own(s.buildingSlotStart), buildingSlots: own(s.buildingSlots), areas: s.areas)
         let spatial = own(index.spatial)
         return IndexStructures.Decoded(places: places, names: names, spatial: spatial, street: street,
-                                       streetLevelEntries: own(index.streetLevelEntries), towns: TownFinder(spatial: spatial))
+                                       streetLevelEntries: own(index.streetLevelEntries), towns: TownFinder(spatial: spatial),
+                                       corrections: PlaceIndex.correctionForms(of: places), labelOrder: Column(places.labelOrder()))
     }
 
     @Test("a structures file that is missing, cut short, damaged or from another import is refused with a clear error")
