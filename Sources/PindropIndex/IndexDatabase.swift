@@ -18,7 +18,8 @@ final class IndexDatabase {
     /// 21: the name index's segment trees by blocks of 16 entries, and the place trees' boxes in `Float`; 22: each place
     /// tree's node in one 64-byte record (point, box, place, axis, and for the place tree its population and the
     /// largest below it), where four columns and the town lookup's own held them); 23: where each alternate-name
-    /// entry's name lies among its place's alternate names, and each name tree node's entry with its score; an index
+    /// entry's name lies among its place's alternate names, and each name tree node's entry with its score; 24: the
+    /// corrections of "did you mean" and the map labels' order of places (both were made by a first query); an index
     /// of another version is rebuilt, not misread.
     static let structureVersion = "24"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
