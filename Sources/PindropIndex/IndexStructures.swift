@@ -22,7 +22,7 @@ enum IndexStructures {
             StoredArray("place.extra_start", places.extraStart),
             StoredArray("place.extra_bytes", places.extraBytes),
             StoredArray("place.alternate_start", places.alternateStart),
-            StoredArray("place.alternate_bytes", places.alternateBytes),
+            StoredArray("place.alternate_bytes", places.alternateBytes, sparselyRead: true),
             StoredArray("name.key_bytes", names.keyBytes),
             StoredArray("name.key_start", names.keyStart),
             StoredArray("name.key_length", names.keyLength),
