@@ -149,6 +149,17 @@ struct NameIndex: Sendable {
         let keys: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>, lengths: UnsafeBufferPointer<UInt8>
         let scores: UnsafeBufferPointer<Float>
 
+        /// Eight key bytes from `from` as one big-endian number, zero-padded past the key's end.
+        @inline(__always)
+        static func head(_ keys: UnsafeBufferPointer<UInt8>, start: Int, length: Int, from: Int) -> UInt64 {
+            var h: UInt64 = 0
+            for i in from..<(from + 8) { h = h << 8 | (i < length ? UInt64(keys[start + i]) : 0) }
+            return h
+        }
+
+        /// Entry e's key bytes 8 to 15, as `head` is its first eight.
+        func secondHead(_ e: Int32) -> UInt64 { Self.head(keys, start: Int(starts[Int(e)]), length: Int(lengths[Int(e)]), from: 8) }
+
         @inline(__always)
         func less(_ a: SortItem, _ b: SortItem) -> Bool {
             if a.head != b.head { return a.head < b.head }
@@ -156,6 +167,72 @@ struct NameIndex: Sendable {
             let c = NameIndex.compare(keys, Int(starts[x]), Int(lengths[x]), keys, Int(starts[y]), Int(lengths[y]))
             if c != 0 { return c < 0 }
             return scores[x] != scores[y] ? scores[x] > scores[y] : x < y
+        }
+    }
+
+    /// Sorts one bucket's items into `EntryOrder`. They come in entry order and alike in their heads' top two bytes:
+    /// a stable radix sort by the heads' other six bytes, then each run of equal heads (the copies of a name share
+    /// their first eight bytes, and its places' other names) by the keys' next eight bytes, read once an item, the
+    /// same way, and what still ties by the whole order. A comparison sort of the bucket instead (the standard
+    /// library's merge sort) was 13% of the ×50 import's CPU: a branch it could not predict at every step, and
+    /// two keys read across the whole key table at every tie.
+    static func sortBucket(_ items: UnsafeMutableBufferPointer<SortItem>, scratch: UnsafeMutableBufferPointer<SortItem>, _ order: EntryOrder) {
+        guard items.count > 16 else { insertionSort(items, order); return }
+        radixSort(items, scratch: scratch, bytes: 6)
+        forEachTie(items) { run in
+            guard run.count > 16 else { insertionSort(run, order); return }
+            let head = run[0].head
+            for i in run.indices { run[i].head = order.secondHead(run[i].entry) }
+            radixSort(run, scratch: scratch, bytes: 8)
+            forEachTie(run) { run in
+                var run = run
+                if run.count <= 16 { insertionSort(run, order) } else { run.sort { order.less($0, $1) } }
+            }
+            for i in run.indices { run[i].head = head }
+        }
+    }
+
+    /// Calls `body` with each run of two or more items of equal head.
+    private static func forEachTie(_ items: UnsafeMutableBufferPointer<SortItem>, _ body: (UnsafeMutableBufferPointer<SortItem>) -> Void) {
+        var i = 0
+        while i < items.count {
+            var j = i + 1
+            while j < items.count, items[j].head == items[i].head { j += 1 }
+            if j - i > 1 { body(UnsafeMutableBufferPointer(rebasing: items[i..<j])) }
+            i = j
+        }
+    }
+
+    /// A stable sort of the items by their heads' low `bytes` bytes, a byte a pass (a byte every item shares is
+    /// skipped), through `scratch` (at least as long).
+    private static func radixSort(_ items: UnsafeMutableBufferPointer<SortItem>, scratch: UnsafeMutableBufferPointer<SortItem>, bytes: Int) {
+        let m = items.count
+        var (from, to) = (items, UnsafeMutableBufferPointer(rebasing: scratch[..<m]))
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { counts in
+            for shift in stride(from: UInt64(0), to: UInt64(8 * bytes), by: 8) {
+                @inline(__always) func digit(_ item: SortItem) -> Int { Int(truncatingIfNeeded: item.head >> shift) & 0xFF }
+                counts.initialize(repeating: 0)
+                for item in from { counts[digit(item)] += 1 }
+                guard counts[digit(from[0])] < m else { continue }
+                var sum = 0
+                for d in 0..<256 { (counts[d], sum) = (sum, sum + counts[d]) }
+                for item in from {
+                    let d = digit(item)
+                    to[counts[d]] = item
+                    counts[d] += 1
+                }
+                swap(&from, &to)
+            }
+        }
+        if from.baseAddress != items.baseAddress { _ = items.update(fromContentsOf: from) }
+    }
+
+    private static func insertionSort(_ items: UnsafeMutableBufferPointer<SortItem>, _ order: EntryOrder) {
+        for i in items.indices.dropFirst() {
+            let item = items[i]
+            var j = i
+            while j > 0, order.less(item, items[j - 1]) { items[j] = items[j - 1]; j -= 1 }
+            items[j] = item
         }
     }
 
@@ -168,10 +245,7 @@ struct NameIndex: Sendable {
         func partRange(_ p: Int) -> Range<Int> { min(n, p * part)..<min(n, (p + 1) * part) }
         @inline(__always) func bucket(_ head: UInt64) -> Int { Int(head >> 48) }
         @inline(__always) func head(_ k: UnsafeBufferPointer<UInt8>, _ e: Int) -> UInt64 {
-            let s = Int(starts[e]), l = Int(lengths[e])
-            var h: UInt64 = 0
-            for i in 0..<8 { h = h << 8 | (i < l ? UInt64(k[s + i]) : 0) }
-            return h
+            EntryOrder.head(k, start: Int(starts[e]), length: Int(lengths[e]), from: 0)
         }
         // Each part of the entries counts its own buckets, so that the parts can then fill their places in each
         // bucket at once.
@@ -213,8 +287,17 @@ struct NameIndex: Sendable {
                         items.withUnsafeMutableBufferPointer { items in
                             nonisolated(unsafe) let items = items
                             let bucketStart = bucketStart
-                            _ = (0..<(bucketCount - 1)).concurrentMap { b in
-                                items[bucketStart[b]..<bucketStart[b + 1]].sort { entries.less($0, $1) }
+                            // The buckets in 64 groups of neighbours, each with scratch space for its largest bucket.
+                            let groups = 64, perGroup = (bucketCount - 1 + groups - 1) / groups
+                            _ = (0..<groups).concurrentMap { g in
+                                let buckets = (g * perGroup)..<min(bucketCount - 1, (g + 1) * perGroup)
+                                let largest = buckets.map { bucketStart[$0 + 1] - bucketStart[$0] }.max() ?? 0
+                                withUnsafeTemporaryAllocation(of: SortItem.self, capacity: max(1, largest)) { scratch in
+                                    for b in buckets {
+                                        NameIndex.sortBucket(UnsafeMutableBufferPointer(rebasing: items[bucketStart[b]..<bucketStart[b + 1]]),
+                                                             scratch: scratch, entries)
+                                    }
+                                }
                             }
                             order.withUnsafeMutableBufferPointer { order in
                                 newKey.withUnsafeMutableBufferPointer { newKey in

@@ -2,21 +2,28 @@ import PindropTesting
 import Testing
 @testable import PindropIndex
 
-/// The name entries are sorted on two cores (two halves, then merged); search reads their order, ties included
-/// (equal names of equal importance answer in the order the import met them), so it must be exactly the order of
-/// one stable sort of the whole by key and score.
+/// The name entries are sorted on two cores (by buckets of their first two bytes, each by a radix sort, then its
+/// ties); search reads their order, ties included (equal names of equal importance answer in the order the import
+/// met them), so it must be exactly the order of one stable sort of the whole by key and score.
 @Suite("Import: the name entries' order")
 struct NameSortTests {
-    @Test("two sorted halves merged give the order of one stable sort, over keys with many ties and long shared heads", arguments: [0, 1, 2, 3, 1_000, 25_001])
-    func halvesMergeAsOneSort(count: Int) {
-        // Keys over a small alphabet and few scores, so that equal keys with equal scores are common.
+    @Test("the sort gives the order of one stable sort, over keys with many ties and long shared heads, and over every byte",
+          arguments: [(0, 3), (1, 3), (2, 3), (3, 3), (1_000, 3), (25_001, 3), (40_000, 256), (3_000, 2)])
+    func sortsAsOneSort(count: Int, alphabet: Int) {
+        // Keys over a small alphabet and few scores, so that equal keys with equal scores are common; or past their
+        // first two bytes over every byte value (zero included: a key that ends where another goes on with a zero
+        // byte has the same head).
         var random = SplitMix64(seed: UInt64(count) + 11)
         var keys: [UInt8] = [], starts: [UInt32] = [], lengths: [UInt8] = [], scores: [Float] = []
         for _ in 0..<count {
             let length = 1 + Int(random.next() % 12)
             starts.append(UInt32(keys.count))
             lengths.append(UInt8(length))
-            for _ in 0..<length { keys.append(UInt8(ascii: "a") + UInt8(random.next() % 3)) }
+            for i in 0..<length {
+                // Over every byte, the first two of a few, so that buckets are large and the radix passes all run.
+                let any = alphabet == 256 && i >= 2
+                keys.append(any ? UInt8(truncatingIfNeeded: random.next()) : UInt8(ascii: "a") + UInt8(random.next() % UInt64(min(alphabet, 3))))
+            }
             scores.append(Float(random.next() % 4))
         }
         let (merged, newKey) = NameIndex.sortedEntries(keys: keys, starts: starts, lengths: lengths, scores: scores)
