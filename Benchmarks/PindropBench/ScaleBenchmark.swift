@@ -221,8 +221,6 @@ func runScaleServe(arguments: [String]) throws {
     say(String(decoding: try JSONEncoder().encode(row), as: UTF8.self))
 }
 
-/// Asks the kernel to drop the file's pages from its cache (those no process maps), so that the next reader
-/// reads it from disk.
 /// Reads a file (or each file of a folder) once, so that an import timed next reads it from memory: its rows/s
 /// are then the importer's, not this machine's disk's (a ×50 input of 1.8 GB left the cache between runs and
 /// added about 15 s of waiting for the disk to one import).
@@ -241,6 +239,8 @@ func readIntoPageCache(_ path: String) {
     while read(fd, buffer, 1 << 20) > 0 {}
 }
 
+/// Asks the kernel to drop the file's pages from its cache (those no process maps), so that the next reader
+/// reads it from disk.
 func dropFromPageCache(_ path: String) {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { return }
