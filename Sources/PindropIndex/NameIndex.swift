@@ -177,20 +177,24 @@ struct NameIndex: Sendable {
     /// library's merge sort) was 13% of the ×50 import's CPU: a branch it could not predict at every step, and
     /// two keys read across the whole key table at every tie.
     static func sortBucket(_ items: UnsafeMutableBufferPointer<SortItem>, scratch: UnsafeMutableBufferPointer<SortItem>, _ order: EntryOrder) {
-        guard items.count > 16 else { insertionSort(items, order); return }
+        guard items.count > insertionSortLimit else { insertionSort(items, order); return }
         radixSort(items, scratch: scratch, bytes: 6)
         forEachTie(items) { run in
-            guard run.count > 16 else { insertionSort(run, order); return }
+            guard run.count > insertionSortLimit else { insertionSort(run, order); return }
             let head = run[0].head
             for i in run.indices { run[i].head = order.secondHead(run[i].entry) }
             radixSort(run, scratch: scratch, bytes: 8)
             forEachTie(run) { run in
+                guard run.count > insertionSortLimit else { insertionSort(run, order); return }
                 var run = run
-                if run.count <= 16 { insertionSort(run, order) } else { run.sort { order.less($0, $1) } }
+                run.sort { order.less($0, $1) }
             }
             for i in run.indices { run[i].head = head }
         }
     }
+
+    /// Items up to which an insertion sort is cheaper than a radix pass (256 counters) or a merge sort's buffer.
+    private static let insertionSortLimit = 16
 
     /// Calls `body` with each run of two or more items of equal head.
     private static func forEachTie(_ items: UnsafeMutableBufferPointer<SortItem>, _ body: (UnsafeMutableBufferPointer<SortItem>) -> Void) {
