@@ -25,7 +25,7 @@ struct AreaIndex: Sendable {
     private let areaRingStart: [Int32]
     private let grid: BoxGrid
     /// The box around every area: a point outside it (most of the world's searches) is in none, at the cost of one test.
-    private let extent: BoundingBox?
+    let extent: BoundingBox?
     /// Area a's bands are bandEdgeStart indices areaBandStart[a] ..< areaBandStart[a + 1] - 1 (one closing entry each).
     private let areaBandStart: [Int32]
     private let bandEdgeStart: [Int32]

@@ -504,7 +504,9 @@ struct NameIndex: Sendable {
 
     /// A walk over the ranges' entries in order of (tier, score), best first: `nextBest` draws them one at a time.
     func bestFirst(_ ranges: [TieredRange]) -> BestFirstHeap {
-        var heap = BestFirstHeap(capacity: 64)
+        // 20 items (48 bytes each) stay under the 1,032 bytes glibc's thread cache hands out without locking or
+        // sorting its bins; a walk that draws more grows the heap.
+        var heap = BestFirstHeap(capacity: 20)
         for r in ranges { push(r.range, r.tier, r.ownNamesFirst, r.penalty, into: &heap) }
         return heap
     }

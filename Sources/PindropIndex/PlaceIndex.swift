@@ -12,6 +12,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let labelOrder: Column<Int32>
     /// The names a weak match may be corrected to (`correctionForms`, stored in the index).
     let corrections: CorrectionForms
+    /// The box around every area (nil without areas).
+    private let areaExtent: BoundingBox?
     /// The town lookup of reverse's "near X, Town", stored in the index.
     let townFinder: TownFinder
     /// Where the index was read from.
@@ -106,6 +108,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         self.places = places; self.names = names; spatial = structures.spatial; self.street = street; self.path = path
         townFinder = structures.towns
         corrections = structures.corrections; labelOrder = structures.labelOrder
+        areaExtent = street.areas.extent
         var towns: [Int32: String] = [:], folded: [String: String] = [:]
         var byID: [UInt64] = []
         byID.reserveCapacity(places.count - places.geonamesCount)
@@ -190,8 +193,11 @@ public final class PlaceIndex: PlaceStore, Sendable {
 
     /// The address the areas give a GeoNames place inside them (town, county, state, country); nil outside them.
     private func heldAddress(ofSlot slot: Int) -> Address? {
-        guard slot < firstStreetLevelRow, !street.areas.isEmpty else { return nil }
-        let chain = street.areas.containing(Coordinate(latitude: places.latitude[slot], longitude: places.longitude[slot]))
+        guard slot < firstStreetLevelRow, let areaExtent else { return nil }
+        let c = Coordinate(latitude: places.latitude[slot], longitude: places.longitude[slot])
+        // Most places lie outside every area: told from one box, without a call into the areas.
+        guard areaExtent.contains(c) else { return nil }
+        let chain = street.areas.containing(c)
         guard !chain.isEmpty else { return nil }
         let held = street.areas.address(of: chain)
         return held.isEmpty ? nil : held
@@ -689,7 +695,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         var kept: [Candidate] = []
         for c in found where kept.count < limit {
             if c.slot < firstStreetLevelRow {
-                if towns.contains(where: { places.isSection(c.slot, of: $0.slot) }) { continue }
+                if places.couldBeSection(c.slot), towns.contains(where: { places.isSection(c.slot, of: $0.slot) }) { continue }
             } else if places.rowKind(c.slot) == .address, names.entryKind[c.entry] == NameIndex.Kind.primary.rawValue {
                 let start = Int(names.keyStart[c.entry]), name = names.keyBytes[start..<(start + Int(names.keyLength[c.entry]))]
                 if streets.contains(where: { key.count < $0.count && name.starts(with: $0) }) { continue }
@@ -778,7 +784,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
             for (entry, tier, score) in batch {
                 visited += 1
                 let slot = names.entryPlace[entry]
-                if seen.insert(slot), accept(slot), !sections || !found.contains(where: { places.isSection(Int(slot), of: $0.slot) }) {
+                if seen.insert(slot), accept(slot),
+                   !sections || !places.couldBeSection(Int(slot)) || !found.contains(where: { places.isSection(Int(slot), of: $0.slot) }) {
                     // What the range took off: the demotion of an alternate name, a typo's penalty.
                     let lowered = names.entryScore[entry] - score
                     let importance = places.importance(Int(slot))
@@ -799,7 +806,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// `explain` why it ranked there (`key` is the folded text the candidates were found for, in `mode`).
     private func results(_ found: [Candidate], near: Coordinate?, typed: String, key: [UInt8], mode: Mode, explain: Bool) -> [PlaceResult] {
         // Only a match through an alternate name (or an explanation) needs the typed text, trimmed.
-        lazy var asTyped = String(typed.prefix { $0 != "," }).trimmingWhitespace()
+        lazy var asTyped = String(typed[..<(typed.utf8.firstIndex(of: UInt8(ascii: ",")) ?? typed.endIndex)]).trimmingWhitespace()
         places.prefetchPlaces(found.lazy.map(\.slot))
         // Each result made where the array keeps it: a result is a large value, and moving it through `map` copied it.
         return [PlaceResult](unsafeUninitializedCapacity: found.count) { buffer, count in

@@ -177,7 +177,10 @@ struct PlaceTable: Sendable {
     var count: Int { geonameID.count }
 
     func name(_ i: Int) -> String {
-        String(decoding: nameBytes[Int(nameStart[i])..<Int(nameStart[i + 1])], as: UTF8.self)
+        let (a, b) = (Int(nameStart[i]), Int(nameStart[i + 1]))
+        precondition(a <= b && b <= nameBytes.count, "name bytes out of range")
+        // From the buffer: a slice of the column would retain and release its storage for every answer.
+        return nameBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self) }
     }
 
     func countryInfo(_ i: Int) -> CountryInfo? {
@@ -212,6 +215,15 @@ struct PlaceTable: Sendable {
     /// Whether GeoNames row r is a section of row `city`: named after it as sections are ("Zürich (Kreis 3)",
     /// "Dübendorf / Birchlen", "Paris 15 Vaugirard", "Budapest XII. kerület"; not "Miami Beach" or
     /// "Montréal-Est", towns of their own), smaller, and within 30 km.
+    /// Whether GeoNames row r can be a section of any city (`isSection`): its name has a space before its last
+    /// byte. Read once for a row that most cities then need not be checked against.
+    func couldBeSection(_ r: Int) -> Bool {
+        guard r < alternateStart.count - 1 else { return false }
+        let (a, b) = (Int(nameStart[r]), Int(nameStart[r + 1]))
+        precondition(a <= b && b <= nameBytes.count, "name bytes out of range")
+        return b - a > 1 && nameBytes.withUnsafeBufferPointer { $0[a..<(b - 1)].contains(0x20) }
+    }
+
     func isSection(_ r: Int, of city: Int) -> Bool {
         // Most pairs fail on the population or the first byte; cheap checks first (suggest with `near` asks often).
         guard population[r] < population[city], max(r, city) < alternateStart.count - 1 else { return false }
@@ -364,18 +376,29 @@ struct PlaceTable: Sendable {
         if let start = part.baseAddress { at.initialize(from: start, count: part.count); at += part.count }
     }
 
-    /// "geonames:<id>", written digit by digit (interpolation went through the generic formatting).
+    /// "geonames:<id>", written digit by digit (interpolation went through the generic formatting): the digits
+    /// right to left into a scratch word pair, then the prefix and the digits copied in.
     static func geonamesID(_ id: Int32) -> String {
         let prefix: StaticString = "geonames:"
-        return String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + 11) { out in
-            var n = prefix.utf8CodeUnitCount
-            _ = out.initialize(fromContentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: n))
-            if id < 0 { out[n] = 0x2D; n += 1 }
-            var value = id.magnitude, digits = 1
-            while value >= 10 { value /= 10; digits += 1 }
-            value = id.magnitude
-            for d in stride(from: n + digits - 1, through: n, by: -1) { out[d] = 0x30 + UInt8(value % 10); value /= 10 }
-            return n + digits
+        var digits: (UInt64, UInt64) = (0, 0)
+        var first = 16
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var value = id.magnitude
+            repeat {
+                first -= 1
+                scratch[first] = 0x30 + UInt8(value % 10)
+                value /= 10
+            } while value > 0
+            if id < 0 { first -= 1; scratch[first] = 0x2D }
+        }
+        return withUnsafeBytes(of: &digits) { scratch in
+            String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + 16 - first) { out in
+                let p = out.baseAddress!
+                p.initialize(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+                (p + prefix.utf8CodeUnitCount).initialize(from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + first,
+                                                           count: 16 - first)
+                return prefix.utf8CodeUnitCount + 16 - first
+            }
         }
     }
 

@@ -91,6 +91,21 @@ struct SuggestRankingTests {
         for (town, city) in [("Miami Beach", "Miami"), ("Chicago Heights", "Chicago"), ("Kowloon City", "Kowloon")] {
             #expect(!places.isSection(try #require(byName[town]), of: try #require(byName[city])), "\(town)")
         }
+        // The check ranking makes once per row before asking about each city: true for every section above, false for
+        // a name without a space inside it (no city's name and a space start it).
+        for section in ["Paris 15 Vaugirard", "Budapest XII. kerület", "Dübendorf / Birchlen", "Ballarat North"] {
+            #expect(places.couldBeSection(try #require(byName[section])), "\(section)")
+        }
+        #expect(places.couldBeSection(kreis3) && places.couldBeSection(witikon))
+        let paris = try #require(byName["Paris"])
+        #expect(!places.couldBeSection(zurich) && !places.couldBeSection(paris))
+    }
+
+    @Test("a GeoNames place's id is \"geonames:\" and its number, written out in full")
+    func geonamesIDs() {
+        for id: Int32 in [0, 7, 10, 2_988_507, 12_345_678, 999_999_999, .max, -1, -2_988_507, .min] {
+            #expect(PlaceTable.geonamesID(id) == "geonames:\(id)")
+        }
     }
 
     @Test("with own names first, entries come out in exact (tier, score) order, every alternate name after every own name")
