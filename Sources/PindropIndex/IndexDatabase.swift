@@ -21,7 +21,7 @@ final class IndexDatabase {
     /// entry's name lies among its place's alternate names, and each name tree node's entry with its score; 24: the
     /// corrections of "did you mean" and the map labels' order of places (both were made by a first query); an index
     /// of another version is rebuilt, not misread.
-    static let structureVersion = "24"
+    static let structureVersion = "25"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"
     /// Meta key of the structures file's name (in the database's folder).

@@ -33,6 +33,7 @@ enum IndexStructures {
             StoredArray("name.tree", names.tree),
             StoredArray("name.own_tree", names.ownNameTree),
             StoredArray("name.buckets", names.buckets),
+            StoredArray("name.fence", names.fence),
             // Stored, not found at open: finding them is a pass over every entry.
             StoredArray("name.street_level_entries", names.entryPlace.indices.filter { Int(names.entryPlace[$0]) >= firstStreetLevelRow }.map(Int32.init)),
             StoredArray("spatial.nodes", spatial.nodes),
@@ -75,7 +76,8 @@ enum IndexStructures {
             alternateAt: try file.column("name.alternate_at"),
             tree: try file.column("name.tree"),
             ownNameTree: try file.column("name.own_tree"),
-            buckets: try file.column("name.buckets"))
+            buckets: try file.column("name.buckets"),
+            fence: try file.column("name.fence"))
         let spatial = SpatialIndex(
             nodes: try file.column("spatial.nodes"),
             cellStart: try file.column("spatial.cell_start"),
@@ -95,6 +97,7 @@ enum IndexStructures {
             && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count, names.alternateAt.count].allSatisfy { $0 == names.entryPlace.count }
             && names.tree.count == max(2 * NameIndex.treeLeaves(forEntries: names.count), 2) && names.ownNameTree.count == names.tree.count
             && names.buckets.count == NameIndex.bucketCount && Int(names.buckets.last ?? 0) == names.count
+            && names.fence.count == NameIndex.fenceCount(forEntries: names.count)
             && streetLevelEntries.count <= names.count
             && labelOrder.count == places.geonamesCount
         guard consistent else { throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it") }
@@ -103,6 +106,7 @@ enum IndexStructures {
                 && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }
                 && (names.count == 0 || names.tree.allSatisfy { names.holds($0, ownNamesFirst: false) } && names.ownNameTree.allSatisfy { names.holds($0, ownNamesFirst: true) })
                 && zip(names.buckets, names.buckets.dropFirst()).allSatisfy { $0 <= $1 }
+                && names.fenceIsTheKeys()
                 && spatial.nodesAreValid(places: n)
                 && zip(places.nameStart, places.nameStart.dropFirst()).allSatisfy { $0 <= $1 }
                 && zip(places.extraStart, places.extraStart.dropFirst()).allSatisfy { $0 <= $1 }

@@ -33,6 +33,9 @@ struct NameIndex: Sendable {
     /// the top two levels of the trie walk without searching, where the ranges are largest. Stored, as a pass
     /// over every key at open would cost what mapping saves.
     let buckets: Column<UInt32>
+    /// Every `fenceStride`-th entry's first eight key bytes (`buildFence`): a binary search over these, few enough to
+    /// stay in the cache, narrows a search of the keys, each probe of which is a cache miss, to a few entries.
+    var fence: Column<UInt64>
 
     var count: Int { entryPlace.count }
 
@@ -52,14 +55,17 @@ struct NameIndex: Sendable {
         tree = Column(NameIndex.buildTree(sortedScores))
         ownNameTree = Column(NameIndex.buildTree(NameIndex.ownNameScores(sortedScores, sortedKinds)))
         buckets = Column(NameIndex.buildBuckets(sortedBytes, sortedStart, sortedLengths))
+        fence = Column(sortedBytes.withUnsafeBufferPointer { k in sortedStart.withUnsafeBufferPointer { s in
+            sortedLengths.withUnsafeBufferPointer { NameIndex.buildFence(k, s, $0) } } })
     }
 
     /// From stored columns (already sorted).
     init(keyBytes: Column<UInt8>, keyStart: Column<UInt32>, keyLength: Column<UInt8>, entryPlace: Column<Int32>, entryKind: Column<UInt8>,
-         entryScore: Column<Float>, alternateAt: Column<UInt16>, tree: Column<TreeNode>, ownNameTree: Column<TreeNode>, buckets: Column<UInt32>) {
+         entryScore: Column<Float>, alternateAt: Column<UInt16>, tree: Column<TreeNode>, ownNameTree: Column<TreeNode>, buckets: Column<UInt32>,
+         fence: Column<UInt64>) {
         self.keyBytes = keyBytes; self.keyStart = keyStart; self.keyLength = keyLength
         self.entryPlace = entryPlace; self.entryKind = entryKind; self.entryScore = entryScore; self.alternateAt = alternateAt; self.tree = tree
-        self.ownNameTree = ownNameTree; self.buckets = buckets
+        self.ownNameTree = ownNameTree; self.buckets = buckets; self.fence = fence
     }
 
     static let bucketCount = 65_537
@@ -380,6 +386,9 @@ struct NameIndex: Sendable {
         // of that byte), so the searches start there instead of over all 1.2 M keys.
         let bucket = Int(b0) << 8 | (prefix.count > 1 ? Int(prefix[1]) : 0)
         let (from, to) = prefix.count > 1 ? (Int(buckets[bucket]), Int(buckets[bucket + 1])) : (Int(buckets[bucket]), Int(buckets[bucket + 256]))
+        // The fence narrows both ends to a few entries each without reading a key: `known` is an entry that starts
+        // with the prefix, where the fence shows one.
+        let (lo, hi, known) = fenced(prefix, from, to)
         return keyBytes.withUnsafeBufferPointer { k in
             prefix.withUnsafeBufferPointer { q in
                 keyStart.withUnsafeBufferPointer { starts in
@@ -397,15 +406,9 @@ struct NameIndex: Sendable {
                             pindrop_prefetch(starts.baseAddress! + ((lo + probe) >> 1)); pindrop_prefetch(starts.baseAddress! + ((probe + 1 + hi) >> 1))
                             pindrop_prefetch(lengths.baseAddress! + probe)
                         }
-                        // One search narrows both ends until a probe starts with the prefix; then the first such key and the
-                        // end are searched side by side, so that their memory reads overlap (they are independent).
-                        var lo = from, hi = to
-                        while lo < hi {
-                            let mid = (lo + hi) >> 1
-                            ahead(lo, mid); ahead(mid + 1, hi)
-                            let c = side(mid)
-                            if c < 0 { lo = mid + 1; continue }
-                            if c > 0 { hi = mid; continue }
+                        /// The keys that start with the prefix, given one of them (`mid`) in lo..<hi: the first such key and
+                        /// the end are searched side by side, so that their memory reads overlap (they are independent).
+                        func around(_ lo: Int, _ mid: Int, _ hi: Int) -> (all: Range<Int>, exact: Range<Int>) {
                             var firstLo = lo, firstHi = mid, endLo = mid + 1, endHi = hi
                             while firstLo < firstHi || endLo < endHi {
                                 if firstLo < firstHi {
@@ -426,11 +429,89 @@ struct NameIndex: Sendable {
                             let exactEnd = firstIndex(in: (first + step / 2)..<min(first + step, end)) { Int(lengths[$0]) != m }
                             return (first..<end, first..<exactEnd)
                         }
+                        if let known { return around(lo, known, hi) }
+                        // One search narrows both ends until a probe starts with the prefix.
+                        var lo = lo, hi = hi
+                        while lo < hi {
+                            let mid = (lo + hi) >> 1
+                            ahead(lo, mid); ahead(mid + 1, hi)
+                            let c = side(mid)
+                            if c < 0 { lo = mid + 1; continue }
+                            if c > 0 { hi = mid; continue }
+                            return around(lo, mid, hi)
+                        }
                         return (lo..<lo, lo..<lo)
                     }
                 }
             }
         }
+    }
+
+    /// The entries of from..<to that can start with `prefix`, narrowed by the fence: the entries before the last
+    /// fence entry that sorts before the prefix, and from the first that sorts after it, cannot. With a prefix of
+    /// at most eight bytes the fence decides, and a fence entry that starts with it is returned as `known`.
+    private func fenced(_ prefix: [UInt8], _ from: Int, _ to: Int) -> (lo: Int, hi: Int, known: Int?) {
+        let stride = Self.fenceStride
+        let compared = min(prefix.count, 8)
+        var word: UInt64 = 0
+        for i in 0..<compared { word |= UInt64(prefix[i]) << UInt64(56 - 8 * i) }
+        let mask: UInt64 = compared == 8 ? .max : ~(UInt64.max >> UInt64(8 * compared))
+        // The fence entries inside from..<to.
+        let fLo = (from + stride - 1) / stride, fHi = (to + stride - 1) / stride
+        return fence.withUnsafeBufferPointer { f in
+            let a = firstIndex(in: fLo..<fHi) { f[$0] & mask >= word }
+            let b = firstIndex(in: a..<fHi) { f[$0] & mask > word }
+            let lo = a > fLo ? (a - 1) * stride + 1 : from, hi = b < fHi ? b * stride : to
+            return (lo, hi, a < b && compared == prefix.count ? a * stride : nil)
+        }
+    }
+
+    /// The entries of lo..<hi whose key has byte c at `depth`, where every key there is longer than `depth` and all
+    /// agree before it (so they are sorted by that byte). Within the fence's eight bytes the fence narrows each end to
+    /// a few entries before any key is read.
+    private func byteRun(_ c: UInt8, at depth: Int, _ lo: Int, _ hi: Int,
+                         _ k: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<UInt32>) -> Range<Int> {
+        var firstWindow = lo..<hi, endWindow = lo..<hi
+        if depth < 8 {
+            let stride = Self.fenceStride, shift = UInt64(56 - 8 * depth)
+            let fLo = (lo + stride - 1) / stride, fHi = (hi + stride - 1) / stride
+            fence.withUnsafeBufferPointer { f in
+                @inline(__always) func byte(_ j: Int) -> UInt8 { UInt8(truncatingIfNeeded: f[j] >> shift) }
+                let a = firstIndex(in: fLo..<fHi) { byte($0) >= c }, b = firstIndex(in: a..<fHi) { byte($0) > c }
+                firstWindow = (a > fLo ? (a - 1) * stride + 1 : lo)..<(a < fHi ? a * stride : hi)
+                endWindow = (b > fLo ? (b - 1) * stride + 1 : lo)..<(b < fHi ? b * stride : hi)
+            }
+        }
+        let from = firstIndex(in: firstWindow) { k[Int(starts[$0]) + depth] >= c }
+        let to = firstIndex(in: max(from, endWindow.lowerBound)..<endWindow.upperBound) { k[Int(starts[$0]) + depth] > c }
+        return from..<max(from, to)
+    }
+
+    /// Entries between two fence entries.
+    static let fenceStride = 16
+
+    /// Fence entries an index of `entries` name entries has.
+    static func fenceCount(forEntries entries: Int) -> Int { (entries + fenceStride - 1) / fenceStride }
+
+    /// Every `fenceStride`-th entry's first eight key bytes as one big-endian word (zeros past a shorter key; a
+    /// folded key holds no zero byte, so the words sort as the keys do).
+    static func buildFence(_ keys: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<UInt32>, _ lengths: UnsafeBufferPointer<UInt8>) -> [UInt64] {
+        Swift.stride(from: 0, to: starts.count, by: fenceStride).map { head(of: $0, keys, starts, lengths) }
+    }
+
+    private static func head(of e: Int, _ keys: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<UInt32>,
+                             _ lengths: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var word: UInt64 = 0
+        for i in 0..<min(Int(lengths[e]), 8) { word |= UInt64(keys[Int(starts[e]) + i]) << UInt64(56 - 8 * i) }
+        return word
+    }
+
+    /// Whether every fence entry is its entry's key head (the import's check of a stored index: a wrong one would
+    /// narrow searches to the wrong keys). Reads every `fenceStride`-th key.
+    func fenceIsTheKeys() -> Bool {
+        keyBytes.withUnsafeBufferPointer { k in keyStart.withUnsafeBufferPointer { s in keyLength.withUnsafeBufferPointer { l in
+            fence.indices.allSatisfy { fence[$0] == Self.head(of: $0 * Self.fenceStride, k, s, l) }
+        } } }
     }
 
     /// The index of the best-scoring entry in a non-empty range (with alternate names lowered when own names
@@ -606,9 +687,8 @@ struct NameIndex: Sendable {
                                                     continue
                                                 }
                                                 // The run of keys with byte c here: the keys from `rest` on are sorted by it.
-                                                let from = firstIndex(in: rest..<hi) { k[Int(starts[$0]) + depth] >= c }
-                                                let to = firstIndex(in: from..<hi) { k[Int(starts[$0]) + depth] > c }
-                                                if from < to { descend(c, from, to) }
+                                                let run = byteRun(c, at: depth, rest, hi, k, starts)
+                                                if !run.isEmpty { descend(c, run.lowerBound, run.upperBound) }
                                             }
                                         }
                                         return

@@ -69,7 +69,7 @@ struct MappedIndexTests {
         let names = NameIndex(
             keyBytes: own(n.keyBytes), keyStart: own(n.keyStart), keyLength: own(n.keyLength), entryPlace: own(n.entryPlace),
             entryKind: own(n.entryKind), entryScore: own(n.entryScore), alternateAt: own(n.alternateAt), tree: own(n.tree), ownNameTree: own(n.ownNameTree),
-            buckets: own(n.buckets))
+            buckets: own(n.buckets), fence: own(n.fence))
         let street = StreetLevel(
             venueRows: s.venueRows, addressRows: s.addressRows, venues: own(s.venues), venuesByCategory: own(s.venuesByCategory),
             categoryStart: own(s.categoryStart), addresses: own(s.addresses),
@@ -117,18 +117,21 @@ struct MappedIndexTests {
         #expect(Self.openingError(path) == nil)
     }
 
-    @Test("values out of range inside a section pass opening unseen but fail the import's check of every value")
-    func valuesCheckedByImport() throws {
+    @Test("values out of range inside a section, or a fence that is not the keys, pass opening unseen but fail the import's check of every value",
+          arguments: [("name.place", withUnsafeBytes(of: Int32(1_000_000).littleEndian) { Data($0) }),
+                      ("name.fence", Data(repeating: 0x7A, count: 8))])
+    func valuesCheckedByImport(section: String, written: Data) throws {
         let (path, structures) = try Self.miniIndex()
-        // Find the section's offset from the table, and write a place number far past the last place into it.
+        // Find the section's offset from the table, and write into its first value: a place number far past the
+        // last place, or a first key head ("zzzzzzzz") that is not the first key's.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: structures))
-        let start = try #require(Self.sectionOffset(bytes, "name.place"))
-        bytes.replaceSubrange(start..<start + 4, with: withUnsafeBytes(of: Int32(1_000_000).littleEndian) { Data($0) })
+        let start = try #require(Self.sectionOffset(bytes, section))
+        bytes.replaceSubrange(start..<start + written.count, with: written)
         try bytes.write(to: URL(fileURLWithPath: structures))
         #expect(Self.openingError(path) == nil)
         do {
             try PlaceIndex.verify(at: path)
-            Issue.record("a place number past the last place passed the check of every value")
+            Issue.record("a wrong \(section) passed the check of every value")
         } catch {
             #expect(error.message.contains("values out of range"), "\(error.message)")
         }
