@@ -35,7 +35,7 @@ struct NameIndex: Sendable {
     let buckets: Column<UInt32>
     /// Every `fenceStride`-th entry's first eight key bytes (`buildFence`): a binary search over these, few enough to
     /// stay in the cache, narrows a search of the keys, each probe of which is a cache miss, to a few entries.
-    var fence: Column<UInt64>
+    let fence: Column<UInt64>
 
     var count: Int { entryPlace.count }
 

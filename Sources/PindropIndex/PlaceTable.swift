@@ -177,10 +177,16 @@ struct PlaceTable: Sendable {
     var count: Int { geonameID.count }
 
     func name(_ i: Int) -> String {
+        let bytes = nameRange(i)
+        // From the buffer: a slice of the column would retain and release its storage for every answer.
+        return nameBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[bytes]), as: UTF8.self) }
+    }
+
+    /// Where row i's name lies in `nameBytes`.
+    private func nameRange(_ i: Int) -> Range<Int> {
         let (a, b) = (Int(nameStart[i]), Int(nameStart[i + 1]))
         precondition(a <= b && b <= nameBytes.count, "name bytes out of range")
-        // From the buffer: a slice of the column would retain and release its storage for every answer.
-        return nameBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self) }
+        return a..<b
     }
 
     func countryInfo(_ i: Int) -> CountryInfo? {
@@ -212,18 +218,17 @@ struct PlaceTable: Sendable {
         rowKind(i) == .geonames ? nil : extras(i)
     }
 
-    /// Whether GeoNames row r is a section of row `city`: named after it as sections are ("Zürich (Kreis 3)",
-    /// "Dübendorf / Birchlen", "Paris 15 Vaugirard", "Budapest XII. kerület"; not "Miami Beach" or
-    /// "Montréal-Est", towns of their own), smaller, and within 30 km.
     /// Whether GeoNames row r can be a section of any city (`isSection`): its name has a space before its last
     /// byte. Read once for a row that most cities then need not be checked against.
     func couldBeSection(_ r: Int) -> Bool {
         guard r < alternateStart.count - 1 else { return false }
-        let (a, b) = (Int(nameStart[r]), Int(nameStart[r + 1]))
-        precondition(a <= b && b <= nameBytes.count, "name bytes out of range")
-        return b - a > 1 && nameBytes.withUnsafeBufferPointer { $0[a..<(b - 1)].contains(0x20) }
+        let bytes = nameRange(r)
+        return bytes.count > 1 && nameBytes.withUnsafeBufferPointer { $0[bytes.dropLast()].contains(0x20) }
     }
 
+    /// Whether GeoNames row r is a section of row `city`: named after it as sections are ("Zürich (Kreis 3)",
+    /// "Dübendorf / Birchlen", "Paris 15 Vaugirard", "Budapest XII. kerület"; not "Miami Beach" or
+    /// "Montréal-Est", towns of their own), smaller, and within 30 km.
     func isSection(_ r: Int, of city: Int) -> Bool {
         // Most pairs fail on the population or the first byte; cheap checks first (suggest with `near` asks often).
         guard population[r] < population[city], max(r, city) < alternateStart.count - 1 else { return false }
