@@ -467,24 +467,27 @@ struct NameIndex: Sendable {
     }
 
     /// The entries of lo..<hi whose key has byte c at `depth`, where every key there is longer than `depth` and all
-    /// agree before it (so they are sorted by that byte). Within the fence's eight bytes the fence narrows each end to
-    /// a few entries before any key is read.
+    /// agree before it (so they are sorted by that byte).
     private func byteRun(_ c: UInt8, at depth: Int, _ lo: Int, _ hi: Int,
                          _ k: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<UInt32>) -> Range<Int> {
-        var firstWindow = lo..<hi, endWindow = lo..<hi
+        let from = firstEntry(byte: c, past: false, at: depth, lo, hi, k, starts)
+        return from..<firstEntry(byte: c, past: true, at: depth, from, hi, k, starts)
+    }
+
+    /// The first entry of lo..<hi whose byte at `depth` is at least c (`past`: more than c), where every key there is
+    /// longer than `depth` and all agree before it. Within the fence's eight bytes the fence narrows the search to the
+    /// 16 entries before a fence entry before any key is read.
+    private func firstEntry(byte c: UInt8, past: Bool, at depth: Int, _ lo: Int, _ hi: Int,
+                            _ k: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<UInt32>) -> Int {
+        @inline(__always) func isPast(_ b: UInt8) -> Bool { past ? b > c : b >= c }
+        var window = lo..<hi
         if depth < 8 {
             let stride = Self.fenceStride, shift = UInt64(56 - 8 * depth)
             let fLo = (lo + stride - 1) / stride, fHi = (hi + stride - 1) / stride
-            fence.withUnsafeBufferPointer { f in
-                @inline(__always) func byte(_ j: Int) -> UInt8 { UInt8(truncatingIfNeeded: f[j] >> shift) }
-                let a = firstIndex(in: fLo..<fHi) { byte($0) >= c }, b = firstIndex(in: a..<fHi) { byte($0) > c }
-                firstWindow = (a > fLo ? (a - 1) * stride + 1 : lo)..<(a < fHi ? a * stride : hi)
-                endWindow = (b > fLo ? (b - 1) * stride + 1 : lo)..<(b < fHi ? b * stride : hi)
-            }
+            let a = fence.withUnsafeBufferPointer { f in firstIndex(in: fLo..<fHi) { isPast(UInt8(truncatingIfNeeded: f[$0] >> shift)) } }
+            window = (a > fLo ? (a - 1) * stride + 1 : lo)..<(a < fHi ? a * stride : hi)
         }
-        let from = firstIndex(in: firstWindow) { k[Int(starts[$0]) + depth] >= c }
-        let to = firstIndex(in: max(from, endWindow.lowerBound)..<endWindow.upperBound) { k[Int(starts[$0]) + depth] > c }
-        return from..<max(from, to)
+        return firstIndex(in: window) { isPast(k[Int(starts[$0]) + depth]) }
     }
 
     /// Entries between two fence entries.
@@ -706,13 +709,17 @@ struct NameIndex: Sendable {
                                     var childStart = rest
                                     while childStart < hi {
                                         let c = k[Int(starts[childStart]) + depth]
-                                        // Gallop to the end of the run of keys with byte c at this depth.
+                                        // Gallop to the end of the run of keys with byte c at this depth: over the keys
+                                        // next to it (they lie side by side), and past a fence's stride by the fence.
                                         var good = childStart, step = 1, bad = hi
                                         while good + step < hi {
+                                            if depth < 8, step > Self.fenceStride { break }
                                             if k[Int(starts[good + step]) + depth] == c { good += step; step <<= 1 }
                                             else { bad = good + step; break }
                                         }
-                                        let end = firstIndex(in: (good + 1)..<bad) { k[Int(starts[$0]) + depth] != c }
+                                        let end = good + step < hi && bad == hi
+                                            ? firstEntry(byte: c, past: true, at: depth, good + 1, hi, k, starts)
+                                            : firstIndex(in: (good + 1)..<bad) { k[Int(starts[$0]) + depth] != c }
                                         descend(c, childStart, end)
                                         childStart = end
                                     }
