@@ -451,19 +451,13 @@ struct NameIndex: Sendable {
     /// fence entry that sorts before the prefix, and from the first that sorts after it, cannot. With a prefix of
     /// at most eight bytes the fence decides, and a fence entry that starts with it is returned as `known`.
     private func fenced(_ prefix: [UInt8], _ from: Int, _ to: Int) -> (lo: Int, hi: Int, known: Int?) {
-        let stride = Self.fenceStride
         let compared = min(prefix.count, 8)
         var word: UInt64 = 0
         for i in 0..<compared { word |= UInt64(prefix[i]) << UInt64(56 - 8 * i) }
         let mask: UInt64 = compared == 8 ? .max : ~(UInt64.max >> UInt64(8 * compared))
-        // The fence entries inside from..<to.
-        let fLo = (from + stride - 1) / stride, fHi = (to + stride - 1) / stride
-        return fence.withUnsafeBufferPointer { f in
-            let a = firstIndex(in: fLo..<fHi) { f[$0] & mask >= word }
-            let b = firstIndex(in: a..<fHi) { f[$0] & mask > word }
-            let lo = a > fLo ? (a - 1) * stride + 1 : from, hi = b < fHi ? b * stride : to
-            return (lo, hi, a < b && compared == prefix.count ? a * stride : nil)
-        }
+        let first = fenceWindow(from, to) { $0 & mask >= word }, end = fenceWindow(from, to) { $0 & mask > word }
+        let known = first.entry.flatMap { e in compared == prefix.count && fence[e / Self.fenceStride] & mask == word ? e : nil }
+        return (first.window.lowerBound, end.window.upperBound, known)
     }
 
     /// The entries of lo..<hi whose key has byte c at `depth`, where every key there is longer than `depth` and all
@@ -480,14 +474,19 @@ struct NameIndex: Sendable {
     private func firstEntry(byte c: UInt8, past: Bool, at depth: Int, _ lo: Int, _ hi: Int,
                             _ k: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<UInt32>) -> Int {
         @inline(__always) func isPast(_ b: UInt8) -> Bool { past ? b > c : b >= c }
-        var window = lo..<hi
-        if depth < 8 {
-            let stride = Self.fenceStride, shift = UInt64(56 - 8 * depth)
-            let fLo = (lo + stride - 1) / stride, fHi = (hi + stride - 1) / stride
-            let a = fence.withUnsafeBufferPointer { f in firstIndex(in: fLo..<fHi) { isPast(UInt8(truncatingIfNeeded: f[$0] >> shift)) } }
-            window = (a > fLo ? (a - 1) * stride + 1 : lo)..<(a < fHi ? a * stride : hi)
-        }
+        let shift = UInt64(56 - 8 * min(depth, 7))
+        let window = depth < 8 ? fenceWindow(lo, hi) { isPast(UInt8(truncatingIfNeeded: $0 >> shift)) }.window : lo..<hi
         return firstIndex(in: window) { isPast(k[Int(starts[$0]) + depth]) }
+    }
+
+    /// Where in lo..<hi the first entry for which `isPast` holds lies (`isPast` of a fence word, false then true in
+    /// key order): after the last fence entry inside lo..<hi for which it is false, up to the first (`entry`, nil
+    /// when none) for which it is true, which the window ends at.
+    private func fenceWindow(_ lo: Int, _ hi: Int, where isPast: (UInt64) -> Bool) -> (window: Range<Int>, entry: Int?) {
+        let stride = Self.fenceStride
+        let fLo = (lo + stride - 1) / stride, fHi = (hi + stride - 1) / stride
+        let a = fence.withUnsafeBufferPointer { f in firstIndex(in: fLo..<fHi) { isPast(f[$0]) } }
+        return ((a > fLo ? (a - 1) * stride + 1 : lo)..<(a < fHi ? a * stride : hi), a < fHi ? a * stride : nil)
     }
 
     /// Entries between two fence entries.
