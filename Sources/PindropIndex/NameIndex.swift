@@ -387,8 +387,8 @@ struct NameIndex: Sendable {
         let bucket = Int(b0) << 8 | (prefix.count > 1 ? Int(prefix[1]) : 0)
         let (from, to) = prefix.count > 1 ? (Int(buckets[bucket]), Int(buckets[bucket + 1])) : (Int(buckets[bucket]), Int(buckets[bucket + 256]))
         // The fence narrows both ends to a few entries each without reading a key: `known` is an entry that starts
-        // with the prefix, where the fence shows one.
-        let (lo, hi, known) = fenced(prefix, from, to)
+        // with the prefix, where the fence shows one, and the end then lies at `endFrom` or after.
+        let (lo, hi, known, endFrom) = fenced(prefix, from, to)
         return keyBytes.withUnsafeBufferPointer { k in
             prefix.withUnsafeBufferPointer { q in
                 keyStart.withUnsafeBufferPointer { starts in
@@ -406,10 +406,11 @@ struct NameIndex: Sendable {
                             pindrop_prefetch(starts.baseAddress! + ((lo + probe) >> 1)); pindrop_prefetch(starts.baseAddress! + ((probe + 1 + hi) >> 1))
                             pindrop_prefetch(lengths.baseAddress! + probe)
                         }
-                        /// The keys that start with the prefix, given one of them (`mid`) in lo..<hi: the first such key and
-                        /// the end are searched side by side, so that their memory reads overlap (they are independent).
-                        func around(_ lo: Int, _ mid: Int, _ hi: Int) -> (all: Range<Int>, exact: Range<Int>) {
-                            var firstLo = lo, firstHi = mid, endLo = mid + 1, endHi = hi
+                        /// The keys that start with the prefix, given one of them (`mid`) in lo..<hi and that the end is at
+                        /// `endFrom` or after: the first such key and the end are searched side by side, so that their
+                        /// memory reads overlap (they are independent).
+                        func around(_ lo: Int, _ mid: Int, _ hi: Int, endFrom: Int) -> (all: Range<Int>, exact: Range<Int>) {
+                            var firstLo = lo, firstHi = mid, endLo = max(mid + 1, endFrom), endHi = hi
                             while firstLo < firstHi || endLo < endHi {
                                 if firstLo < firstHi {
                                     let probe = (firstLo + firstHi) >> 1
@@ -429,7 +430,7 @@ struct NameIndex: Sendable {
                             let exactEnd = firstIndex(in: (first + step / 2)..<min(first + step, end)) { Int(lengths[$0]) != m }
                             return (first..<end, first..<exactEnd)
                         }
-                        if let known { return around(lo, known, hi) }
+                        if let known { return around(lo, known, hi, endFrom: endFrom) }
                         // One search narrows both ends until a probe starts with the prefix.
                         var lo = lo, hi = hi
                         while lo < hi {
@@ -438,7 +439,7 @@ struct NameIndex: Sendable {
                             let c = side(mid)
                             if c < 0 { lo = mid + 1; continue }
                             if c > 0 { hi = mid; continue }
-                            return around(lo, mid, hi)
+                            return around(lo, mid, hi, endFrom: mid + 1)
                         }
                         return (lo..<lo, lo..<lo)
                     }
@@ -449,15 +450,16 @@ struct NameIndex: Sendable {
 
     /// The entries of from..<to that can start with `prefix`, narrowed by the fence: the entries before the last
     /// fence entry that sorts before the prefix, and from the first that sorts after it, cannot. With a prefix of
-    /// at most eight bytes the fence decides, and a fence entry that starts with it is returned as `known`.
-    private func fenced(_ prefix: [UInt8], _ from: Int, _ to: Int) -> (lo: Int, hi: Int, known: Int?) {
+    /// at most eight bytes the fence decides: a fence entry that starts with it is returned as `known`, and the end of
+    /// the keys that do lies at `endFrom` or after.
+    private func fenced(_ prefix: [UInt8], _ from: Int, _ to: Int) -> (lo: Int, hi: Int, known: Int?, endFrom: Int) {
         let compared = min(prefix.count, 8)
         var word: UInt64 = 0
         for i in 0..<compared { word |= UInt64(prefix[i]) << UInt64(56 - 8 * i) }
         let mask: UInt64 = compared == 8 ? .max : ~(UInt64.max >> UInt64(8 * compared))
         let first = fenceWindow(from, to) { $0 & mask >= word }, end = fenceWindow(from, to) { $0 & mask > word }
         let known = first.entry.flatMap { e in compared == prefix.count && fence[e / Self.fenceStride] & mask == word ? e : nil }
-        return (first.window.lowerBound, end.window.upperBound, known)
+        return (first.window.lowerBound, end.window.upperBound, known, end.window.lowerBound)
     }
 
     /// The entries of lo..<hi whose key has byte c at `depth`, where every key there is longer than `depth` and all
