@@ -41,6 +41,31 @@ struct TownFinder: Sendable {
         }
     }
 
+    /// `d2 <= c * c` for `c = min(farthest, Geo.unitChord(forMeters: meters) * (1 + 1e-9))`, decided as that expression
+    /// decides it, but with the sine computed only when `d2` lies within a hair of the bound: a chord is at most its
+    /// arc `x` and at least `x - x³/24`, and the walk asks this of every subtree it weighs.
+    @inline(__always)
+    static func chord2(_ d2: Double, within meters: Double, farthest: Double) -> Bool {
+        let arc = meters / Geo.earthRadiusMeters
+        let upper = min(farthest, arc * (1 + 1e-9) * (1 + 1e-12))
+        if d2 > upper * upper { return false }
+        let lower = min(farthest, (arc - arc * arc * arc / 24) * (1 + 1e-9) * (1 - 1e-12))
+        if d2 <= lower * lower { return true }
+        let chord = min(farthest, Geo.unitChord(forMeters: meters) * (1 + 1e-9))
+        return d2 <= chord * chord
+    }
+
+    /// `Geo.meters(forUnitChord: chord) <= meters`, with the arcsine computed only near the bound: the arc of a chord c
+    /// (at most 0.1 here) is at least c and at most c·(1 + c²/24 + c⁴/100).
+    @inline(__always)
+    static func chord(_ chord: Double, reaches meters: Double) -> Bool {
+        let least = chord * Geo.earthRadiusMeters * (1 - 1e-12)
+        if least > meters { return false }
+        let c2 = chord * chord
+        if least * (1 + c2 / 24 + c2 * c2 / 100) * (1 + 1e-12) * (1 + 1e-12) <= meters { return true }
+        return Geo.meters(forUnitChord: chord) <= meters
+    }
+
     /// As `AddressContext.containingTown`.
     func containingTown(at c: Coordinate, spatial: SpatialIndex) -> Int? {
         // A covering place counts within 30 km, as the scan took them.
@@ -52,13 +77,12 @@ struct TownFinder: Sendable {
             guard lo < hi else { return }
             let mid = (lo + hi) >> 1, node = spatial.nodes[mid], top = node.topWeight
             if let b = best, top < b.population || (top == b.population && order >= b.order) { return }
-            let chord = min(farthest, Geo.unitChord(forMeters: AddressContext.reach(population: top)) * (1 + 1e-9))
-            guard top >= 0, node.boxDistance2(qx, qy, qz) <= chord * chord else { return }
+            guard top >= 0, Self.chord2(node.boxDistance2(qx, qy, qz), within: AddressContext.reach(population: top), farthest: farthest) else { return }
             // The children are likely next, and theirs after them: their nodes asked for now arrive while this one
             // and the first child are weighed.
             spatial.prefetchBelow(lo, hi)
             let d2 = node.distance2(qx, qy, qz), population = node.weight
-            if d2 <= farthest * farthest, Geo.meters(forUnitChord: d2.squareRoot()) <= AddressContext.reach(population: population),
+            if d2 <= farthest * farthest, Self.chord(d2.squareRoot(), reaches: AddressContext.reach(population: population)),
                population >= best?.population ?? 0, best.map({ population > $0.population || order < $0.order }) ?? true {
                 best = (Int(node.place), population, order)
             }

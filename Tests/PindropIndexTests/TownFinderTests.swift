@@ -30,6 +30,28 @@ struct TownFinderTests {
         #expect(found > 3_000 && found < points.count)
     }
 
+    @Test("its reach tests without a sine or an arcsine decide as the trigonometry does, on either side of the bound")
+    func reachTestsAsTrigonometry() {
+        var random = SplitMix64(seed: 5)
+        let farthest = Geo.unitChord(forMeters: AddressContext.townNameReach) * (1 + 1e-9)
+        for _ in 0..<20_000 {
+            // Reaches of a village to past the 30 km cap, and distances a hair either side of each, and far off.
+            let meters = AddressContext.reach(population: Int32(random.below(20_000_000)))
+            let exactChord = min(farthest, Geo.unitChord(forMeters: meters) * (1 + 1e-9))
+            for d2 in [exactChord * exactChord, (exactChord * exactChord).nextUp, (exactChord * exactChord).nextDown,
+                       exactChord * exactChord * (1 + 1e-9 * (random.unit() - 0.5)), exactChord * exactChord * 4 * random.unit()] {
+                #expect(TownFinder.chord2(d2, within: meters, farthest: farthest) == (d2 <= exactChord * exactChord), "\(d2) within \(meters) m")
+                let chord = min(d2.squareRoot(), farthest)
+                #expect(TownFinder.chord(chord, reaches: meters) == (Geo.meters(forUnitChord: chord) <= meters), "\(chord) reaching \(meters) m")
+            }
+            // A chord whose arc is the reach itself, give or take the last bits.
+            let onEdge = Geo.unitChord(forMeters: meters)
+            for chord in [onEdge, onEdge.nextUp, onEdge.nextDown] where chord <= farthest {
+                #expect(TownFinder.chord(chord, reaches: meters) == (Geo.meters(forUnitChord: chord) <= meters), "\(chord) reaching \(meters) m")
+            }
+        }
+    }
+
     @Test("at fifty times the density, with every population repeated by its copies, it still answers as the scan")
     func sameAsScanWhenDense() throws {
         let index = try SharedIndex.index
