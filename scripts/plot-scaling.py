@@ -30,7 +30,7 @@ panels = [
     ("open, ms", lambda r: r["openMS"]),
     ("serving RSS, MiB (dotted: from a cold page cache)", lambda r: r["servingMB"]),
 ]
-types = ["search", "suggest", "reverse", "nearby", "reverse street", "nearby + category"]
+types = ["search", "suggest", "reverse", "reverse, 10 places", "nearby", "reverse street", "nearby + category"]
 fig, axes = plt.subplots(2, 3, figsize=(15, 8.5))
 for ax, (title, value) in zip(axes.flat, panels):
     for source_kind, marker in (("geonames", "o-"), ("osm", "s--")):

@@ -204,6 +204,9 @@ func runScaleServe(arguments: [String]) throws {
     try record("suggest", prefixes) { _ = try index.suggest($0) }
     let points = try places.map { try ReverseRequest(coordinate: jitter($0.coordinate, 0.1)) }
     try record("reverse", points) { _ = try index.reverse($0) }
+    // The same points, ten places each (an API client's `limit=10`): the nearest places beyond the first.
+    let tens = try points.map { try ReverseRequest(coordinate: $0.coordinate, limit: 10) }
+    try record("reverse, 10 places", tens) { _ = try index.reverse($0) }
     let near = try places.map { try NearbyRequest(coordinate: $0.coordinate, radiusMeters: 5_000) }
     try record("nearby", near) { _ = try index.nearby($0) }
     if index.streetLevelCount > 0 {
@@ -291,7 +294,7 @@ func osmiumSeconds(_ file: String) -> Double? {
 
 /// The rows as a Markdown table.
 func scaleTable(_ rows: [ScaleRow]) -> String {
-    let types = ["search", "search, one typo", "suggest", "reverse", "nearby", "reverse street", "nearby + category"]
+    let types = ["search", "search, one typo", "suggest", "reverse", "reverse, 10 places", "nearby", "reverse street", "nearby + category"]
     var lines = ["| input | size | rows (OSM: nodes) | import s | CPU s | rows/s | osmium ÷ | peak RSS MiB | index MB | peak ÷ index | open ms (CPU) | serving RSS MiB (peak) | anon + file MiB | cold-start RSS MiB | "
         + types.map { "\($0) p50 / p99 µs CPU" }.joined(separator: " | ") + " |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: types.count)]

@@ -38,6 +38,50 @@ struct PlaceIndexTests {
         }
     }
 
+    @Test("the k nearest places are every place's k nearest, ties in the tree's order, near places, at sea and in Antarctica")
+    func kNearestAgreeWithEveryPlace() throws {
+        let index = try SharedIndex.index
+        let spatial = index.spatial, order = TownFinder(spatial: spatial)
+        var random = SplitMix64(seed: 23)
+        var points: [(Double, Double)] = [(-72.5, 129.0), (-68.8, -147.3), (0, -30), (90, 0), (-90, 0), (0, 180)]
+        points += (0..<20).map { _ in (asin(2 * random.unit() - 1) * 180 / .pi, 360 * random.unit() - 180) }
+        points += (0..<20).map { _ in
+            let c = index.place(atSlot: random.below(index.places.geonamesCount)).coordinate
+            return (min(90, max(-90, c.latitude + random.unit() * 0.2 - 0.1)), min(180, max(-180, c.longitude + random.unit() * 0.2 - 0.1)))
+        }
+        // At places that share their point with another (GeoNames has some): ties, which the tree's order breaks.
+        var seen: [String: Int] = [:]
+        for i in 0..<50_000 {
+            let key = "\(index.places.latitude[i]),\(index.places.longitude[i])"
+            if seen.updateValue(i, forKey: key) != nil, points.count < 56 { points.append((index.places.latitude[i], index.places.longitude[i])) }
+        }
+        #expect(points.count == 56, "too few places share a point to test ties")
+        let unit = (0..<spatial.count).map { Geo.unitVector(latitude: index.places.latitude[$0], longitude: index.places.longitude[$0]) }
+        var ties = 0
+        for (lat, lon) in points {
+            // Every place weighed, the best 100 kept by squared chord, then rank in the tree's pre-order.
+            let (qx, qy, qz) = Geo.unitVector(latitude: lat, longitude: lon)
+            var all: [(chord2: Double, rank: Int, place: Int32)] = []
+            for i in 0..<spatial.count {
+                let (x, y, z) = unit[i]
+                let d2 = (x - qx) * (x - qx) + (y - qy) * (y - qy) + (z - qz) * (z - qz)
+                if all.count == 100, d2 > all[99].chord2 { continue }
+                let rank = order.visitOrder(ofPlace: i, count: spatial.count)
+                var at = all.count
+                while at > 0, (d2, rank) < (all[at - 1].chord2, all[at - 1].rank) { at -= 1 }
+                all.insert((d2, rank, Int32(i)), at: at)
+                if all.count > 100 { all.removeLast() }
+            }
+            ties += zip(all, all.dropFirst()).filter { $0.chord2 == $1.chord2 }.count
+            for k in [2, 10, 100] {
+                let found = spatial.nearest(latitude: lat, longitude: lon, k: k)
+                #expect(found.map(\.place) == all.prefix(k).map(\.place), "k \(k) at \(lat), \(lon)")
+                #expect(found.map(\.chord2) == all.prefix(k).map(\.chord2), "k \(k) at \(lat), \(lon)")
+            }
+        }
+        #expect(ties >= 10)
+    }
+
     @Test("every street-level place is found by its OSM id, the first of the rows sharing one (all of Liechtenstein)")
     func placeByOSMID() throws {
         let index = try LiechtensteinIndex.index
