@@ -736,43 +736,14 @@ struct NameIndex: Sendable {
     }
 }
 
-/// A binary max-heap of ranges keyed by their best entry.
-struct BestFirstHeap {
-    struct Item { var key: Float; var entry: Int; var range: Range<Int>; var tier: Int; var ownNamesFirst: Bool; var penalty: Float }
-    private var items: [Item] = []
+/// The ranges of a `bestFirst` walk, each keyed by its best entry.
+typealias BestFirstHeap = Heap<BestFirstRange>
 
-    /// An empty heap with room for `capacity` items before it grows (each pop pushes up to two).
-    init(capacity: Int) { items.reserveCapacity(capacity) }
+/// A range on a `bestFirst` walk, keyed by its best entry.
+struct BestFirstRange: HeapOrdered {
+    var key: Float; var entry: Int; var range: Range<Int>; var tier: Int; var ownNamesFirst: Bool; var penalty: Float
 
     /// Higher key first; of equal keys, the earlier entry (key order), as `best(in:)` picks within a range.
     @inline(__always)
-    private func precedes(_ a: Item, _ b: Item) -> Bool { a.key > b.key || (a.key == b.key && a.entry < b.entry) }
-
-    mutating func push(_ item: Item) {
-        items.append(item)
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard precedes(items[i], items[parent]) else { break }
-            items.swapAt(i, parent); i = parent
-        }
-    }
-
-    mutating func pop() -> Item? {
-        guard let top = items.first else { return nil }
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < items.count, precedes(items[l], items[m]) { m = l }
-                if r < items.count, precedes(items[r], items[m]) { m = r }
-                if m == i { break }
-                items.swapAt(i, m); i = m
-            }
-        }
-        return top
-    }
+    func precedes(_ other: BestFirstRange) -> Bool { key > other.key || (key == other.key && entry < other.entry) }
 }

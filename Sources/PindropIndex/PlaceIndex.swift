@@ -506,9 +506,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
         street.map.features(in: box, limit: limit)
     }
 
-    /// The names of the GeoNames places in a view, biggest first, de-cluttered for `zoom`. A small view (a
-    /// city) gathers its places through the spatial index; a large one walks all places by population, which
-    /// stops at the zoom's smallest population.
+    /// The names of the GeoNames places in a view, biggest first (then the lower row), de-cluttered for `zoom`, none
+    /// smaller than the zoom's smallest population.
     public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) -> [MapLabel] {
         var placement = MapLabelPlacement(zoom: zoom, limit: limit)
         let minimum = MapLabelPlacement.minimumPopulation(zoom: zoom)
@@ -517,24 +516,47 @@ public final class PlaceIndex: PlaceStore, Sendable {
                                      coordinate: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i]),
                                      population: Int(places.population[i])))
         }
+        func inside(_ slot: Int32) -> Bool {
+            box.contains(Coordinate(latitude: places.latitude[Int(slot)], longitude: places.longitude[Int(slot)]))
+        }
+        // A small view (a city) takes every place in it, biggest first.
         let centre = Coordinate(latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
         let halfDiagonal = centre.distance(to: Coordinate(latitude: box.north, longitude: box.east))
         if box.west <= box.east, halfDiagonal < 100_000 {
             var hits: [(place: Int32, chord2: Double)] = []
             spatial.within(centre, meters: halfDiagonal + 1, into: &hits)
-            let inside = hits.map { Int($0.place) }.filter {
-                $0 < places.geonamesCount && box.contains(Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]))
-            }
-            for slot in inside.map(Int32.init).sorted(by: places.biggestFirst) where !placement.isFull {
+            for slot in hits.map(\.place).filter(inside).sorted(by: places.biggestFirst) where !placement.isFull {
                 offer(&placement, Int(slot))
             }
             return placement.placed
         }
-        for slot in labelOrder {
-            let i = Int(slot)
-            if Int(places.population[i]) < minimum || placement.isFull { break }
-            guard box.contains(Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])) else { continue }
-            offer(&placement, i)
+        // A larger one: two walks give its places in that order (biggest first, then the lower row). The list of every
+        // place by size is quick when the view holds most of the big places (the world, a continent); the place
+        // tree's largest population under each node is quick when it holds few of them (a region, the open sea, where
+        // the list reads every bigger place on Earth first: 2.5 million of them for an empty view at ×50). They take
+        // turns, 32 entries of the list to a node of the tree (about what each costs), and whichever is ahead offers
+        // the place: a view costs about twice its quicker walk at most.
+        var tree = spatial.biggestFirst(in: box, atLeast: Int32(clamping: minimum))
+        var listAt = 0, givenByList = 0, givenByTree = 0, offered = 0
+        /// The `given`-th place of a walk: offered if the other walk has not offered it yet.
+        func give(_ slot: Int32, _ given: inout Int) {
+            given += 1
+            if given > offered { offered = given; offer(&placement, Int(slot)) }
+        }
+        walking: while !placement.isFull {
+            for _ in 0..<32 {
+                // The list ends at the zoom's smallest population: every place of the view has been given.
+                guard listAt < labelOrder.count, Int(places.population[Int(labelOrder[listAt])]) >= minimum else { break walking }
+                let slot = labelOrder[listAt]
+                listAt += 1
+                if inside(slot) { give(slot, &givenByList) }
+                if placement.isFull { break walking }
+            }
+            switch tree.step(inside: inside) {
+            case .place(let slot): give(slot, &givenByTree)
+            case .opened: continue
+            case .done: break walking
+            }
         }
         return placement.placed
     }

@@ -82,6 +82,56 @@ struct PlaceIndexTests {
         #expect(ties >= 10)
     }
 
+    @Test("map labels are what offering every place of the view biggest first gives: the world, regions, the open sea, a city, across the antimeridian")
+    func mapLabelsAsEveryPlaceOffered() throws {
+        let index = try SharedIndex.index
+        let places = index.places
+        let order = (0..<Int32(index.placeCount)).sorted(by: places.biggestFirst)
+        let points = order.map { Coordinate(latitude: places.latitude[Int($0)], longitude: places.longitude[Int($0)]) }
+        var views: [(BoundingBox, Int)] = [
+            (BoundingBox(south: -85, west: -180, north: 85, east: 180), 2), (BoundingBox(south: 35, west: -10, north: 60, east: 30), 4),
+            (BoundingBox(south: 59, west: 20, north: 70, east: 32), 6), (BoundingBox(south: 59.5, west: 22, north: 61.5, east: 27), 8),
+            (BoundingBox(south: -40, west: -160, north: -30, east: -150), 8), (BoundingBox(south: 15, west: 0, north: 25, east: 10), 8),
+            (BoundingBox(south: 60.13, west: 24.85, north: 60.21, east: 25.03), 13), (BoundingBox(south: -25, west: 170, north: -10, east: -170), 6),
+            (BoundingBox(south: 45, west: 5, north: 50, east: 15), 7),
+        ]
+        var random = SplitMix64(seed: 41)
+        for _ in 0..<80 {
+            let size = pow(10, random.unit() * 3.5 - 1.3), latitude = random.unit() * 150 - 75, longitude = random.unit() * 360 - 180
+            var west = longitude - size, east = longitude + size
+            if west < -180 { west += 360 }
+            if east > 180 { east -= 360 }
+            views.append((BoundingBox(south: max(-85, latitude - size / 2), west: west, north: min(85, latitude + size / 2), east: east),
+                          2 + random.below(13)))
+        }
+        var named = 0
+        for (box, zoom) in views {
+            var placement = MapLabelPlacement(zoom: zoom, limit: 100)
+            for (slot, point) in zip(order, points) where box.contains(point) {
+                let i = Int(slot)
+                placement.offer(MapLabel(id: "geonames:\(places.geonameID[i])", name: places.name(i), coordinate: point,
+                                         population: Int(places.population[i])))
+                if placement.isFull { break }
+            }
+            #expect(index.mapLabels(in: box, zoom: zoom, limit: 100) == placement.placed, "\(box) at zoom \(zoom)")
+            named += placement.placed.count
+            // The tree's walk alone (the labels take it or the list, whichever is ahead): the view's places in that order.
+            let minimum = Int32(MapLabelPlacement.minimumPopulation(zoom: zoom))
+            let expected = zip(order, points).filter { box.contains($1) && places.population[Int($0)] >= minimum }.prefix(2_000).map(\.0)
+            var walk = index.spatial.biggestFirst(in: box, atLeast: minimum), given: [Int32] = []
+            walking: while given.count < expected.count + 1 {
+                switch walk.step(inside: { box.contains(Coordinate(latitude: places.latitude[Int($0)], longitude: places.longitude[Int($0)])) }) {
+                case .place(let slot): given.append(slot)
+                case .opened: continue
+                case .done: break walking
+                }
+            }
+            #expect(Array(given.prefix(expected.count)) == Array(expected), "the tree's walk over \(box) at zoom \(zoom)")
+            if expected.count < 2_000 { #expect(given.count == expected.count, "the tree's walk over \(box) gave \(given.count)") }
+        }
+        #expect(named > 2_000)
+    }
+
     @Test("every street-level place is found by its OSM id, the first of the rows sharing one (all of Liechtenstein)")
     func placeByOSMID() throws {
         let index = try LiechtensteinIndex.index
