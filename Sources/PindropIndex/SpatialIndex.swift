@@ -528,7 +528,6 @@ struct SpatialIndex: Sendable {
     }
 }
 
-
 /// `SpatialIndex.biggestFirst`: it opens, biggest first, the subtrees that meet the view and hold a place at least as
 /// big as the next one to give, so its cost grows with the places it gives and the subtrees around them, not with
 /// the bigger places elsewhere on Earth (which a list of every place by size reads first).
