@@ -98,9 +98,13 @@ public struct IndexBuilder: PlaceStoreWriter {
                     }
                     let names = sortingNames?.wait() ?? entries.index()
                     entries = NameEntries(keys: [])
+                    // Each place's town, made while the rest is written (one thread copies into the page cache); its
+                    // section goes last.
+                    let townsOfPlaces = Background { [spatial] in TownFinder.townsOfPlaces(spatial: spatial) }
                     progress?("writing", 0.9)
                     try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: spatial, towns: towns,
-                                                                   corrections: corrections, labelOrder: Column(labelOrder)) + street.blobs(),
+                                                                   corrections: corrections, labelOrder: Column(labelOrder)) + street.blobs()
+                                                + [StoredArray(TownFinder.townsSection, count: spatial.count) { townsOfPlaces.wait() }],
                                             buildID: buildID, to: structuresPath)
                     try IndexDatabase.writeTables(db, countries: allCountries, admin1Names: admin1Names,
                         meta: ["source": source.label, "built_at": ISO8601DateFormatter().string(from: Date()),
@@ -210,7 +214,8 @@ public struct IndexBuilder: PlaceStoreWriter {
         entries = NameEntries(keys: [])
         progress?("writing", 0.8)
         try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: index.spatial, towns: index.townFinder,
-                                                       corrections: index.corrections, labelOrder: index.labelOrder) + street.blobs(),
+                                                       corrections: index.corrections, labelOrder: index.labelOrder) + street.blobs()
+                                    + [StoredArray(TownFinder.townsSection, index.townFinder.townOfPlace)],
                                 buildID: buildID, to: structuresPath)
         report.summary.rowsRead = geonamesCount
         report.summary.rowsImported = geonamesCount

@@ -19,9 +19,10 @@ final class IndexDatabase {
     /// tree's node in one 64-byte record (point, box, place, axis, and for the place tree its population and the
     /// largest below it), where four columns and the town lookup's own held them); 23: where each alternate-name
     /// entry's name lies among its place's alternate names, and each name tree node's entry with its score; 24: the
-    /// corrections of "did you mean" and the map labels' order of places (both were made by a first query); an index
-    /// of another version is rebuilt, not misread.
-    static let structureVersion = "25"
+    /// corrections of "did you mean" and the map labels' order of places (both were made by a first query); 25: the name
+    /// index's fence; 26: each place's town (reverse's "near X, Town" walked the place tree for it); an index of another
+    /// version is rebuilt, not misread.
+    static let structureVersion = "26"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"
     /// Meta key of the structures file's name (in the database's folder).

@@ -404,11 +404,12 @@ public final class PlaceIndex: PlaceStore, Sendable {
     }
 
     /// A GeoNames place as the answer for a spot with no street address: "near Kamppi, Helsinki" (with the town it
-    /// lies in, `AddressContext.containingTown`), or "near Helsinki" when it is the town.
+    /// lies in, `AddressContext.containingTown`, stored for each place), or "near Helsinki" when it is the town.
     func nearName(ofSlot i: Int) -> String {
-        // The row is read after the town's walk, which is long enough for its values, asked for now, to arrive.
+        // The row's values, asked for now, arrive while the town's name is read.
         places.prefetchRow(i)
-        let town = containingTown(at: Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])).map(places.name)
+        let point = Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])
+        let town = townFinder.town(ofPlace: i, at: point, spatial: spatial).map(places.name)
         let name = places.name(i)
         return "near " + ([name] + [town].compactMap { $0 }.filter { $0 != name }).joined(separator: ", ")
     }

@@ -22,6 +22,20 @@ struct StoredArray {
     }
 
     init<T: BitwiseCopyable>(_ name: String, _ array: [T]) { self.init(name, Column(array)) }
+
+    /// A structure of `count` values still being made on another thread: `make` is called (and may wait) when the
+    /// file reaches it, so it goes last.
+    init<T: BitwiseCopyable>(_ name: String, count: Int, later make: @escaping () -> [T]) {
+        self.name = name
+        byteCount = count * MemoryLayout<T>.stride
+        stride = MemoryLayout<T>.stride
+        writeChunk = StructureFile.writeChunk
+        withBytes = { body in
+            let values = make()
+            precondition(values.count == count, "structure \(name)")
+            try values.withUnsafeBytes(body)
+        }
+    }
 }
 
 /// The read structures of an index, in a file of their own beside the SQLite file, laid out to be memory-mapped

@@ -30,6 +30,27 @@ struct TownFinderTests {
         #expect(found > 3_000 && found < points.count)
     }
 
+    @Test("each place's stored town, which reverse names, is the lookup's answer at the place's point")
+    func storedTownOfEachPlace() throws {
+        let index = try SharedIndex.index
+        let finder = index.townFinder
+        var random = SplitMix64(seed: 26)
+        var covered = 0
+        for _ in 0..<3_000 {
+            let i = random.below(index.places.geonamesCount)
+            let c = Coordinate(latitude: index.places.latitude[i], longitude: index.places.longitude[i])
+            let expected = AddressContext.containingTown(at: c, places: index.places, spatial: index.spatial)
+            #expect(finder.town(ofPlace: i, at: c, spatial: index.spatial) == expected, "place \(index.places.name(i))")
+            if finder.townOfPlace[i] >= 0 { covered += 1 }
+            if let expected, expected != i { #expect(index.places.population[expected] >= index.places.population[i]) }
+        }
+        // Every place's own reach covers it: none needs the lookup at query time.
+        #expect(covered == 3_000)
+        // Kamppi lies in Helsinki.
+        let kamppi = try #require((0..<index.places.geonamesCount).first { index.places.name($0) == "Kamppi" })
+        #expect(finder.townOfPlace[kamppi] >= 0 && index.places.name(Int(finder.townOfPlace[kamppi])) == "Helsinki")
+    }
+
     @Test("its reach tests without a sine or an arcsine decide as the trigonometry does, on either side of the bound")
     func reachTestsAsTrigonometry() {
         var random = SplitMix64(seed: 5)
@@ -74,10 +95,17 @@ struct TownFinderTests {
             kind: Column(repeatElement(0, count: n)), extraStart: Column(repeatElement(0, count: n + 1)), extraBytes: [],
             countries: [], admin1s: [])
         let spatial = SpatialIndex(latitudes: latitudes, longitudes: longitudes, weight: { populations[Int($0)] })
-        let finder = TownFinder(spatial: spatial)
+        let finder = TownFinder(spatial: spatial), stored = TownFinder.townsOfPlaces(spatial: spatial)
         #expect(n > 50_000)
+        // Each place's stored town, made in one walk for all of them, is the lookup's at its point: every third place.
+        let differing = stride(from: 0, to: n, by: 3).filter { Int(stored[$0]) != finder.containingTown(at: Coordinate(latitude: latitudes[$0], longitude: longitudes[$0]), spatial: spatial) }
+        #expect(differing.isEmpty, "\(differing.count) of \(n / 3) places")
+        #expect(Set(stored).count > 1_000)
         for _ in 0..<1_000 {
             let i = Int(random.next() % UInt64(n))
+            // And the scan's.
+            #expect(Int(stored[i]) == AddressContext.containingTown(at: Coordinate(latitude: latitudes[i], longitude: longitudes[i]),
+                                                                    places: places, spatial: spatial))
             for c in [Coordinate(latitude: latitudes[i], longitude: longitudes[i]),
                       Coordinate(latitude: latitudes[i] + unit() * 0.2 - 0.1, longitude: longitudes[i] + unit() * 0.2 - 0.1)] {
                 #expect(finder.containingTown(at: c, spatial: spatial)
