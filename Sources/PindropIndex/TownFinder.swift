@@ -239,7 +239,7 @@ struct TownSweep {
         if depth == handOutBelow {
             return handedOut.append((s, Array(singles[singlesFrom...]), Array(spans[spansFrom...]), floor))
         }
-        let box = spatial.nodes[s.mid], leaf = s.hi - s.lo <= 8
+        let box = spatial.nodes[s.mid], leaf = s.hi - s.lo <= 64
         let mySingles = singles.count, mySpans = spans.count
         var floor = floor
         // At a leaf each point is a candidate for itself: nothing smaller than the smallest of them can win.
