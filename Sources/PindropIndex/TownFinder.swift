@@ -16,6 +16,8 @@ struct TownFinder: Sendable {
     let townOfPlace: Column<Int32>
     /// The section of the structures file that holds `townOfPlace`.
     static let townsSection = "town.of_place"
+    /// The squared-chord cap of a covering place: 30 km (`AddressContext.townNameReach`), as the scan took them.
+    static let farthest = Geo.unitChord(forMeters: AddressContext.townNameReach) * (1 + 1e-9)
 
     /// For `spatial` built weighed by population: each node then holds its place's population and the largest
     /// below it, beside its point and box, so the walk reads one cache line a node.
@@ -137,12 +139,11 @@ struct TownFinder: Sendable {
             return Int(best.place)
         }
         // Else the nearest place within 30 km: every place at the nearest distance, the first visited.
-        let farthest = Geo.unitChord(forMeters: AddressContext.townNameReach) * (1 + 1e-9)
         guard let nearest = spatial.nearest(latitude: c.latitude, longitude: c.longitude) else { return nil }
         var hits: [(place: Int32, chord2: Double)] = []
         spatial.within(latitude: c.latitude, longitude: c.longitude, chord: nearest.chord2.squareRoot() * (1 + 1e-9), into: &hits)
         var found: (slot: Int, chord2: Double, order: Int)?
-        for hit in hits where hit.chord2 <= farthest * farthest {
+        for hit in hits where hit.chord2 <= Self.farthest * Self.farthest {
             let order = visitOrder(ofPlace: Int(hit.place), count: spatial.count)
             if let f = found, hit.chord2 > f.chord2 || (hit.chord2 == f.chord2 && order >= f.order) { continue }
             found = (Int(hit.place), hit.chord2, order)
@@ -161,8 +162,6 @@ struct TownFinder: Sendable {
     /// `best` made the biggest of itself and the places of `span` whose reach covers `q`, walking the subtree
     /// biggest places first and skipping what could not reach `q` or could not beat `best`.
     static func walk(_ q: (Double, Double, Double), spatial: SpatialIndex, _ span: Span, best: inout Town?) {
-        // A covering place counts within 30 km, as the scan took them.
-        let farthest = Geo.unitChord(forMeters: AddressContext.townNameReach) * (1 + 1e-9)
         let (qx, qy, qz) = q
         // Pre-order: a node's rank is `order`, its left subtree's ranks follow, then its right subtree's.
         func visit(_ lo: Int, _ hi: Int, _ order: Int) {
@@ -206,7 +205,7 @@ struct TownSweep {
 
     let spatial: SpatialIndex
     let out: UnsafeMutableBufferPointer<Int32>
-    let farthest = Geo.unitChord(forMeters: AddressContext.townNameReach) * (1 + 1e-9)
+    let farthest = TownFinder.farthest
     var singles: [Single] = [], spans: [Span] = [], pending: [Span] = []
     /// Subtrees left for other threads, with their lists.
     var handedOut: [(span: Span, singles: [Single], spans: [Span], floor: Int32)] = []
