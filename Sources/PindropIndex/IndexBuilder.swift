@@ -71,8 +71,8 @@ public struct IndexBuilder: PlaceStoreWriter {
                     rows = GeoNamesRows()
                     // Without street-level rows the name entries are complete: they are sorted on a thread of their
                     // own while the spatial index is built here.
-                    let sortingNames = streets == nil ? Background { [entries] in entries.index() } : nil
-                    if sortingNames != nil { entries = NameEntries(keys: []) }
+                    let sortedBefore = streets == nil ? sortingNames({ [entries] in entries }, firstStreetLevelRow: places.count) : nil
+                    if sortedBefore != nil { entries = NameEntries(keys: []) }
                     var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude, weight: { places.population[Int($0)] })
                     spatial.addNearestCells()
                     let towns = TownFinder(spatial: spatial)
@@ -96,22 +96,28 @@ public struct IndexBuilder: PlaceStoreWriter {
                                                    townsByName: townsByName)
                         addNames(streetNames, firstRow: first, places: places, to: &entries)
                     }
-                    let names = sortingNames?.wait() ?? entries.index()
+                    let names = sortedBefore ?? sortingNames({ [entries] in entries }, firstStreetLevelRow: places.geonamesCount)
                     entries = NameEntries(keys: [])
-                    // Each place's town, made while the rest is written (one thread copies into the page cache); its
-                    // section goes last.
-                    let townsOfPlaces = Background { [spatial] in TownFinder.townsOfPlaces(spatial: spatial) }
+                    // Each place's town, made as soon as the names are sorted (beside the sort both took longer), while
+                    // the rest is written (one thread copies into the page cache); its section goes last.
+                    let townsOfPlaces = Background { [spatial] in
+                        _ = names.read()
+                        return TownFinder.townsOfPlaces(spatial: spatial)
+                    }
                     progress?("writing", 0.9)
-                    try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: spatial, towns: towns,
-                                                                   corrections: corrections, labelOrder: Column(labelOrder)) + street.blobs()
-                                                + [StoredArray(TownFinder.townsSection, count: spatial.count) { townsOfPlaces.wait() }],
+                    try StructureFile.write(IndexStructures.encode(places: places, spatial: spatial, towns: towns, corrections: corrections,
+                                                                   labelOrder: Column(labelOrder))
+                                                + street.blobs() + nameStructures(names)
+                                                + StoredArray.later(like: [StoredArray(TownFinder.townsSection, [Int32]())]) {
+                                                    [StoredArray(TownFinder.townsSection, townsOfPlaces.wait())]
+                                                },
                                             buildID: buildID, to: structuresPath)
                     try IndexDatabase.writeTables(db, countries: allCountries, admin1Names: admin1Names,
                         meta: ["source": source.label, "built_at": ISO8601DateFormatter().string(from: Date()),
                                "places": String(places.count), "origin": origin,
                                "osm_sources": streets?.labels.joined(separator: ",") ?? "",
                                IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures])
-                    report.nameEntries = names.count
+                    report.nameEntries = names.read().0.count
                     report.count(street, places)
                 }
             }
@@ -205,23 +211,39 @@ public struct IndexBuilder: PlaceStoreWriter {
         }
         ImportMemory.returnFreed()
         progress?("indexing", 0.4)
-        // The stored GeoNames entries (already folded and scored), then the new street-level ones.
-        var entries = NameEntries(keys: Array(old.keyBytes))
-        for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount { entries.append(e, of: old) }
-        addNames(rowNames, firstRow: geonamesCount, places: places, to: &entries)
+        // The stored GeoNames entries (already folded and scored), then the new street-level ones: gathered and sorted
+        // on a thread of their own while the rest of the structures is written, and written last.
+        let names = sortingNames({ [rowNames, places] in
+            var entries = NameEntries(keys: Array(old.keyBytes))
+            for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount { entries.append(e, of: old) }
+            addNames(rowNames, firstRow: geonamesCount, places: places, to: &entries)
+            return entries
+        }, firstStreetLevelRow: geonamesCount)
         rowNames = []
-        let names = entries.index()
-        entries = NameEntries(keys: [])
         progress?("writing", 0.8)
-        try StructureFile.write(IndexStructures.encode(places: places, names: names, spatial: index.spatial, towns: index.townFinder,
+        try StructureFile.write(IndexStructures.encode(places: places, spatial: index.spatial, towns: index.townFinder,
                                                        corrections: index.corrections, labelOrder: index.labelOrder) + street.blobs()
-                                    + [StoredArray(TownFinder.townsSection, index.townFinder.townOfPlace)],
+                                    + [StoredArray(TownFinder.townsSection, index.townFinder.townOfPlace)] + nameStructures(names),
                                 buildID: buildID, to: structuresPath)
         report.summary.rowsRead = geonamesCount
         report.summary.rowsImported = geonamesCount
-        report.nameEntries = names.count
+        report.nameEntries = names.read().0.count
         report.count(street, places)
         return places.count
+    }
+
+    /// The name entries `entries` gives, sorted on a thread of their own, and their structures (street-level rows
+    /// from `firstStreetLevelRow` on): the rest of the structures is written meanwhile.
+    static func sortingNames(_ entries: @escaping () -> NameEntries, firstStreetLevelRow: Int) -> Background<(NameIndex, [StoredArray])> {
+        Background {
+            let names = entries().index()
+            return (names, IndexStructures.encode(names: names, firstStreetLevelRow: firstStreetLevelRow))
+        }
+    }
+
+    /// The name structures of `sorting`, waited for when the file reaches them.
+    static func nameStructures(_ sorting: Background<(NameIndex, [StoredArray])>) -> [StoredArray] {
+        StoredArray.later(like: IndexStructures.encode(names: NameEntries(keys: []).index(), firstStreetLevelRow: 0)) { sorting.read().1 }
     }
 
     /// Builds the index from records in memory (tests), as from a dump holding them.

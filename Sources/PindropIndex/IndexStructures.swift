@@ -5,10 +5,9 @@ import PindropCore
 enum IndexStructures {
     /// `corrections` and `labelOrder` are of the GeoNames rows (`PlaceIndex.correctionForms(of:)`,
     /// `PlaceTable.labelOrder()`): an import that keeps those rows passes the open index's on.
-    static func encode(places: PlaceTable, names: NameIndex, spatial: SpatialIndex, towns: TownFinder,
-                       corrections: CorrectionForms, labelOrder: Column<Int32>) -> [StoredArray] {
-        let firstStreetLevelRow = places.geonamesCount
-        return towns.blobs() + corrections.blobs() + [
+    static func encode(places: PlaceTable, spatial: SpatialIndex, towns: TownFinder, corrections: CorrectionForms,
+                       labelOrder: Column<Int32>) -> [StoredArray] {
+        towns.blobs() + corrections.blobs() + [
             StoredArray("place.label_order", labelOrder),
             StoredArray("place.geonameid", places.geonameID),
             StoredArray("place.latitude", places.latitude),
@@ -23,6 +22,16 @@ enum IndexStructures {
             StoredArray("place.extra_bytes", places.extraBytes),
             StoredArray("place.alternate_start", places.alternateStart),
             StoredArray("place.alternate_bytes", places.alternateBytes, sparselyRead: true),
+            StoredArray("spatial.nodes", spatial.nodes),
+            StoredArray("spatial.cell_start", spatial.cellStart),
+            StoredArray("spatial.cell_slots", spatial.cellSlots),
+            StoredArray("spatial.cell_bound", spatial.cellBound),
+        ]
+    }
+
+    /// The name index's structures.
+    static func encode(names: NameIndex, firstStreetLevelRow: Int) -> [StoredArray] {
+        [
             StoredArray("name.key_bytes", names.keyBytes),
             StoredArray("name.key_start", names.keyStart),
             StoredArray("name.key_length", names.keyLength),
@@ -36,10 +45,6 @@ enum IndexStructures {
             StoredArray("name.fence", names.fence),
             // Stored, not found at open: finding them is a pass over every entry.
             StoredArray("name.street_level_entries", names.entryPlace.indices.filter { Int(names.entryPlace[$0]) >= firstStreetLevelRow }.map(Int32.init)),
-            StoredArray("spatial.nodes", spatial.nodes),
-            StoredArray("spatial.cell_start", spatial.cellStart),
-            StoredArray("spatial.cell_slots", spatial.cellSlots),
-            StoredArray("spatial.cell_bound", spatial.cellBound),
         ]
     }
 

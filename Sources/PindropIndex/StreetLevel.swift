@@ -45,6 +45,8 @@ struct StreetLevel: Sendable {
     init(places: PlaceTable, addressPoints: [(row: Int, point: Coordinate)], streetLines: [(row: Int, points: [Coordinate])],
          features: [MapFeature], areas: AreaIndex) {
         self.areas = areas
+        // The map's shapes need none of the trees: made on another core meanwhile.
+        let shapes = Background { StreetMapShapes(features: features) }
         func rows(_ kind: PlaceTable.RowKind) -> Range<Int> {
             let all = places.kind.indices.filter { places.kind[$0] == kind.rawValue }
             return (all.first ?? 0)..<((all.last ?? -1) + 1)
@@ -79,7 +81,7 @@ struct StreetLevel: Sendable {
         }
         streetPoints = SpatialIndex(latitudes: lats, longitudes: lons)
         streetPointRow = Column(owners)
-        let map = StreetMapShapes(features: features)
+        let map = shapes.wait()
         self.map = map
         let slotOfPoint = addresses.slotOfPlace()
         // Each address point meets only the buildings of its grid cell; the pairs are then grouped by building

@@ -5,7 +5,6 @@ import PindropCore
 /// as they lie in memory (no copy of a structure while the import still holds them all).
 struct StoredArray {
     let name: String
-    let byteCount: Int
     let stride: Int
     /// Bytes one `pwrite` of it writes at most (see `StructureFile.writeChunk`).
     let writeChunk: Int
@@ -15,7 +14,6 @@ struct StoredArray {
     /// in small pieces, which the kernel caches, and a fault then maps, in small folios.
     init<T: BitwiseCopyable>(_ name: String, _ column: Column<T>, sparselyRead: Bool = false) {
         self.name = name
-        byteCount = column.count * MemoryLayout<T>.stride
         stride = MemoryLayout<T>.stride
         writeChunk = sparselyRead ? StructureFile.sparseWriteChunk : StructureFile.writeChunk
         withBytes = { body in try column.withUnsafeBytes(body) }
@@ -23,17 +21,19 @@ struct StoredArray {
 
     init<T: BitwiseCopyable>(_ name: String, _ array: [T]) { self.init(name, Column(array)) }
 
-    /// A structure of `count` values still being made on another thread: `make` is called (and may wait) when the
-    /// file reaches it, so it goes last.
-    init<T: BitwiseCopyable>(_ name: String, count: Int, later make: @escaping () -> [T]) {
-        self.name = name
-        byteCount = count * MemoryLayout<T>.stride
-        stride = MemoryLayout<T>.stride
-        writeChunk = StructureFile.writeChunk
-        withBytes = { body in
-            let values = make()
-            precondition(values.count == count, "structure \(name)")
-            try values.withUnsafeBytes(body)
+    private init(name: String, stride: Int, writeChunk: Int, withBytes: @escaping ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) {
+        self.name = name; self.stride = stride; self.writeChunk = writeChunk; self.withBytes = withBytes
+    }
+
+    /// Structures still being made on another thread, each waited for when the file reaches it: `made` gives them
+    /// (and may wait), named and typed as `template`, the same structures of an empty value.
+    static func later(like template: [StoredArray], _ made: @escaping () -> [StoredArray]) -> [StoredArray] {
+        template.enumerated().map { i, t in
+            StoredArray(name: t.name, stride: t.stride, writeChunk: t.writeChunk) { body in
+                let section = made()[i]
+                precondition(section.name == t.name && section.stride == t.stride, "structure \(t.name)")
+                try section.withBytes(body)
+            }
         }
     }
 }
@@ -59,6 +59,8 @@ enum StructureFile {
     static let headerBytes = 64, entryBytes = 64, nameBytes = 44, alignment = 64
 
     /// Writes the structures to a new file at `path` (through `path.building`, renamed when complete and on disk).
+    /// A structure made `later` is waited for when the file reaches it; the table of contents goes in last, where
+    /// room was left for it, so no size need be known ahead.
     static func write(_ structures: [StoredArray], buildID: UUID, to path: String) throws {
         let temporary = path + ".building"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -66,20 +68,20 @@ enum StructureFile {
         var closed = false
         defer { if !closed { close(fd) } }
         do {
-            // The table first, from the sizes alone.
             var offset = align(headerBytes + entryBytes * structures.count)
             var table: [UInt8] = []
             table.reserveCapacity(entryBytes * structures.count)
-            var offsets: [Int] = []
             for s in structures {
                 let name = Array(s.name.utf8)
                 precondition(name.count <= nameBytes && !name.contains(0), "structure name \(s.name)")
-                table += name + [UInt8](repeating: 0, count: nameBytes - name.count)
-                append(UInt32(s.stride), to: &table)
-                append(UInt64(offset), to: &table)
-                append(UInt64(s.byteCount), to: &table)
-                offsets.append(offset)
-                offset = align(offset + s.byteCount)
+                try s.withBytes { bytes in
+                    try writeAll(fd, bytes, at: offset, chunk: s.writeChunk, path: temporary)
+                    table += name + [UInt8](repeating: 0, count: nameBytes - name.count)
+                    append(UInt32(s.stride), to: &table)
+                    append(UInt64(offset), to: &table)
+                    append(UInt64(bytes.count), to: &table)
+                    offset = align(offset + bytes.count)
+                }
             }
             let fileSize = offset
             var header = magic
@@ -92,9 +94,6 @@ enum StructureFile {
             header += [UInt8](repeating: 0, count: headerBytes - header.count)
             try writeAll(fd, header, at: 0, path: temporary)
             try writeAll(fd, table, at: headerBytes, path: temporary)
-            for (s, at) in zip(structures, offsets) {
-                try s.withBytes { bytes in try writeAll(fd, bytes, at: at, chunk: s.writeChunk, path: temporary) }
-            }
             guard ftruncate(fd, off_t(fileSize)) == 0, fsync(fd) == 0 else {
                 throw PindropError.indexUnavailable("cannot write \(temporary): \(String(cString: strerror(errno)))")
             }

@@ -8,6 +8,41 @@ import Testing
 struct OSMFeatureExtractorTests {
     // MARK: The real Helsinki extract
 
+    @Test("a street finds each of its nodes wherever its id lies among thousands (gaps, unsorted input), and leaves out those the file lacks")
+    func wayNodesAmongMany() {
+        // 5,000 nodes with ids spaced unevenly (runs and gaps), given in reverse order; a street through some of them,
+        // across the lookup's runs of 64, through ids below the first, between two, and above the last.
+        var nodes: [OSMNode] = []
+        var id: Int64 = 1_000
+        for i in 0..<5_000 {
+            id += i % 97 == 0 ? 10_000 : Int64(1 + i % 3)
+            nodes.append(OSMNode(id: id, coordinate: Coordinate(latitude: 60 + Double(i) * 1e-5, longitude: 24 + Double(i % 50) * 1e-5)))
+        }
+        let byID = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, $0.coordinate) })
+        let wanted = [nodes[0].id, 999, nodes[63].id, nodes[64].id, nodes[65].id, nodes[64].id + 5_000, nodes[2_500].id,
+                      nodes[4_998].id, nodes[4_999].id, nodes[4_999].id + 1]
+        let street = OSMWay(id: 7, nodeIDs: wanted, tags: ["highway": "residential", "name": "Testikatu"])
+        let features = OSMFeatureExtractor().extract(from: OSMData(nodes: nodes.reversed(), ways: [street]))
+        // Locations are kept to OpenStreetMap's 10⁻⁷ degrees.
+        let expected = wanted.compactMap { byID[$0] }, found = features.streets.first?.points ?? []
+        #expect(expected.count == 7 && found.count == expected.count)
+        #expect(zip(found, expected).allSatisfy { abs($0.latitude - $1.latitude) < 1e-7 && abs($0.longitude - $1.longitude) < 1e-7 })
+    }
+
+    @Test("tags: a key's value is found, replaced in place or removed, and tags compare as dictionaries do")
+    func tags() {
+        var tags: OSMTags = ["name": "Testikahvila", "amenity": "cafe"]
+        tags["name"] = "Kahvila"
+        #expect(tags["name"] == "Kahvila" && tags.count == 2)
+        tags["amenity"] = "restaurant"
+        tags["shop"] = nil
+        tags["addr:street"] = "Testikatu"
+        #expect(tags.map(\.key) == ["name", "amenity", "addr:street"])
+        tags["name"] = nil
+        #expect(tags == ["addr:street": "Testikatu", "amenity": "restaurant"] && tags != ["amenity": "restaurant"])
+        #expect(OSMTags(["b": "2", "a": "1"]) == ["a": "1", "b": "2"] && OSMTags().isEmpty)
+    }
+
     @Test("feature counts of the Helsinki extract")
     func helsinkiCounts() throws {
         let features = try OSMTestData.helsinkiFeatures()
@@ -207,7 +242,7 @@ struct OSMFeatureExtractorTests {
     @Test("categories: the value, the key for 'yes', the first of a list")
     func categories() {
         func category(_ tags: [String: String]) -> String? {
-            let node = OSMNode(id: 1, coordinate: Coordinate(latitude: 0, longitude: 0), tags: tags.merging(["name": "X"]) { a, _ in a })
+            let node = OSMNode(id: 1, coordinate: Coordinate(latitude: 0, longitude: 0), tags: OSMTags(tags.merging(["name": "X"]) { a, _ in a }))
             return OSMFeatureExtractor().extract(from: OSMData(nodes: [node])).venues.first?.category
         }
         #expect(category(["amenity": "cafe"]) == "cafe")

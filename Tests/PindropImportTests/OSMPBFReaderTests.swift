@@ -377,6 +377,19 @@ struct OSMPBFReaderTests {
         #expect(error?.message.contains("3 ids but 2 latitudes") == true)
     }
 
+    @Test("a packed field cut inside its last value is an error, not a short list")
+    func truncatedPackedField() {
+        var dense = OSMTestMessage()
+        dense.data(1, OSMTestMessage.varint(2) + OSMTestMessage.varint(2) + [0x81])  // ids 1, 2 and the start of a third
+        dense.packedSigned(8, [0, 0])
+        dense.packedSigned(9, [0, 0])
+        var group = OSMTestMessage(); group.message(2, dense)
+        var block = OSMTestMessage(); block.message(2, group)
+        let file = OSMTestPBF.headerBlock() + OSMTestPBF.fileBlock(type: "OSMData", blob: OSMTestPBF.rawBlob(block.bytes))
+        let error = #expect(throws: PindropError.self) { try OSMPBFReader(bytes: file).readAll() }
+        #expect(error?.message.contains("truncated varint") == true)
+    }
+
     @Test("random byte flips in the real file never crash the reader")
     func flippedBytes() {
         var random = OSMTestRandom(seed: 7)

@@ -25,9 +25,9 @@ enum OSMTestData {
     static func helsinkiFeatures() throws -> OSMFeatures { try extracted.get() }
 }
 
-extension [String: String] {
+extension OSMTags {
     /// Just these keys' entries: a test compares a few tags in one expectation, and a failure shows them all.
-    func only(_ keys: String...) -> [String: String] { filter { keys.contains($0.key) } }
+    func only(_ keys: String...) -> OSMTags { filter { keys.contains($0.key) } }
 }
 
 /// Writes protocol buffer messages and PBF files by hand, to build small test files and broken ones.

@@ -71,6 +71,13 @@ public final class Background<Value>: @unchecked Sendable {
         thread.start()
     }
 
+    /// Waits for the work to end and reads its value, which stays here for other readers.
+    public func read() -> Value {
+        condition.lock(); defer { condition.unlock() }
+        while value == nil { condition.wait() }
+        return value!
+    }
+
     /// Waits for the work to end and takes its value (once).
     public func wait() -> Value {
         condition.lock(); defer { condition.unlock() }

@@ -90,7 +90,7 @@ public enum AreaLevel: Int, Sendable, Hashable, Codable, CaseIterable, Comparabl
     public static func < (a: AreaLevel, b: AreaLevel) -> Bool { a.rawValue < b.rawValue }
 
     /// The level of an OSM object's tags, or nil when they do not make it an area this index keeps.
-    public static func of(tags: [String: String]) -> AreaLevel? {
+    public static func of(tags: OSMTags) -> AreaLevel? {
         switch tags["boundary"] {
         case "administrative":
             guard let level = tags["admin_level"].flatMap({ Int($0) }) else { return nil }

@@ -6,10 +6,10 @@ public struct OSMNode: Sendable, Hashable {
     public var id: Int64, coordinate: Coordinate
     /// The node's tags (`name`, `amenity`, `addr:street`, ...; empty for most nodes), and its last edit in seconds
     /// since 1970 when the file carries metadata.
-    public var tags: [String: String], timestamp: Int64?
+    public var tags: OSMTags, timestamp: Int64?
 
     /// Makes a node.
-    public init(id: Int64, coordinate: Coordinate, tags: [String: String] = [:], timestamp: Int64? = nil) {
+    public init(id: Int64, coordinate: Coordinate, tags: OSMTags = [:], timestamp: Int64? = nil) {
         self.id = id; self.coordinate = coordinate; self.tags = tags; self.timestamp = timestamp
     }
 }
@@ -19,10 +19,10 @@ public struct OSMWay: Sendable, Hashable {
     /// The OSM way id, and the ids of the way's nodes, in order (a closed way repeats its first id at the end).
     public var id: Int64, nodeIDs: [Int64]
     /// The way's tags, and its last edit in seconds since 1970 when the file carries metadata.
-    public var tags: [String: String], timestamp: Int64?
+    public var tags: OSMTags, timestamp: Int64?
 
     /// Makes a way.
-    public init(id: Int64, nodeIDs: [Int64], tags: [String: String] = [:], timestamp: Int64? = nil) {
+    public init(id: Int64, nodeIDs: [Int64], tags: OSMTags = [:], timestamp: Int64? = nil) {
         self.id = id; self.nodeIDs = nodeIDs; self.tags = tags; self.timestamp = timestamp
     }
 }
@@ -56,10 +56,10 @@ public struct OSMRelation: Sendable, Hashable {
     public var id: Int64, members: [OSMRelationMember]
     /// The relation's tags (`type=multipolygon`, ...), and its last edit in seconds since 1970 when the file
     /// carries metadata.
-    public var tags: [String: String], timestamp: Int64?
+    public var tags: OSMTags, timestamp: Int64?
 
     /// Makes a relation.
-    public init(id: Int64, members: [OSMRelationMember], tags: [String: String] = [:], timestamp: Int64? = nil) {
+    public init(id: Int64, members: [OSMRelationMember], tags: OSMTags = [:], timestamp: Int64? = nil) {
         self.id = id; self.members = members; self.tags = tags; self.timestamp = timestamp
     }
 }
@@ -107,10 +107,10 @@ public struct OSMDecodingFilter: Sendable {
     /// Whether tags with this key are kept.
     public var keepsKey: @Sendable (String) -> Bool
     /// Whether a relation with these tags (the kept ones) is kept.
-    public var keepsRelation: @Sendable ([String: String]) -> Bool
+    public var keepsRelation: @Sendable (OSMTags) -> Bool
 
     /// Makes a filter.
-    public init(keepsKey: @escaping @Sendable (String) -> Bool, keepsRelation: @escaping @Sendable ([String: String]) -> Bool) {
+    public init(keepsKey: @escaping @Sendable (String) -> Bool, keepsRelation: @escaping @Sendable (OSMTags) -> Bool) {
         self.keepsKey = keepsKey; self.keepsRelation = keepsRelation
     }
 }

@@ -32,7 +32,7 @@ struct OSMExtraction {
 
     /// Whether a relation with these tags is one the extraction uses: a multipolygon, a street, or with `areas` a
     /// boundary of a level it knows.
-    static func keeps(relationTags tags: [String: String], areas: Bool) -> Bool {
+    static func keeps(relationTags tags: OSMTags, areas: Bool) -> Bool {
         switch tags["type"] {
         case "multipolygon", "street", "associatedStreet": true
         case "boundary": areas && AreaLevel.of(tags: tags) != nil
@@ -76,7 +76,7 @@ struct OSMExtraction {
 
     /// Adds a named area, or notes why it is left out: member ways or nodes missing from the file (an extract
     /// cuts the boundaries crossing its edge), or rings that do not close.
-    private mutating func addArea(id: String, tags: [String: String], level: AreaLevel, rings: [[Int64]],
+    private mutating func addArea(id: String, tags: OSMTags, level: AreaLevel, rings: [[Int64]],
                                   memberWays: (count: Int, found: Int)) {
         let name = level == .postcode ? tags["postal_code"] ?? tags["ref"] ?? tags["name"] : tags["name"]
         guard let name, !name.isEmpty else { return }  // unnamed boundary pieces name nothing
@@ -98,8 +98,8 @@ struct OSMExtraction {
             }
             coordinates.append(points)
         }
-        let localized = Dictionary(tags.compactMap { key, value in
-            key.hasPrefix("name:") ? (String(key.dropFirst(5)), value) : nil
+        let localized = Dictionary(tags.compactMap { tag in
+            tag.key.hasPrefix("name:") ? (String(tag.key.dropFirst(5)), tag.value) : nil
         }, uniquingKeysWith: { first, _ in first })
         features.areas.append(OSMArea(id: id, name: name, level: level, adminLevel: tags["admin_level"].flatMap { Int($0) },
                                       localizedNames: localized, rings: coordinates))

@@ -87,7 +87,7 @@ public struct OSMFeatureExtractor: Sendable {
 
     /// Whether an object with these tags can be an address point or a venue (so is worth keeping until the
     /// street relations, which come last in a file, are known).
-    static func mayBeAddressOrVenue(_ tags: [String: String]) -> Bool {
+    static func mayBeAddressOrVenue(_ tags: OSMTags) -> Bool {
         tags["addr:housenumber"] != nil || (tags["name"] != nil && category(of: tags) != nil)
     }
 
@@ -95,12 +95,12 @@ public struct OSMFeatureExtractor: Sendable {
     struct Candidate {
         var id: String
         var key: OSMMemberKey
-        var tags: [String: String]
+        var tags: OSMTags
         var coordinate: Coordinate
 
         /// Keeps only the tags an address point or a venue is made from: candidates wait for the whole file to be
         /// read, and their other tags (opening hours, websites, names in other languages) were most of the memory.
-        init(id: String, key: OSMMemberKey, tags: [String: String], coordinate: Coordinate) {
+        init(id: String, key: OSMMemberKey, tags: OSMTags, coordinate: Coordinate) {
             self.id = id; self.key = key; self.coordinate = coordinate
             self.tags = tags.filter { OSMFeatureExtractor.candidateKeys.contains($0.key) }
         }
@@ -125,7 +125,7 @@ public struct OSMFeatureExtractor: Sendable {
     func features(from candidates: some Sequence<Candidate>, streetRelations: OSMStreetRelationAddresses,
                   into features: inout OSMFeatures) {
         // Venues without a full address of their own, and their tags: they borrow one once every address point is known.
-        var borrowing: [(venue: Int, tags: [String: String])] = []
+        var borrowing: [(venue: Int, coordinate: Coordinate, tags: OSMTags)] = []
         for candidate in candidates {
             let tags = candidate.tags
             let address = streetRelations.complete(Self.taggedAddress(tags), for: candidate.key)
@@ -136,21 +136,21 @@ public struct OSMFeatureExtractor: Sendable {
                 features.addressPoints.append(OSMAddressPoint(id: candidate.id, coordinate: candidate.coordinate, address: address))
             }
             if let name, let category {
-                if address == nil { borrowing.append((features.venues.count, tags)) }
+                if address == nil { borrowing.append((features.venues.count, candidate.coordinate, tags)) }
                 features.venues.append(OSMVenue(id: candidate.id, name: name, category: category.category, categoryKey: category.key,
                                                 coordinate: candidate.coordinate, address: address, addressIsTagged: address != nil))
             }
         }
         let nearest = OSMNearestAddressFinder(features.addressPoints, radiusMeters: venueAddressRadiusMeters)
-        for (v, tags) in borrowing {
-            features.venues[v].address = nearest.address(near: features.venues[v].coordinate) ?? Self.partialAddress(tags)
-        }
+        // Each lookup only reads the address points: on every core.
+        let borrowed = borrowing.concurrentMap { nearest.address(near: $0.coordinate) ?? Self.partialAddress($0.tags) }
+        for ((v, _, _), address) in zip(borrowing, borrowed) { features.venues[v].address = address }
     }
 
     // MARK: Tags
 
     /// The venue key and category of an object's tags: the first venue key present with a usable value.
-    static func category(of tags: [String: String]) -> (key: String, category: String)? {
+    static func category(of tags: OSMTags) -> (key: String, category: String)? {
         for key in venueKeys {
             guard let raw = tags[key] else { continue }
             // "nightclub;restaurant" → "nightclub"; "Store" → "store". Most values are already one plain word.
@@ -163,14 +163,14 @@ public struct OSMFeatureExtractor: Sendable {
     }
 
     /// The tagged address when there is an `addr:housenumber`; the street may still be missing.
-    static func taggedAddress(_ tags: [String: String]) -> Address? {
+    static func taggedAddress(_ tags: OSMTags) -> Address? {
         guard let number = tags["addr:housenumber"] else { return nil }
         return Address(houseNumber: number, street: tags["addr:street"], postcode: tags["addr:postcode"],
                        town: tags["addr:city"])
     }
 
     /// Whatever address parts are tagged, when there is no full address and no address point near.
-    static func partialAddress(_ tags: [String: String]) -> Address? {
+    static func partialAddress(_ tags: OSMTags) -> Address? {
         let address = Address(houseNumber: tags["addr:housenumber"], street: tags["addr:street"],
                               postcode: tags["addr:postcode"], town: tags["addr:city"])
         return address.isEmpty ? nil : address

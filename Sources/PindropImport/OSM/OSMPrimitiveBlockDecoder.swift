@@ -92,7 +92,7 @@ struct OSMPrimitiveBlockDecoder {
 
     /// Adds the tag with these string indices to `tags`, unless the filter leaves its key out.
     @inline(__always)
-    private mutating func addTag(key: Int64, value: Int64, to tags: inout [String: String],
+    private mutating func addTag(key: Int64, value: Int64, to tags: inout OSMTags,
                                  _ reader: OSMProtobufReader) throws(PindropError) {
         let keyString = try string(key, reader)
         if let filter {
@@ -103,12 +103,12 @@ struct OSMPrimitiveBlockDecoder {
     }
 
     /// The tags from the `keys`/`vals` scratch arrays.
-    private mutating func tagsFromScratch(_ reader: OSMProtobufReader) throws(PindropError) -> [String: String] {
+    private mutating func tagsFromScratch(_ reader: OSMProtobufReader) throws(PindropError) -> OSMTags {
         guard keys.count == values.count else {
             throw reader.error("\(keys.count) tag keys but \(values.count) values")
         }
         guard !keys.isEmpty else { return [:] }
-        var tags: [String: String] = [:]
+        var tags = OSMTags()
         for i in keys.indices { try addTag(key: keys[i], value: values[i], to: &tags, reader) }
         return tags
     }
@@ -206,7 +206,7 @@ struct OSMPrimitiveBlockDecoder {
         // keys_vals: for each node, (key, value) string indices ending with a 0; empty when no node has tags.
         var cursor = 0
         for i in ids.indices {
-            var tags: [String: String] = [:]
+            var tags = OSMTags()
             if !keysVals.isEmpty {
                 while true {
                     guard cursor < keysVals.count else { throw reader.error("keys_vals ends before node \(ids[i])'s tags do") }

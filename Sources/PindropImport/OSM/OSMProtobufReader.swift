@@ -12,7 +12,7 @@ enum OSMWireType: UInt8 {
 /// (`fileformat.proto`, `osmformat.proto`) need. Every read is bounds-checked and throws
 /// `PindropError.unreadableData` instead of trapping, so a broken file cannot crash the import.
 struct OSMProtobufReader {
-    private let bytes: UnsafeRawBufferPointer
+    let bytes: UnsafeRawBufferPointer
     private var position = 0
     /// Names the message being read, for error messages ("PrimitiveBlock", "DenseNodes").
     let context: String
@@ -113,21 +113,44 @@ struct OSMProtobufReader {
 
     /// Appends the values of a repeated unsigned or plain int field (uint32, int32, int64, enum).
     mutating func appendVarints(_ wireType: OSMWireType, to array: inout [Int64]) throws(PindropError) {
-        try forEachVarint(wireType) { array.append(Int64(bitPattern: $0)) }
-    }
-
-    /// Appends the values of a repeated sint64/sint32 field.
-    mutating func appendSignedVarints(_ wireType: OSMWireType, to array: inout [Int64]) throws(PindropError) {
-        try forEachVarint(wireType) { raw in array.append(Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))) }
+        try append(wireType, to: &array) { raw, _ in Int64(bitPattern: raw) }
     }
 
     /// Appends the running sums of a delta-coded repeated sint64 field.
     mutating func appendDeltaDecoded(_ wireType: OSMWireType, to array: inout [Int64]) throws(PindropError) {
-        var running = array.last ?? 0
-        try forEachVarint(wireType) { raw in
-            running &+= Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
-            array.append(running)
+        try append(wireType, to: &array) { raw, before in before &+ Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))) }
+    }
+
+    /// Appends a repeated varint field's values, each made from its raw value and the value before it (the array's
+    /// last, or 0). A packed field's values are counted first (one byte under 0x80 ends each) and written in place:
+    /// a dense block's ids, coordinates and tags are a few thousand values each, and appending them one by one
+    /// checked the array's room and ownership at every value.
+    @inline(__always)
+    private mutating func append(_ wireType: OSMWireType, to array: inout [Int64],
+                                 _ value: (_ raw: UInt64, _ before: Int64) -> Int64) throws(PindropError) {
+        guard wireType == .lengthDelimited else {
+            return try forEachVarint(wireType) { array.append(value($0, array.last ?? 0)) }
         }
+        var packed = OSMProtobufReader(try readLengthDelimited(), context: context)
+        var count = 0
+        for byte in packed.bytes where byte < 0x80 { count += 1 }
+        let first = array.count
+        var before = array.last ?? 0
+        array.append(contentsOf: repeatElement(0, count: count))
+        var failure: PindropError?
+        array.withUnsafeMutableBufferPointer { out in
+            do throws(PindropError) {
+                for i in first..<(first + count) {
+                    before = value(try packed.readVarint(), before)
+                    out[i] = before
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        // Bytes left after the last complete value: a varint cut short.
+        if !packed.isAtEnd { throw error("truncated varint") }
     }
 }
 
