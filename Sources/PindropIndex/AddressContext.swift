@@ -33,8 +33,11 @@ struct AddressContext {
 
     /// The GeoNames places near the street data, the only ones a tagged town name can mean.
     static func nearbyTowns(of features: OSMFeatures, spatial: SpatialIndex) -> Set<Int> {
-        let points = features.addressPoints.map(\.coordinate) + features.venues.map(\.coordinate) + features.streets.flatMap(\.points)
-        guard let box = BoundingBox(covering: points) else { return [] }
+        // Each kind's box, then the box of their corners (a country's street points, gathered, were tens of megabytes).
+        let boxes = [BoundingBox(covering: features.addressPoints.lazy.map(\.coordinate)), BoundingBox(covering: features.venues.lazy.map(\.coordinate)),
+                     BoundingBox(covering: features.streets.lazy.flatMap(\.points))].compactMap { $0 }
+        let corners = boxes.flatMap { [Coordinate(latitude: $0.south, longitude: $0.west), Coordinate(latitude: $0.north, longitude: $0.east)] }
+        guard let box = BoundingBox(covering: corners) else { return [] }
         let centre = Coordinate(latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
         let corner = Coordinate(latitude: box.north, longitude: box.east)
         var hits: [(place: Int32, chord2: Double)] = []

@@ -199,9 +199,11 @@ public struct IndexBuilder: PlaceStoreWriter {
             ImportMemory.returnFreed()
             report.skippedAreas = features.skippedAreas
             // The towns' names, from the stored (folded) name entries.
-            let towns = AddressContext.nearbyTowns(of: features, spatial: index.spatial)
+            var isTown = [Bool](repeating: false, count: places.count)
+            for town in AddressContext.nearbyTowns(of: features, spatial: index.spatial) { isTown[town] = true }
             var townsByName: [String: [Int]] = [:]
-            for e in 0..<old.count where old.entryKind[e] != NameIndex.Kind.innerWord.rawValue && towns.contains(Int(old.entryPlace[e])) {
+            for e in 0..<old.count where old.entryKind[e] != NameIndex.Kind.innerWord.rawValue && Int(old.entryPlace[e]) < isTown.count
+                && isTown[Int(old.entryPlace[e])] {
                 let start = Int(old.keyStart[e])
                 townsByName[String(decoding: old.keyBytes[start..<start + Int(old.keyLength[e])], as: UTF8.self), default: []]
                     .append(Int(old.entryPlace[e]))
