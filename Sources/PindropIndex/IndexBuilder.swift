@@ -117,7 +117,7 @@ public struct IndexBuilder: PlaceStoreWriter {
                                "places": String(places.count), "origin": origin,
                                "osm_sources": streets?.labels.joined(separator: ",") ?? "",
                                IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures])
-                    report.nameEntries = names.read().0.count
+                    report.nameEntries = names.read().index.count
                     report.count(street, places)
                 }
             }
@@ -229,23 +229,26 @@ public struct IndexBuilder: PlaceStoreWriter {
                                 buildID: buildID, to: structuresPath)
         report.summary.rowsRead = geonamesCount
         report.summary.rowsImported = geonamesCount
-        report.nameEntries = names.read().0.count
+        report.nameEntries = names.read().index.count
         report.count(street, places)
         return places.count
     }
 
     /// The name entries `entries` gives, sorted on a thread of their own, and their structures (street-level rows
     /// from `firstStreetLevelRow` on): the rest of the structures is written meanwhile.
-    static func sortingNames(_ entries: @escaping () -> NameEntries, firstStreetLevelRow: Int) -> Background<(NameIndex, [StoredArray])> {
+    static func sortingNames(_ entries: @escaping () -> NameEntries, firstStreetLevelRow: Int) -> Background<SortedNames> {
         Background {
             let names = entries().index()
             return (names, IndexStructures.encode(names: names, firstStreetLevelRow: firstStreetLevelRow))
         }
     }
 
+    /// A name index and its structures.
+    typealias SortedNames = (index: NameIndex, structures: [StoredArray])
+
     /// The name structures of `sorting`, waited for when the file reaches them.
-    static func nameStructures(_ sorting: Background<(NameIndex, [StoredArray])>) -> [StoredArray] {
-        StoredArray.later(like: IndexStructures.encode(names: NameEntries(keys: []).index(), firstStreetLevelRow: 0)) { sorting.read().1 }
+    static func nameStructures(_ sorting: Background<SortedNames>) -> [StoredArray] {
+        StoredArray.later(like: IndexStructures.encode(names: NameEntries(keys: []).index(), firstStreetLevelRow: 0)) { sorting.read().structures }
     }
 
     /// Builds the index from records in memory (tests), as from a dump holding them.
