@@ -76,15 +76,15 @@ struct TownFinder: Sendable {
         var right: Span { Span(lo: mid + 1, hi: hi, order: order + 1 + mid - lo) }
     }
 
-    /// A squared chord at most the one `chord(_:reaches:)` accepts for `population`'s reach within `farthest`: every
+    /// A squared chord at most the one `chord(_:reaches:)` accepts for `population`'s reach (capped at `farthest`): every
     /// point that near is covered (the arc of a chord this short exceeds it by less than the margin).
-    static func surelyCovered2(population: Int32, farthest: Double) -> Double {
+    static func surelyCovered2(population: Int32) -> Double {
         population < 0 ? -1 : min(farthest * farthest, Double(population) * (225 / (Geo.earthRadiusMeters * Geo.earthRadiusMeters))) * (1 - 1e-5)
     }
 
-    /// A squared chord at least the one `chord2(_:within:farthest:)` accepts for `population`'s reach (-1 for none):
+    /// A squared chord at least the one `chord2(_:within:)` accepts for `population`'s reach (-1 for none):
     /// a cheap test that keeps every place or subtree that may cover a point, and a few more.
-    static func reachBound2(population: Int32, farthest: Double) -> Double {
+    static func reachBound2(population: Int32) -> Double {
         // (15 m × √population / R)², without the root: the reach's arc squared, a hair larger.
         population < 0 ? -1 : min(farthest * farthest, Double(population) * (225 * (1 + 1e-7) / (Geo.earthRadiusMeters * Geo.earthRadiusMeters)))
     }
@@ -112,7 +112,7 @@ struct TownFinder: Sendable {
     /// decides it, but with the sine computed only when `d2` lies within a hair of the bound: a chord is at most its
     /// arc `x` and at least `x - x³/24`, and the walk asks this of every subtree it weighs.
     @inline(__always)
-    static func chord2(_ d2: Double, within meters: Double, farthest: Double) -> Bool {
+    static func chord2(_ d2: Double, within meters: Double) -> Bool {
         let arc = meters / Geo.earthRadiusMeters
         let upper = min(farthest, arc * (1 + 1e-9) * (1 + 1e-12))
         if d2 > upper * upper { return false }
@@ -168,7 +168,7 @@ struct TownFinder: Sendable {
             guard lo < hi else { return }
             let mid = (lo + hi) >> 1, node = spatial.nodes[mid], top = node.topWeight
             if let b = best, top < b.population || (top == b.population && order >= b.order) { return }
-            guard top >= 0, Self.chord2(node.boxDistance2(qx, qy, qz), within: AddressContext.reach(population: top), farthest: farthest) else { return }
+            guard top >= 0, Self.chord2(node.boxDistance2(qx, qy, qz), within: AddressContext.reach(population: top)) else { return }
             // The children are likely next, and theirs after them: their nodes asked for now arrive while this one
             // and the first child are weighed.
             spatial.prefetchBelow(lo, hi)
@@ -205,7 +205,6 @@ struct TownSweep {
 
     let spatial: SpatialIndex
     let out: UnsafeMutableBufferPointer<Int32>
-    let farthest = TownFinder.farthest
     var singles: [Single] = [], spans: [Span] = [], pending: [Span] = []
     /// Subtrees left for other threads, with their lists.
     var handedOut: [(span: Span, singles: [Single], spans: [Span], floor: Int32)] = []
@@ -221,13 +220,13 @@ struct TownSweep {
         let dx = max(Double(a.minX) - Double(box.maxX), 0, Double(box.minX) - Double(a.maxX))
         let dy = max(Double(a.minY) - Double(box.maxY), 0, Double(box.minY) - Double(a.maxY))
         let dz = max(Double(a.minZ) - Double(box.maxZ), 0, Double(box.minZ) - Double(a.maxZ))
-        return dx * dx + dy * dy + dz * dz <= TownFinder.reachBound2(population: a.topWeight, farthest: farthest)
+        return dx * dx + dy * dy + dz * dz <= TownFinder.reachBound2(population: a.topWeight)
     }
 
     /// Whether a place surely covers every point of a box.
     func surelyCovers(_ t: Single, _ box: SpatialNode) -> Bool {
         let p = spatial.nodes[t.town.slot]
-        return box.farthestBoxDistance2(p.x, p.y, p.z) <= TownFinder.surelyCovered2(population: t.town.population, farthest: farthest)
+        return box.farthestBoxDistance2(p.x, p.y, p.z) <= TownFinder.surelyCovered2(population: t.town.population)
     }
 
     /// The points of `s`, given its parent's lists: `singles[singlesFrom...]` (biggest first) and `spans[spansFrom...]`,
@@ -261,7 +260,7 @@ struct TownSweep {
             guard leaf || r.hi - r.lo > s.hi - s.lo else { spans.append(r); continue }
             let node = spatial.nodes[r.mid]
             let single = Single(town: Town(place: node.place, population: node.weight, slot: r.mid, order: r.order),
-                                bound2: TownFinder.reachBound2(population: node.weight, farthest: farthest))
+                                bound2: TownFinder.reachBound2(population: node.weight))
             if node.weight >= 0, node.weight >= floor, reaches(single, box) {
                 singles.append(single)
                 if node.weight > floor, surelyCovers(single, box) { floor = node.weight }
@@ -302,7 +301,7 @@ struct TownSweep {
                 if t.town.population == b.population && t.town.order >= b.order { continue }
             }
             let d2 = spatial.nodes[t.town.slot].distance2(q.0, q.1, q.2)
-            if d2 <= t.bound2, d2 <= farthest * farthest,
+            if d2 <= t.bound2, d2 <= TownFinder.farthest * TownFinder.farthest,
                TownFinder.chord(d2.squareRoot(), reaches: AddressContext.reach(population: t.town.population)) { best = t.town }
         }
         for r in spans[spansFrom...] { TownFinder.walk(q, spatial: spatial, r, best: &best) }

@@ -61,7 +61,7 @@ struct TownFinderTests {
             let exactChord = min(farthest, Geo.unitChord(forMeters: meters) * (1 + 1e-9))
             for d2 in [exactChord * exactChord, (exactChord * exactChord).nextUp, (exactChord * exactChord).nextDown,
                        exactChord * exactChord * (1 + 1e-9 * (random.unit() - 0.5)), exactChord * exactChord * 4 * random.unit()] {
-                #expect(TownFinder.chord2(d2, within: meters, farthest: farthest) == (d2 <= exactChord * exactChord), "\(d2) within \(meters) m")
+                #expect(TownFinder.chord2(d2, within: meters) == (d2 <= exactChord * exactChord), "\(d2) within \(meters) m")
                 let chord = min(d2.squareRoot(), farthest)
                 #expect(TownFinder.chord(chord, reaches: meters) == (Geo.meters(forUnitChord: chord) <= meters), "\(chord) reaching \(meters) m")
             }
