@@ -21,7 +21,7 @@ enum IndexStructures {
             StoredArray("place.extra_start", places.extraStart),
             StoredArray("place.extra_bytes", places.extraBytes),
             StoredArray("place.alternate_start", places.alternateStart),
-            StoredArray("place.alternate_bytes", places.alternateBytes, sparselyRead: true),
+            StoredArray("place.alternate_bytes", places.alternateBytes),
             StoredArray("spatial.nodes", spatial.nodes),
             StoredArray("spatial.cell_start", spatial.cellStart),
             StoredArray("spatial.cell_slots", spatial.cellSlots),
