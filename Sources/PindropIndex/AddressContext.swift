@@ -80,8 +80,13 @@ struct AddressContext {
     /// nil when no place near `c` has that name ("Helsingin kaupunki", a stray "7").
     static func recognisedTown(_ tag: String?, at c: Coordinate, places: PlaceTable, townsByName: [String: [Int]]) -> String? {
         guard let tag, let slots = townsByName[TextFolding.fold(tag)] else { return nil }
-        let distance = { (i: Int) in Geo.haversineMeters(c.latitude, c.longitude, places.latitude[i], places.longitude[i]) }
-        return slots.filter { distance($0) <= townNameReach }.min { distance($0) < distance($1) }.map(places.name)
+        // A loop, not closures: a closure holding `places` copied the table (a retain of each column) every call.
+        var nearest: (slot: Int, meters: Double)?
+        for i in slots {
+            let meters = Geo.haversineMeters(c.latitude, c.longitude, places.latitude[i], places.longitude[i])
+            if meters <= townNameReach, meters < nearest?.meters ?? .infinity { nearest = (i, meters) }
+        }
+        return nearest.map { places.name($0.slot) }
     }
 
     /// The address with its town in its common name and, when `postcode` is set, its missing postcode filled.
@@ -92,7 +97,7 @@ struct AddressContext {
         a.town = Self.recognisedTown(a.town, at: c, places: places, townsByName: townsByName)
             ?? held.town
             ?? Self.lend(townPoints, townOfPoint, to: c)
-            ?? towns.containingTown(at: c, spatial: spatial).map(places.name)
+            ?? towns.containingTown(at: c, spatial: spatial).map { places.name($0) }
             ?? a.town.flatMap { $0.contains(where: \.isLetter) ? $0 : nil }
         if postcode, a.postcode == nil { a.postcode = held.postcode ?? Self.lend(postcodePoints, postcodeOfPoint, to: c) }
         a.suburb = a.suburb ?? held.suburb

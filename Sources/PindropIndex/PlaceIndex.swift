@@ -412,7 +412,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         // The row's values, asked for now, arrive while the town's name is read.
         places.prefetchRow(i)
         let point = Coordinate(latitude: places.latitude[i], longitude: places.longitude[i])
-        let town = townFinder.town(ofPlace: i, at: point, spatial: spatial).map(places.name)
+        let town = townFinder.town(ofPlace: i, at: point, spatial: spatial).map { places.name($0) }
         let name = places.name(i)
         return "near " + ([name] + [town].compactMap { $0 }.filter { $0 != name }).joined(separator: ", ")
     }
@@ -627,7 +627,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
             let held = street.areas.isEmpty ? Address() : street.areas.address(of: street.areas.containing(point))
             return matches(postcode, [held.postcode]) && matches(county, [held.county])
                 && matches(state, [held.state, places.admin1Info(i)?.name])
-                && matches(city, [held.town, places.name(i), city == nil ? nil : containingTown(at: point).map(places.name)])
+                && matches(city, [held.town, places.name(i), city == nil ? nil : containingTown(at: point).map { places.name($0) }])
         }
     }
 
