@@ -462,8 +462,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
         // chord and the haversine distance).
         var best: [(Int, Double)] = [], needed = Double.infinity
         best.reserveCapacity(request.limit + 1)
-        func visit(_ row: Int) -> Bool {
-            let meters = distance(row, c)
+        // The great-circle distance from the squared chord the walk measured (the same on the sphere as the
+        // haversine of the row's coordinate, without reading it).
+        func visit(_ row: Int, _ chord2: Double) -> Bool {
+            let meters = Geo.meters(forUnitChord: chord2.squareRoot())
             guard meters <= radius else { return false }
             let candidate = (row, meters)
             if best.count == request.limit, let last = best.last, !precedes(candidate, last) { return true }
@@ -483,15 +485,13 @@ public final class PlaceIndex: PlaceStore, Sendable {
         var total = 0
         if let category = request.category {
             total = street.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
-                                                  slots: venueCategorySlots[category] ?? 0..<0, needed: { needed },
-                                                  ahead: { places.prefetchCoordinate(firstVenue + Int($0)) }) { place, _ in
-                visit(firstVenue + Int(place))
+                                                  slots: venueCategorySlots[category] ?? 0..<0, needed: { needed }) { place, chord2 in
+                visit(firstVenue + Int(place), chord2)
             }
         } else {
             for (tree, first) in [(street.venues, firstVenue), (spatial, 0)] {
-                total += tree.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure, needed: { needed },
-                                    ahead: { places.prefetchCoordinate(first + Int($0)) }) { place, _ in
-                    visit(first + Int(place))
+                total += tree.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure, needed: { needed }) { place, chord2 in
+                    visit(first + Int(place), chord2)
                 }
             }
         }

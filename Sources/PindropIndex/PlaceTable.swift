@@ -290,12 +290,9 @@ struct PlaceTable: Sendable {
         for i in slots where i < count { nameBytes.prefetch(Int(nameStart[i])) }
     }
 
-    /// Starts loading a row's coordinate (what a distance reads).
-    func prefetchCoordinate(_ i: Int) { latitude.prefetch(i); longitude.prefetch(i) }
-
     /// Starts loading what making row i's place reads of the columns (its name's bytes follow from `nameStart`).
     func prefetchRow(_ i: Int) {
-        geonameID.prefetch(i); prefetchCoordinate(i); population.prefetch(i); country.prefetch(i); admin1.prefetch(i)
+        geonameID.prefetch(i); latitude.prefetch(i); longitude.prefetch(i); population.prefetch(i); country.prefetch(i); admin1.prefetch(i)
         kind.prefetch(i); nameStart.prefetch(i); nameStart.prefetch(i + 1)
     }
 

@@ -381,9 +381,8 @@ struct SpatialIndex: Sendable {
     /// counted unopened). So the walk opens the subtrees near the point and those across the circle's edge, and
     /// its cost grows with the edge, not with the places inside.
     /// `slots` is the tree to walk when the columns hold several (`init(concatenating:)`); nil: the whole.
-    /// `ahead` is told the places of a leaf before any of them is visited, to ask for what `visit` will read of them.
     func count(latitude: Double, longitude: Double, chord: Double, sure: Double?, slots: Range<Int>? = nil, needed: () -> Double,
-               ahead: (Int32) -> Void = { _ in }, visit: (Int32, Double) -> Bool) -> Int {
+               visit: (Int32, Double) -> Bool) -> Int {
         let slots = slots ?? 0..<count
         guard !slots.isEmpty else { return 0 }
         let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
@@ -405,7 +404,6 @@ struct SpatialIndex: Sendable {
                 if near2 > needed(), p[mid].farthestBoxDistance2(qx, qy, qz) <= sure2 { total += hi - lo; return }
                 // A small subtree's places lie side by side: reading them in a row is cheaper than its boxes.
                 if hi - lo <= 16 {
-                    for s in lo..<hi { ahead(p[s].place) }
                     for s in lo..<hi { take(s) }
                     return
                 }

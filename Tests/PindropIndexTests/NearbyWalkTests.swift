@@ -8,21 +8,22 @@ import Testing
 /// in the radius it replaces.
 @Suite("Nearby walk")
 struct NearbyWalkTests {
-    /// The page and total as nearby made them before: every row in the radius, measured, filtered and sorted.
+    /// The page and total as nearby made them before: every row in the radius, measured, filtered and sorted. The
+    /// great-circle distance is measured from each place's point on the unit sphere (its chord), as nearby measures
+    /// it; `sameAsCollecting` checks it against the haversine of the stored coordinate.
     static func collected(_ index: PlaceIndex, _ request: NearbyRequest) -> NearbyPage {
         let c = request.coordinate, first = index.street.venueRows.lowerBound
         var hits: [(place: Int32, chord2: Double)] = []
         index.street.venues.within(c, meters: request.radiusMeters, into: &hits)
-        var rows = hits.map { first + Int($0.place) }
+        var rows = hits.map { (first + Int($0.place), $0.chord2) }
         if let category = request.category {
-            rows = rows.filter { (index.places.extras($0)?.category ?? "") == category }
+            rows = rows.filter { (index.places.extras($0.0)?.category ?? "") == category }
         } else {
             hits.removeAll()
             index.spatial.within(c, meters: request.radiusMeters, into: &hits)
-            rows += hits.map { Int($0.place) }
+            rows += hits.map { (Int($0.place), $0.chord2) }
         }
-        let inside = rows.map { ($0, Geo.haversineMeters(c.latitude, c.longitude, index.places.latitude[$0], index.places.longitude[$0])) }
-            .filter { $0.1 <= request.radiusMeters }
+        let inside = rows.map { ($0.0, Geo.meters(forUnitChord: $0.1.squareRoot())) }.filter { $0.1 <= request.radiusMeters }
         func position(_ row: (Int, Double)) -> NearbyPosition { NearbyPosition(distanceMeters: row.1, id: index.places.id(row.0)) }
         var rest = inside
         if let after = request.after {
@@ -97,7 +98,7 @@ struct NearbyWalkTests {
         }
         let categories = index.venueCategorySlots.keys.sorted() + ["no-such-category"]
         #expect(categories.count > 10)
-        var compared = 0, paged = 0
+        var compared = 0, paged = 0, measured = 0
         for (n, c) in centres.enumerated() {
             let radius = [1.0, 150, 1_000, 5_000, 20_000, 50_000][n % 6]
             let limit = [1, 10, 11, 100][n % 4]
@@ -105,6 +106,12 @@ struct NearbyWalkTests {
             let request = try NearbyRequest(coordinate: c, radiusMeters: radius, limit: limit, category: category)
             let page = try index.nearbyPage(request), expected = Self.collected(index, request)
             #expect(page.results == expected.results && page.total == expected.total, "at \(c), \(radius) m, \(limit), \(category ?? "-")")
+            // Each distance is the great-circle distance to the place's coordinate, as the haversine gives it, to a millimetre.
+            for r in page.results {
+                let haversine = Geo.haversineMeters(c.latitude, c.longitude, r.place.coordinate.latitude, r.place.coordinate.longitude)
+                #expect(abs((r.distanceMeters ?? -1) - haversine) < 0.001, "\(r.place.id) at \(c)")
+                measured += 1
+            }
             compared += 1
             // The next page, after the last place of this one.
             if let last = page.results.last, page.total > page.results.count {
@@ -115,6 +122,6 @@ struct NearbyWalkTests {
                 paged += 1
             }
         }
-        #expect(compared == 800 && paged > 200)
+        #expect(compared == 800 && paged > 200 && measured > 5_000)
     }
 }
