@@ -454,47 +454,27 @@ public final class PlaceIndex: PlaceStore, Sendable {
         let c = request.coordinate, radius = request.radiusMeters
         let chord = Geo.unitChord(forMeters: radius) * (1 + 1e-9), sure = Geo.unitChord(forMeters: radius) * (1 - 1e-6)
         let firstVenue = street.venueRows.lowerBound
-        // A row's id is built only for ties of distance, which are rare.
-        func position(_ row: (Int, Double)) -> NearbyPosition { NearbyPosition(distanceMeters: row.1, id: places.id(row.0)) }
-        func precedes(_ a: (Int, Double), _ b: (Int, Double)) -> Bool { a.1 != b.1 ? a.1 < b.1 : position(a) < position(b) }
-        // The best `limit` rows after `after` so far, in order; once there are `limit`, no row past the last one's
-        // distance can join (`needed`: that distance as a squared chord, with a margin for the rounding between a
-        // chord and the haversine distance).
-        var best: [(Int, Double)] = [], needed = Double.infinity
-        best.reserveCapacity(request.limit + 1)
-        // The great-circle distance from the squared chord the walk measured (the same on the sphere as the
-        // haversine of the row's coordinate, without reading it).
-        func visit(_ row: Int, _ chord2: Double) -> Bool {
-            let meters = Geo.meters(forUnitChord: chord2.squareRoot())
-            guard meters <= radius else { return false }
-            let candidate = (row, meters)
-            if best.count == request.limit, let last = best.last, !precedes(candidate, last) { return true }
-            if let after = request.after,
-               meters != after.distanceMeters ? meters < after.distanceMeters : !(after < position(candidate)) { return true }
-            var at = best.count
-            while at > 0, precedes(candidate, best[at - 1]) { at -= 1 }
-            best.insert(candidate, at: at)
-            if best.count > request.limit { best.removeLast() }
-            if best.count == request.limit {
-                let chord = Geo.unitChord(forMeters: best[best.count - 1].1 * (1 + 1e-6) + 0.01)
-                needed = chord * chord
-            }
-            return true
-        }
-        // Every place within `sure` counts: only subtrees across the edge, or near the point, are opened.
+        // The best rows so far, reached by the walk's closures through a pointer: a variable they captured would be
+        // checked for exclusivity at run time on every node the walk reads.
+        var nearest = NearestRows(index: self, limit: request.limit, after: request.after, radius: radius)
         var total = 0
-        if let category = request.category {
-            total = street.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
-                                                  slots: venueCategorySlots[category] ?? 0..<0, needed: { needed }) { place, chord2 in
-                visit(firstVenue + Int(place), chord2)
-            }
-        } else {
-            for (tree, first) in [(street.venues, firstVenue), (spatial, 0)] {
-                total += tree.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure, needed: { needed }) { place, chord2 in
-                    visit(first + Int(place), chord2)
+        withUnsafeMutablePointer(to: &nearest) { nearest in
+            // Every place within `sure` counts: only subtrees across the edge, or near the point, are opened.
+            if let category = request.category {
+                total = street.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
+                                                      slots: venueCategorySlots[category] ?? 0..<0, needed: { nearest.pointee.needed }) { place, chord2 in
+                    nearest.pointee.visit(firstVenue + Int(place), chord2)
+                }
+            } else {
+                for (tree, first) in [(street.venues, firstVenue), (spatial, 0)] {
+                    total += tree.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
+                                        needed: { nearest.pointee.needed }) { place, chord2 in
+                        nearest.pointee.visit(first + Int(place), chord2)
+                    }
                 }
             }
         }
+        let best = nearest.best
         places.prefetchPlaces(best.lazy.map(\.0))
         let page = best.map { PlaceResult(place: places.place($0.0), distanceMeters: $0.1) }
         return NearbyPage(results: page, total: total)
@@ -503,6 +483,43 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// The places of `nearbyPage`.
     public func nearby(_ request: NearbyRequest) throws(PindropError) -> [PlaceResult] {
         try nearbyPage(request).results
+    }
+
+    /// `nearbyPage`'s best `limit` rows after `after` so far, in order, each with its distance; once there are
+    /// `limit`, no row past the last one's distance can join (`needed`: that distance as a squared chord, with a
+    /// margin for the rounding between a chord and its arc).
+    struct NearestRows {
+        let index: PlaceIndex, limit: Int, after: NearbyPosition?, radius: Double
+        var best: [(Int, Double)] = [], needed = Double.infinity
+
+        init(index: PlaceIndex, limit: Int, after: NearbyPosition?, radius: Double) {
+            (self.index, self.limit, self.after, self.radius) = (index, limit, after, radius)
+            best.reserveCapacity(limit + 1)
+        }
+
+        /// A row's id is built only for ties of distance, which are rare.
+        func position(_ row: (Int, Double)) -> NearbyPosition { NearbyPosition(distanceMeters: row.1, id: index.places.id(row.0)) }
+        func precedes(_ a: (Int, Double), _ b: (Int, Double)) -> Bool { a.1 != b.1 ? a.1 < b.1 : position(a) < position(b) }
+
+        /// Takes a row at a squared chord from the point; whether it lies within the radius. Its distance is the
+        /// great-circle distance from that chord (the same on the sphere as the haversine of the row's coordinate,
+        /// without reading it).
+        mutating func visit(_ row: Int, _ chord2: Double) -> Bool {
+            let meters = Geo.meters(forUnitChord: chord2.squareRoot())
+            guard meters <= radius else { return false }
+            let candidate = (row, meters)
+            if best.count == limit, let last = best.last, !precedes(candidate, last) { return true }
+            if let after, meters != after.distanceMeters ? meters < after.distanceMeters : !(after < position(candidate)) { return true }
+            var at = best.count
+            while at > 0, precedes(candidate, best[at - 1]) { at -= 1 }
+            best.insert(candidate, at: at)
+            if best.count > limit { best.removeLast() }
+            if best.count == limit {
+                let chord = Geo.unitChord(forMeters: best[best.count - 1].1 * (1 + 1e-6) + 0.01)
+                needed = chord * chord
+            }
+            return true
+        }
     }
 
     /// Streets and buildings inside a box, for drawing the street-level basemap.

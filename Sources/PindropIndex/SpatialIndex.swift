@@ -387,40 +387,37 @@ struct SpatialIndex: Sendable {
         guard !slots.isEmpty else { return 0 }
         let (qx, qy, qz) = Geo.unitVector(latitude: latitude, longitude: longitude)
         let r2 = chord * chord, sure2 = sure.map { $0 * $0 } ?? -1
-        var total = 0
-        nodes.withUnsafeBufferPointer { p in
+        // Each step returns what it counted: a count the nested walk added to would be a captured variable, and
+        // every access to it checked at run time for exclusivity.
+        return nodes.withUnsafeBufferPointer { p in
             /// The least squared chord to the box of the subtree [lo, hi) (0 inside it).
             @inline(__always) func least(_ lo: Int, _ hi: Int) -> Double {
                 lo < hi ? p[(lo + hi) >> 1].boxDistance2(qx, qy, qz) : .infinity
             }
             /// A place within `sure` and past `needed` counts without a visit.
-            @inline(__always) func take(_ s: Int) {
+            @inline(__always) func take(_ s: Int) -> Int {
                 let d2 = p[s].distance2(qx, qy, qz)
-                if d2 <= r2, d2 <= sure2 && d2 > needed() || visit(p[s].place, d2) { total += 1 }
+                return d2 <= r2 && (d2 <= sure2 && d2 > needed() || visit(p[s].place, d2)) ? 1 : 0
             }
-            func walk(_ lo: Int, _ hi: Int, _ near2: Double) {
-                guard near2 <= r2 else { return }
+            func walk(_ lo: Int, _ hi: Int, _ near2: Double) -> Int {
+                guard near2 <= r2 else { return 0 }
                 let mid = (lo + hi) >> 1
-                if near2 > needed(), p[mid].farthestBoxDistance2(qx, qy, qz) <= sure2 { total += hi - lo; return }
+                if near2 > needed(), p[mid].farthestBoxDistance2(qx, qy, qz) <= sure2 { return hi - lo }
                 // A small subtree's places lie side by side: reading them in a row is cheaper than its boxes.
                 if hi - lo <= 16 {
-                    for s in lo..<hi { take(s) }
-                    return
+                    var taken = 0
+                    for s in lo..<hi { taken += take(s) }
+                    return taken
                 }
                 prefetchBelow(lo, hi)
-                take(mid)
+                let own = take(mid)
                 let left = least(lo, mid), right = least(mid + 1, hi)
-                if left <= right {
-                    walk(lo, mid, left)
-                    walk(mid + 1, hi, right)
-                } else {
-                    walk(mid + 1, hi, right)
-                    walk(lo, mid, left)
-                }
+                // The nearer subtree first.
+                if left <= right { return own + walk(lo, mid, left) + walk(mid + 1, hi, right) }
+                return own + walk(mid + 1, hi, right) + walk(lo, mid, left)
             }
-            walk(slots.lowerBound, slots.upperBound, least(slots.lowerBound, slots.upperBound))
+            return walk(slots.lowerBound, slots.upperBound, least(slots.lowerBound, slots.upperBound))
         }
-        return total
     }
 
     /// Every place within `chord` (unit-sphere straight-line distance), with its squared chord, unordered; or,
