@@ -141,7 +141,7 @@ enum StructureFile {
 
     /// The structures queries read a few bytes of now and then, not on every query's path: an alternate name as
     /// written, which alternate name an entry is, "did you mean"'s forms. They are cached and mapped a page at a
-    /// time; the rest in 2 MiB pages (`MappedStructures.adviseReads`). At ×50, after `scale-serve --warm` from a
+    /// time; the rest in 2 MiB pages (`MappedStructures.adviseLargePages`). At ×50, after `scale-serve --warm` from a
     /// cold cache, these four were 101 MiB resident in small pages and 945 MiB in large ones.
     static let sparselyRead: Set<String> = ["place.alternate_bytes", "name.alternate_at", "correction.hashes", "correction.slots"]
 
@@ -185,7 +185,7 @@ final class MappedStructures: @unchecked Sendable {
         size = Int(status.st_size)
         guard size >= StructureFile.headerBytes else { throw damaged("is cut short (\(size) bytes)") }
         // At an address a multiple of 2 MiB from the file's start, so that the kernel can map the file's 2 MiB
-        // folios whole (`adviseReads`): room for the file and one large page more is taken, the file mapped over
+        // folios whole (`adviseLargePages`): room for the file and one large page more is taken, the file mapped over
         // it from the first such address, and the rest given back.
         let large = StructureFile.largePage
         guard let room = mmap(nil, size + large, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), room != MAP_FAILED else {
