@@ -111,6 +111,9 @@ enum StructureFile {
     /// The size of a large page (a PMD on x86-64 and arm64 with 4 KiB pages).
     static let largePage = 2 << 20
 
+    /// The system's page size, what `mmap`, `munmap` and `madvise` align to (4 KiB here; 16 or 64 KiB on some arm64).
+    static let pageBytes = Int(sysconf(Int32(_SC_PAGESIZE)))
+
     static func align(_ n: Int) -> Int { (n + alignment - 1) / alignment * alignment }
 
     static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
@@ -199,7 +202,8 @@ final class MappedStructures: @unchecked Sendable {
             throw .indexUnavailable("the index at \(index) cannot be read: cannot map \(name): \(reason)")
         }
         if start > Int(bitPattern: room) { munmap(room, start - Int(bitPattern: room)) }
-        let roomEnd = Int(bitPattern: room) + size + large, mappedEnd = (start + size + 4095) / 4096 * 4096
+        let page = StructureFile.pageBytes
+        let roomEnd = Int(bitPattern: room) + size + large, mappedEnd = (start + size + page - 1) / page * page
         if roomEnd > mappedEnd { munmap(UnsafeMutableRawPointer(bitPattern: mappedEnd), roomEnd - mappedEnd) }
         base = UnsafeRawPointer(mapped)
         let header = UnsafeRawBufferPointer(start: base, count: StructureFile.headerBytes)
@@ -252,7 +256,8 @@ final class MappedStructures: @unchecked Sendable {
         for name in StructureFile.sparselyRead {
             guard let s = sections[name] else { continue }
             // The whole pages inside the section: advice is given by the page.
-            let from = (s.offset + 4095) / 4096 * 4096, to = (s.offset + s.bytes) / 4096 * 4096
+            let page = StructureFile.pageBytes
+            let from = (s.offset + page - 1) / page * page, to = (s.offset + s.bytes) / page * page
             if from < to { madvise(all + from, to - from, MADV_NOHUGEPAGE) }
         }
     }
