@@ -53,6 +53,24 @@ public struct JSONWriter: Sendable {
 
     /// Writes a string value, escaped.
     public mutating func string(_ value: String) { writeString(value, colon: false); needsComma = true }
+    /// Writes a string value whose bytes `write` puts at the pointer it is given, at most `room` of them, and returns
+    /// how many: printable ASCII other than `"` and `\`, which need no escaping (numbers some APIs send as strings,
+    /// written without a `String` made for each).
+    public mutating func plainString(room: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let comma = needsComma
+        append(room: room + 3) { out in
+            var n = 0
+            if comma { out[0] = UInt8(ascii: ","); n = 1 }
+            out[n] = UInt8(ascii: "\""); n += 1
+            let written = write(out + n)
+            assert(Self.isPlain(UnsafeBufferPointer(start: out + n, count: written)), "a plain string needs no escaping")
+            n += written
+            out[n] = UInt8(ascii: "\"")
+            return n + 1
+        }
+        needsComma = true
+    }
+
     /// Writes an integer value.
     public mutating func number(_ value: Int) {
         let comma = needsComma

@@ -48,11 +48,17 @@ struct NominatimController<Context: RequestContext>: Sendable {
             let search = try SearchRequest(text: wanted, near: viewbox.map(Self.centre), limit: min(pool, RequestLimits.maxResults),
                                            within: within)
             let answer = try await metrics.timed(.search) { try await places.search(search, provider: query.provider()) }
-            let results = answer.results.map(\.place).filter { place in
-                within.admits(place) && kinds.admits(place) && !excluded.contains(place.id)
-                    && !excluded.contains(String(OSMTerms.placeID(of: place.id)))
+            // The filters' checks only where they have something to check (each made the place's OSM terms or id).
+            var results: [Place] = []
+            results.reserveCapacity(limit)
+            for result in answer.results where results.count < limit {
+                let place = result.place
+                guard within.admits(place), kinds.isEmpty || kinds.admits(place),
+                      excluded.isEmpty || !excluded.contains(place.id) && !excluded.contains(String(OSMTerms.placeID(of: place.id)))
+                else { continue }
+                results.append(place)
             }
-            return write(Array(results.prefix(limit)), as: format, query: query, text: wanted, defaultDetails: false)
+            return write(results, as: format, query: query, text: wanted, defaultDetails: false)
         }
     }
 
@@ -123,7 +129,10 @@ struct NominatimController<Context: RequestContext>: Sendable {
             state = part("state"); postalcode = part("postalcode"); country = part("country")
         }
 
-        var isEmpty: Bool { [amenity, street, city, county, state, postalcode, country].allSatisfy { $0 == nil } }
+        // Part by part: an array of the seven cost every search an allocation.
+        var isEmpty: Bool {
+            amenity == nil && street == nil && city == nil && county == nil && state == nil && postalcode == nil && country == nil
+        }
 
         /// What is looked up by name: the finest part given (the coarser ones narrow it).
         var text: String? { amenity ?? street ?? city ?? county ?? state ?? postalcode ?? country }

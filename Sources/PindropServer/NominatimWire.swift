@@ -16,14 +16,16 @@ enum NominatimWire {
         w.key("place_id"); w.number(Int(terms.placeID))
         w.field("licence", licence)
         writeOSMObject(terms, into: &w)
-        w.field("lat", degrees(place.coordinate.latitude))
-        w.field("lon", degrees(place.coordinate.longitude))
+        w.key("lat"); writeDegrees(place.coordinate.latitude, into: &w)
+        w.key("lon"); writeDegrees(place.coordinate.longitude, into: &w)
         writeClassification(place, terms, into: &w, classLabel: classLabel, language: language)
         if details { w.key("address"); writeAddress(place, terms, into: &w, language: language) }
         if extratags { w.key("extratags"); writeExtratags(place, into: &w) }
         if namedetails { w.key("namedetails"); writeNamedetails(place, into: &w) }
-        w.key("boundingbox")
-        w.strings([terms.box.south, terms.box.north, terms.box.west, terms.box.east].map(degrees))
+        let box = terms.box
+        w.key("boundingbox"); w.beginArray()
+        for value in [box.south, box.north, box.west, box.east] { writeDegrees(value, into: &w) }
+        w.endArray()
         w.endObject()
     }
 
@@ -171,9 +173,16 @@ enum NominatimWire {
     /// The one line of a place with its country at the end, as Nominatim's `display_name` always ends:
     /// "Mannerheimintie 5, 00100 Helsinki, Finland".
     static func displayName(_ place: Place, language: String?) -> String {
-        guard let code = place.countryCode, let country = place.address?.country ?? OSMTerms.countryName(code, language: language),
-              !place.displayName.hasSuffix(country), !place.displayName.hasSuffix(OSMTerms.countryName(code, language: nil) ?? country)
+        guard let code = place.countryCode, let country = place.address?.country ?? OSMTerms.countryName(code, language: language)
         else { return place.displayName }
+        // The English name is the one just looked up unless the address or the language named another.
+        let english = place.address?.country == nil && (language == nil || language == "en") ? country
+            : OSMTerms.countryName(code, language: nil) ?? country
+        // Byte for byte: both names come from the same tables, and `hasSuffix` compared them character by character.
+        func endsWith(_ suffix: String) -> Bool {
+            place.displayName.utf8.count >= suffix.utf8.count && place.displayName.utf8.reversed().starts(with: suffix.utf8.reversed())
+        }
+        guard !endsWith(country), !endsWith(english) else { return place.displayName }
         return place.displayName + ", " + country
     }
 
@@ -194,23 +203,33 @@ enum NominatimWire {
 
     /// Degrees with 7 decimals, as Nominatim writes them ("60.1694433").
     static func degrees(_ value: Double) -> String {
-        // As "%.7f" writes it, without Foundation's format parsing (six of these go into every result), written
-        // digit by digit into one string (short enough to need no allocation), not joined from five.
+        String(unsafeUninitializedCapacity: maxDegreesBytes) { writeDegrees(value, to: $0.baseAddress!) }
+    }
+
+    /// `degrees` as a JSON string value, written in place (six go into every result).
+    static func writeDegrees(_ value: Double, into w: inout JSONWriter) {
+        w.plainString(room: maxDegreesBytes) { writeDegrees(value, to: $0) }
+    }
+
+    /// The most bytes `degrees` writes: a sign, 20 digits and the point.
+    static let maxDegreesBytes = 22
+
+    /// Writes `degrees` at `out`; returns how many bytes. As "%.7f" writes it, without Foundation's format parsing,
+    /// digit by digit.
+    private static func writeDegrees(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let scaled = Int64((abs(value) * 1e7).rounded())
         let negative = value < 0 && scaled != 0
         var whole = scaled / 10_000_000, wholeDigits = 1
         while whole >= 10 { whole /= 10; wholeDigits += 1 }
         let count = (negative ? 1 : 0) + wholeDigits + 8
-        return String(unsafeUninitializedCapacity: count) { out in
-            var rest = scaled
-            for i in stride(from: count - 1, through: negative ? 1 : 0, by: -1) {
-                if i == count - 8 { out[i] = UInt8(ascii: "."); continue }
-                out[i] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            if negative { out[0] = UInt8(ascii: "-") }
-            return count
+        var rest = scaled
+        for i in stride(from: count - 1, through: negative ? 1 : 0, by: -1) {
+            if i == count - 8 { out[i] = UInt8(ascii: "."); continue }
+            out[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
         }
+        if negative { out[0] = UInt8(ascii: "-") }
+        return count
     }
     static func rounded(_ value: Double) -> Double { (value * 1e7).rounded() / 1e7 }
 }

@@ -93,6 +93,20 @@ struct CompatEndpointTests {
         }
     }
 
+    @Test("layer keeps venues (poi) or the address hierarchy (address) apart; featureType keeps places of that rank")
+    func layers() async throws {
+        try await Self.server().test { client in
+            func types(_ uri: String) async throws -> [String] { try await client.getJSONArray(uri).compactMap { $0["type"] as? String } }
+            #expect(try await types("/search?q=Caf&layer=poi") == ["cafe"])
+            #expect(try await types("/search?q=Caf&layer=address").isEmpty)
+            #expect(try await types("/search?q=Mannerheimintie&layer=address") == ["house"])
+            #expect(try await types("/search?q=Mannerheimintie&layer=poi").isEmpty)
+            let cities = try await types("/search?q=Paris&featureType=city")
+            #expect(!cities.isEmpty && cities.allSatisfy { ["city", "town", "village"].contains($0) })
+            #expect(try await types("/search?q=Caf&featureType=city").isEmpty)
+        }
+    }
+
     @Test("structured search looks up the finest part given; q beside it, or nothing at all, is Nominatim's 400")
     func structured() async throws {
         try await Self.server().test { client in

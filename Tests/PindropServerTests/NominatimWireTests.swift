@@ -1,4 +1,5 @@
 import Foundation
+import PindropCore
 import PindropTesting
 import Testing
 @testable import PindropServer
@@ -24,5 +25,20 @@ struct NominatimWireTests {
             let value = random.unit() * 360 - 180
             #expect(NominatimWire.degrees(value) == String(format: "%.7f", value), "\(value)")
         }
+    }
+
+    @Test("degrees written into a document are the same strings, each a JSON string with a comma before it where one is due")
+    func degreesInDocument() throws {
+        let values = [60.16952, -33.86785, 0, -1e-8, 179.99999995, -180]
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("box"); w.beginArray()
+        for value in values { NominatimWire.writeDegrees(value, into: &w) }
+        w.endArray()
+        w.key("lat"); NominatimWire.writeDegrees(values[0], into: &w)
+        w.endObject()
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(w.bytes)) as? [String: Any])
+        #expect(document["box"] as? [String] == values.map(NominatimWire.degrees))
+        #expect(document["lat"] as? String == "60.1695200")
     }
 }
