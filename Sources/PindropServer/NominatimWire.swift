@@ -180,7 +180,8 @@ enum NominatimWire {
             : OSMTerms.countryName(code, language: nil) ?? country
         // Byte for byte: both names come from the same tables, and `hasSuffix` compared them character by character.
         func endsWith(_ suffix: String) -> Bool {
-            place.displayName.utf8.count >= suffix.utf8.count && place.displayName.utf8.reversed().starts(with: suffix.utf8.reversed())
+            let line = place.displayName.utf8
+            return line.count >= suffix.utf8.count && line.reversed().starts(with: suffix.utf8.reversed())
         }
         guard !endsWith(country), !endsWith(english) else { return place.displayName }
         return place.displayName + ", " + country
@@ -203,7 +204,10 @@ enum NominatimWire {
 
     /// Degrees with 7 decimals, as Nominatim writes them ("60.1694433").
     static func degrees(_ value: Double) -> String {
-        String(unsafeUninitializedCapacity: maxDegreesBytes) { writeDegrees(value, to: $0.baseAddress!) }
+        // Written on the stack, then made a string of its own length (a short one needs no allocation).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxDegreesBytes) { bytes in
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[..<writeDegrees(value, to: bytes.baseAddress!)]), as: UTF8.self)
+        }
     }
 
     /// `degrees` as a JSON string value, written in place (six go into every result).
@@ -231,6 +235,9 @@ enum NominatimWire {
         if negative { out[0] = UInt8(ascii: "-") }
         return count
     }
+
+    /// A coordinate rounded to Nominatim's 7 decimals, where it goes out as a number (GeoJSON's points and `bbox`,
+    /// Photon's `extent`).
     static func rounded(_ value: Double) -> Double { (value * 1e7).rounded() / 1e7 }
 }
 
