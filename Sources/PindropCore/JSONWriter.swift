@@ -53,6 +53,29 @@ public struct JSONWriter: Sendable {
 
     /// Writes a string value, escaped.
     public mutating func string(_ value: String) { writeString(value, colon: false); needsComma = true }
+    /// Writes a place's id or list line; one kept as its parts goes straight into the document, not made a `String`
+    /// first (an allocation a result).
+    public mutating func string(_ text: PlaceText) {
+        switch text {
+        case .written(let value): string(value)
+        case .geonamesID(let id): plainString(room: PlaceText.geonamesIDRoom) { PlaceText.writeGeonamesID(id, to: $0) }
+        case .joined(let first, let second, let third):
+            let comma = needsComma
+            let bytes = first.utf8.count + (second?.utf8.count ?? 0) + (third?.utf8.count ?? 0)
+            append(room: bytes * 6 + 8) { out in
+                var n = 0
+                if comma { out[0] = UInt8(ascii: ","); n = 1 }
+                out[n] = UInt8(ascii: "\""); n += 1
+                n += Self.escape(first, to: out + n)
+                if let second { out[n] = 0x2C; out[n + 1] = 0x20; n += 2; n += Self.escape(second, to: out + n) }
+                if let third { out[n] = 0x2C; out[n + 1] = 0x20; n += 2; n += Self.escape(third, to: out + n) }
+                out[n] = UInt8(ascii: "\"")
+                return n + 1
+            }
+            needsComma = true
+        }
+    }
+
     /// Writes a string value whose bytes `write` puts at the pointer it is given, at most `room` of them, and returns
     /// how many: printable ASCII other than `"` and `\`, which need no escaping (numbers some APIs send as strings,
     /// written without a `String` made for each).
@@ -306,26 +329,44 @@ public struct JSONWriter: Sendable {
     private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool, colon: Bool) {
         append(room: utf8.count * 6 + 4) { out in
             var n = 0
-            func put(_ byte: UInt8) { out[n] = byte; n += 1 }
-            if comma { put(UInt8(ascii: ",")) }
-            put(UInt8(ascii: "\""))
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): put(0x5C); put(0x22)
-                case UInt8(ascii: "\\"): put(0x5C); put(0x5C)
-                case 0x0A: put(0x5C); put(UInt8(ascii: "n"))
-                case 0x0D: put(0x5C); put(UInt8(ascii: "r"))
-                case 0x09: put(0x5C); put(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    let hex: StaticString = "0123456789abcdef"
-                    put(0x5C); put(UInt8(ascii: "u")); put(0x30); put(0x30)
-                    put(hex.utf8Start[Int(byte >> 4)]); put(hex.utf8Start[Int(byte & 15)])
-                default: put(byte)
-                }
-            }
-            put(UInt8(ascii: "\""))
-            if colon { put(UInt8(ascii: ":")) }
+            if comma { out[0] = UInt8(ascii: ","); n = 1 }
+            out[n] = UInt8(ascii: "\""); n += 1
+            n += Self.escape(utf8, to: out + n)
+            out[n] = UInt8(ascii: "\""); n += 1
+            if colon { out[n] = UInt8(ascii: ":"); n += 1 }
             return n
         }
+    }
+
+    /// Writes a string's bytes escaped at `out` (six bytes each at most), without quotes; returns how many.
+    private static func escape(_ value: String, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if let n = value.utf8.withContiguousStorageIfAvailable({ escape($0, to: out) }) { return n }
+        var contiguous = value
+        return contiguous.withUTF8 { escape($0, to: out) }
+    }
+
+    /// Writes bytes escaped at `out` (six each at most), without quotes; returns how many. Most need none: copied whole.
+    private static func escape(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if isPlain(utf8) {
+            if let start = utf8.baseAddress { out.initialize(from: start, count: utf8.count) }
+            return utf8.count
+        }
+        var n = 0
+        func put(_ byte: UInt8) { out[n] = byte; n += 1 }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): put(0x5C); put(0x22)
+            case UInt8(ascii: "\\"): put(0x5C); put(0x5C)
+            case 0x0A: put(0x5C); put(UInt8(ascii: "n"))
+            case 0x0D: put(0x5C); put(UInt8(ascii: "r"))
+            case 0x09: put(0x5C); put(UInt8(ascii: "t"))
+            case 0..<0x20:
+                let hex: StaticString = "0123456789abcdef"
+                put(0x5C); put(UInt8(ascii: "u")); put(0x30); put(0x30)
+                put(hex.utf8Start[Int(byte >> 4)]); put(hex.utf8Start[Int(byte & 15)])
+            default: put(byte)
+            }
+        }
+        return n
     }
 }

@@ -43,11 +43,21 @@ public enum PlaceKind: String, Sendable, Hashable, Codable { case place, venue, 
 /// A place any store or provider can return.
 public struct Place: Sendable, Hashable, Codable, Identifiable {
     /// Globally unique, prefixed by its source: "geonames:2988507", "osm:node/123".
-    public var id: String
+    public var id: String {
+        get { idText.string }
+        set { idText = .written(newValue) }
+    }
+    /// `id` as the store handed it over (see `PlaceText`).
+    private(set) var idText: PlaceText
     /// The place's own name ("Zürich").
     public var name: String
     /// The name with its context, as shown in lists ("Zürich, Zurich, Switzerland").
-    public var displayName: String
+    public var displayName: String {
+        get { displayText.string }
+        set { displayText = .written(newValue) }
+    }
+    /// `displayName` as the store handed it over (see `PlaceText`).
+    private(set) var displayText: PlaceText
     public var coordinate: Coordinate
     /// ISO 3166-1 alpha-2, upper case; nil when unknown.
     public var countryCode: String?
@@ -69,9 +79,15 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
     public var source: String?
     /// The extent of a place that is an area (a town's or a district's boundary), to fit a map to; nil for points.
     public var boundingBox: BoundingBox?
+
+    /// The keys of the encoded form: `id` and `displayName` as text, whatever form the store gave them in.
+    enum CodingKeys: String, CodingKey {
+        case idText = "id", name, displayText = "displayName", coordinate, countryCode, admin1, population, category,
+             categoryKey, kind, address, source, boundingBox
+    }
 }
 
-// The public initializers live in extensions and hand over to the synthesized memberwise ones (whose labels, in the
+// The public initializers live in extensions and hand over to the synthesized memberwise one (whose labels, in the
 // stored order, differ): an initializer that assigns property by property built the value aside and then copied
 // it, and every result is made this way.
 extension Place {
@@ -79,9 +95,111 @@ extension Place {
     public init(id: String, name: String, displayName: String, coordinate: Coordinate, countryCode: String? = nil,
                 admin1: String? = nil, population: Int = 0, category: String? = nil, address: Address? = nil,
                 source: String? = nil, boundingBox: BoundingBox? = nil, kind: PlaceKind? = nil, categoryKey: String? = nil) {
-        self.init(id: id, name: name, displayName: displayName, coordinate: coordinate, countryCode: countryCode, admin1: admin1,
-                  population: population, category: category, categoryKey: categoryKey, kind: kind, address: address,
-                  source: source, boundingBox: boundingBox)
+        self.init(idText: .written(id), name: name, displayText: .written(displayName), coordinate: coordinate,
+                  countryCode: countryCode, admin1: admin1, population: population, category: category,
+                  categoryKey: categoryKey, kind: kind, address: address, source: source, boundingBox: boundingBox)
+    }
+
+    /// Makes a place whose id and list line are kept as their parts until they are read (`PlaceText`).
+    public init(id: PlaceText, name: String, displayName: PlaceText, coordinate: Coordinate, countryCode: String? = nil,
+                admin1: String? = nil, population: Int = 0, category: String? = nil, source: String? = nil,
+                kind: PlaceKind? = nil) {
+        self.init(idText: id, name: name, displayText: displayName, coordinate: coordinate, countryCode: countryCode,
+                  admin1: admin1, population: population, category: category, categoryKey: nil, kind: kind,
+                  address: nil, source: source, boundingBox: nil)
+    }
+}
+
+/// A place's id or list line as a store hands it over: written out, or as the parts it is made of. The embedded
+/// index makes both for every answer, and writing them out cost two allocations a place (a third of a suggestion's
+/// work); the JSON writer writes the parts straight into the answer, and `string` writes them out for anyone who
+/// reads them. Equal, and hashed, by that text.
+public enum PlaceText: Sendable, Hashable, Codable {
+    /// The text itself.
+    case written(String)
+    /// "geonames:<id>".
+    case geonamesID(Int32)
+    /// The parts that are there, joined by ", " ("Zürich", "Zurich", "Switzerland").
+    case joined(String, String?, String?)
+
+    /// The text.
+    public var string: String {
+        switch self {
+        case .written(let text): text
+        case .geonamesID(let id):
+            // Written aside, then into a string of its own length: asked for with room to spare, a string of 15 bytes
+            // or fewer would be a heap string instead of a small one.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.geonamesIDRoom) { scratch in
+                let count = Self.writeGeonamesID(id, to: scratch.baseAddress!)
+                return String(unsafeUninitializedCapacity: count) {
+                    $0.baseAddress!.initialize(from: scratch.baseAddress!, count: count)
+                    return count
+                }
+            }
+        case .joined(let first, let second, let third): Self.joined(first, second, third)
+        }
+    }
+
+    /// The most bytes "geonames:<id>" takes.
+    static let geonamesIDRoom = 9 + 11
+
+    /// Writes "geonames:<id>" at `out` (`geonamesIDRoom` bytes at most); returns how many bytes. Digit by digit:
+    /// interpolation went through the generic formatting.
+    static func writeGeonamesID(_ id: Int32, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let prefix: StaticString = "geonames:"
+        out.initialize(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        var n = prefix.utf8CodeUnitCount
+        if id < 0 { out[n] = 0x2D; n += 1 }
+        var digits = 1, rest = id.magnitude
+        while rest >= 10 { rest /= 10; digits += 1 }
+        rest = id.magnitude
+        for d in stride(from: n + digits - 1, through: n, by: -1) { out[d] = 0x30 + UInt8(rest % 10); rest /= 10 }
+        return n + digits
+    }
+
+    /// The parts that are there, joined by ", ", in one allocation.
+    static func joined(_ first: String, _ second: String?, _ third: String?) -> String {
+        var parts = (first, second ?? "", third ?? "")
+        let count = parts.0.utf8.count + (second == nil ? 0 : parts.1.utf8.count + 2) + (third == nil ? 0 : parts.2.utf8.count + 2)
+        return parts.0.withUTF8 { a in
+            parts.1.withUTF8 { b in
+                parts.2.withUTF8 { c in
+                    String(unsafeUninitializedCapacity: count) { out in
+                        var at = out.baseAddress!
+                        put(a, at: &at, separated: false)
+                        if second != nil { put(b, at: &at, separated: true) }
+                        if third != nil { put(c, at: &at, separated: true) }
+                        return at - out.baseAddress!
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes `part` at `at` (after ", " when `separated`) and moves `at` past it.
+    @inline(__always)
+    private static func put(_ part: UnsafeBufferPointer<UInt8>, at: inout UnsafeMutablePointer<UInt8>, separated: Bool) {
+        if separated { at[0] = 0x2C; at[1] = 0x20; at += 2 }
+        if let start = part.baseAddress { at.initialize(from: start, count: part.count); at += part.count }
+    }
+
+    public static func == (a: PlaceText, b: PlaceText) -> Bool {
+        switch (a, b) {
+        case (.written(let x), .written(let y)): x == y
+        case (.geonamesID(let x), .geonamesID(let y)): x == y
+        default: a.string == b.string
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(string) }
+
+    /// Read as the text it is.
+    public init(from decoder: any Decoder) throws { self = .written(try decoder.singleValueContainer().decode(String.self)) }
+
+    /// Written as the text.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(string)
     }
 }
 

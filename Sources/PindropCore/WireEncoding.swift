@@ -145,14 +145,14 @@ public enum WireEncoding {
 
     /// Writes one result as a GeoJSON Feature with a Point geometry.
     public static func writeFeature(_ result: PlaceResult, into w: inout JSONWriter) {
-        writePointFeature(id: result.place.id, at: result.place.coordinate, into: &w) { w in
+        writePointFeature(id: result.place.idText, at: result.place.coordinate, into: &w) { w in
             writeProperties(result, into: &w, withCoordinates: true)
         }
     }
 
     /// Writes a GeoJSON Feature with a Point geometry; `properties` writes the members of its `properties` object.
     @inline(__always)  // keeps the closure from costing a call per feature
-    static func writePointFeature(id: String, at coordinate: Coordinate, into w: inout JSONWriter,
+    static func writePointFeature(id: PlaceText, at coordinate: Coordinate, into w: inout JSONWriter,
                                   properties: (inout JSONWriter) -> Void) {
         w.beginObject()
         w.key("type"); w.string("Feature")
@@ -171,9 +171,9 @@ public enum WireEncoding {
     }
 
     private static func writeProperties(_ result: PlaceResult, into w: inout JSONWriter, withCoordinates: Bool) {
-        w.key("id"); w.string(result.place.id)
+        w.key("id"); w.string(result.place.idText)
         w.key("name"); w.string(result.place.name)
-        w.key("displayName"); w.string(result.place.displayName)
+        w.key("displayName"); w.string(result.place.displayText)
         if withCoordinates {
             w.key("latitude"); w.number(result.place.coordinate.latitude)
             w.key("longitude"); w.number(result.place.coordinate.longitude)

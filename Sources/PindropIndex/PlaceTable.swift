@@ -209,7 +209,7 @@ struct PlaceTable: Sendable {
 
     /// A row's place id: "geonames:<id>" or the OpenStreetMap row's own.
     func id(_ i: Int) -> String {
-        osmExtras(i)?.id ?? Self.geonamesID(geonameID[i])
+        osmExtras(i)?.id ?? PlaceText.geonamesID(geonameID[i]).string
     }
 
     /// `extras` of a street-level row; nil for a GeoNames row without reading `extraStart` (its kind, read for every
@@ -307,8 +307,8 @@ struct PlaceTable: Sendable {
         rowKind(i) == .geonames ? geonamesPlace(i) : streetLevelPlace(i)
     }
 
-    /// A GeoNames row: "Name, Admin1, Country" and "geonames:<id>", each written into one string of its final size
-    /// (every result pays this; appending part by part cost more than the rest of the place).
+    /// A GeoNames row: its id and "Name, Admin1, Country" kept as their parts (`PlaceText`), which most answers never
+    /// write out (making the two strings cost a third of a suggestion).
     private func geonamesPlace(_ i: Int) -> Place {
         let name = name(i)
         let countryIndex = Int(country[i]), admin1Index = Int(admin1[i])
@@ -316,8 +316,7 @@ struct PlaceTable: Sendable {
         let countryCode = countryIndex == Int(Self.noCountry) ? nil : countries[countryIndex].code
         let countryName = countryIndex == Int(Self.noCountry) ? nil : countries[countryIndex].name
         let admin1 = admin1Index < 0 ? nil : admin1s[admin1Index].name.nilIfEmpty
-        return Place(id: Self.geonamesID(geonameID[i]), name: name,
-                     displayName: Self.joined(name, admin1 == name ? nil : admin1, countryName),
+        return Place(id: .geonamesID(geonameID[i]), name: name, displayName: .joined(name, admin1 == name ? nil : admin1, countryName),
                      coordinate: Coordinate(latitude: latitude[i], longitude: longitude[i]), countryCode: countryCode,
                      admin1: admin1, population: Int(population[i]), source: "embedded", kind: .place)
     }
@@ -350,58 +349,6 @@ struct PlaceTable: Sendable {
                      countryCode: countryCode, admin1: admin1, population: 0, category: osm.category,
                      address: address, source: "embedded", kind: kind,
                      categoryKey: kind == .street ? "highway" : osm.categoryKey)
-    }
-
-    /// The parts that are there, joined by ", ", in one allocation.
-    static func joined(_ first: String, _ second: String?, _ third: String?) -> String {
-        var parts = (first, second ?? "", third ?? "")
-        let count = parts.0.utf8.count + (second == nil ? 0 : parts.1.utf8.count + 2) + (third == nil ? 0 : parts.2.utf8.count + 2)
-        return parts.0.withUTF8 { a in
-            parts.1.withUTF8 { b in
-                parts.2.withUTF8 { c in
-                    String(unsafeUninitializedCapacity: count) { out in
-                        var at = out.baseAddress!
-                        put(a, at: &at, separated: false)
-                        if second != nil { put(b, at: &at, separated: true) }
-                        if third != nil { put(c, at: &at, separated: true) }
-                        return at - out.baseAddress!
-                    }
-                }
-            }
-        }
-    }
-
-    /// Writes `part` at `at` (after ", " when `separated`) and moves `at` past it.
-    @inline(__always)
-    private static func put(_ part: UnsafeBufferPointer<UInt8>, at: inout UnsafeMutablePointer<UInt8>, separated: Bool) {
-        if separated { at[0] = 0x2C; at[1] = 0x20; at += 2 }
-        if let start = part.baseAddress { at.initialize(from: start, count: part.count); at += part.count }
-    }
-
-    /// "geonames:<id>", written digit by digit (interpolation went through the generic formatting): the digits
-    /// right to left into a scratch word pair, then the prefix and the digits copied in.
-    static func geonamesID(_ id: Int32) -> String {
-        let prefix: StaticString = "geonames:"
-        var digits: (UInt64, UInt64) = (0, 0)
-        var first = 16
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            var value = id.magnitude
-            repeat {
-                first -= 1
-                scratch[first] = 0x30 + UInt8(value % 10)
-                value /= 10
-            } while value > 0
-            if id < 0 { first -= 1; scratch[first] = 0x2D }
-        }
-        return withUnsafeBytes(of: &digits) { scratch in
-            String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + 16 - first) { out in
-                let p = out.baseAddress!
-                p.initialize(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-                (p + prefix.utf8CodeUnitCount).initialize(from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + first,
-                                                           count: 16 - first)
-                return prefix.utf8CodeUnitCount + 16 - first
-            }
-        }
     }
 
     /// The slot of a GeoNames id (rows are sorted by id).

@@ -173,18 +173,19 @@ enum NominatimWire {
     /// The one line of a place with its country at the end, as Nominatim's `display_name` always ends:
     /// "Mannerheimintie 5, 00100 Helsinki, Finland".
     static func displayName(_ place: Place, language: String?) -> String {
+        let line = place.displayName   // read once: an embedded place's is written out from its parts when read
         guard let code = place.countryCode, let country = place.address?.country ?? OSMTerms.countryName(code, language: language)
-        else { return place.displayName }
+        else { return line }
         // The English name is the one just looked up unless the address or the language named another.
         let english = place.address?.country == nil && (language == nil || language == "en") ? country
             : OSMTerms.countryName(code, language: nil) ?? country
         // Byte for byte: both names come from the same tables, and `hasSuffix` compared them character by character.
         func endsWith(_ suffix: String) -> Bool {
-            let line = place.displayName.utf8
-            return line.count >= suffix.utf8.count && line.reversed().starts(with: suffix.utf8.reversed())
+            let bytes = line.utf8
+            return bytes.count >= suffix.utf8.count && bytes.reversed().starts(with: suffix.utf8.reversed())
         }
-        guard !endsWith(country), !endsWith(english) else { return place.displayName }
-        return place.displayName + ", " + country
+        guard !endsWith(country), !endsWith(english) else { return line }
+        return line + ", " + country
     }
 
     /// GeocodeJSON's `type` of an address rank (Nominatim's `GEOCODEJSON_RANKS`).

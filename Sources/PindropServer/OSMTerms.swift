@@ -35,8 +35,9 @@ struct OSMTerms {
     var hasExtent: Bool { boundingBox != nil }
 
     init(_ place: Place) {
-        (osmType, osmID) = Self.osmObject(of: place.id)
-        (id, population, boundingBox, coordinate) = (place.id, place.population, place.boundingBox, place.coordinate)
+        id = place.id   // read once: an embedded place's is written out when read
+        (osmType, osmID) = Self.osmObject(of: id)
+        (population, boundingBox, coordinate) = (place.population, place.boundingBox, place.coordinate)
         let kind = place.kind ?? Self.inferredKind(place)
         switch kind {
         case .place:

@@ -117,4 +117,42 @@ struct JSONWriterTests {
         #expect(list[20_000]["raw"] as? Bool == true)
         #expect(w.withUnsafeBytes { Array($0) } == w.bytes)
     }
+
+    @Test("A place's id and list line kept as parts are written into a document, and read, as the text they make")
+    func placeTextAsWritten() throws {
+        let special = ["Zürich", "Saint \"Quote\"", "Back\\slash", "Tab\there", "東京", "", "a, b"]
+        let ids: [Int32] = [0, 7, 2_988_507, 999_999_999, .max, -1, .min]
+        var texts = ids.map { PlaceText.geonamesID($0) }
+        for first in special {
+            for second in [nil] + special.map(Optional.some) {
+                for third in [nil, "Switzerland", "C\u{01}ntrol"] { texts.append(.joined(first, second, third)) }
+            }
+        }
+        for text in texts {
+            let expected = switch text {
+            case .geonamesID(let id): "geonames:\(id)"
+            case .joined(let first, let second, let third): ([first] + [second, third].compactMap { $0 }).joined(separator: ", ")
+            case .written(let written): written
+            }
+            #expect(text.string == expected)
+            var parts = JSONWriter(capacity: 0), whole = JSONWriter(capacity: 0)
+            parts.beginArray(); parts.string(text); parts.string(text); parts.endArray()
+            whole.beginArray(); whole.string(expected); whole.string(expected); whole.endArray()
+            #expect(parts.string == whole.string, "\(text)")
+            // Equal to, and hashed as, the same text written out: a place from the index equals one built by hand.
+            #expect(text == .written(expected) && text.hashValue == PlaceText.written(expected).hashValue)
+        }
+        #expect(PlaceText.joined("Zürich", "Zurich", nil) != .written("Zürich, Zurich, Switzerland"))
+        let place = Place(id: .geonamesID(2_657_896), name: "Zürich", displayName: .joined("Zürich", "Zurich", "Switzerland"),
+                          coordinate: Coordinate(latitude: 47.36667, longitude: 8.55), countryCode: "CH")
+        #expect(place == Place(id: "geonames:2657896", name: "Zürich", displayName: "Zürich, Zurich, Switzerland",
+                               coordinate: Coordinate(latitude: 47.36667, longitude: 8.55), countryCode: "CH"))
+        // Encoded under the keys every client reads, as text.
+        let encoded = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(place)) as? [String: Any])
+        #expect(encoded["id"] as? String == "geonames:2657896" && encoded["displayName"] as? String == "Zürich, Zurich, Switzerland")
+        #expect(try JSONDecoder().decode(Place.self, from: JSONEncoder().encode(place)) == place)
+        var renamed = place
+        renamed.displayName = "Zürich (Kreis 1)"
+        #expect(renamed.displayName == "Zürich (Kreis 1)" && renamed.id == "geonames:2657896")
+    }
 }

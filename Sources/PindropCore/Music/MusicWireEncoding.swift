@@ -11,7 +11,7 @@ public enum MusicWireEncoding {
 
     /// Writes one place as a GeoJSON Feature with a Point geometry.
     public static func writeFeature(_ place: MusicPlace, into w: inout JSONWriter) {
-        WireEncoding.writePointFeature(id: place.id, at: place.coordinate, into: &w) { w in
+        WireEncoding.writePointFeature(id: .written(place.id), at: place.coordinate, into: &w) { w in
             writePlaceProperties(place, into: &w, withCoordinates: false)
         }
     }
