@@ -48,7 +48,7 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
         set { idText = .written(newValue) }
     }
     /// `id` as the store handed it over (see `PlaceText`).
-    private(set) var idText: PlaceText
+    public private(set) var idText: PlaceText
     /// The place's own name ("Zürich").
     public var name: String
     /// The name with its context, as shown in lists ("Zürich, Zurich, Switzerland").
@@ -57,7 +57,7 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
         set { displayText = .written(newValue) }
     }
     /// `displayName` as the store handed it over (see `PlaceText`).
-    private(set) var displayText: PlaceText
+    public private(set) var displayText: PlaceText
     public var coordinate: Coordinate
     /// ISO 3166-1 alpha-2, upper case; nil when unknown.
     public var countryCode: String?
@@ -126,17 +126,31 @@ public enum PlaceText: Sendable, Hashable, Codable {
     public var string: String {
         switch self {
         case .written(let text): text
-        case .geonamesID(let id):
-            // Written aside, then into a string of its own length: asked for with room to spare, a string of 15 bytes
-            // or fewer would be a heap string instead of a small one.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.geonamesIDRoom) { scratch in
-                let count = Self.writeGeonamesID(id, to: scratch.baseAddress!)
-                return String(unsafeUninitializedCapacity: count) {
-                    $0.baseAddress!.initialize(from: scratch.baseAddress!, count: count)
-                    return count
+        case .geonamesID:
+            // Into a string of its own length: asked for with room to spare, a string of 15 bytes or fewer would be a
+            // heap string instead of a small one.
+            withUTF8 { bytes in
+                String(unsafeUninitializedCapacity: bytes.count) {
+                    $0.baseAddress!.initialize(from: bytes.baseAddress!, count: bytes.count)
+                    return bytes.count
                 }
             }
         case .joined(let first, let second, let third): Self.joined(first, second, third)
+        }
+    }
+
+    /// Hands the text's UTF-8 to `body`, written on the stack when it is kept as parts (no `String` made).
+    public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        switch self {
+        case .written(var text): return try text.withUTF8(body)
+        case .geonamesID(let id):
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.geonamesIDRoom) { scratch in
+                try body(UnsafeBufferPointer(rebasing: scratch[..<Self.writeGeonamesID(id, to: scratch.baseAddress!)]))
+            }
+        case .joined(let first, let second, let third):
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.joinedCount(first, second, third)) { scratch in
+                try body(UnsafeBufferPointer(rebasing: scratch[..<Self.writeJoined(first, second, third, to: scratch.baseAddress!)]))
+            }
         }
     }
 
@@ -159,28 +173,36 @@ public enum PlaceText: Sendable, Hashable, Codable {
 
     /// The parts that are there, joined by ", ", in one allocation.
     static func joined(_ first: String, _ second: String?, _ third: String?) -> String {
-        var parts = (first, second ?? "", third ?? "")
-        let count = parts.0.utf8.count + (second == nil ? 0 : parts.1.utf8.count + 2) + (third == nil ? 0 : parts.2.utf8.count + 2)
-        return parts.0.withUTF8 { a in
-            parts.1.withUTF8 { b in
-                parts.2.withUTF8 { c in
-                    String(unsafeUninitializedCapacity: count) { out in
-                        var at = out.baseAddress!
-                        put(a, at: &at, separated: false)
-                        if second != nil { put(b, at: &at, separated: true) }
-                        if third != nil { put(c, at: &at, separated: true) }
-                        return at - out.baseAddress!
-                    }
-                }
-            }
-        }
+        String(unsafeUninitializedCapacity: joinedCount(first, second, third)) { writeJoined(first, second, third, to: $0.baseAddress!) }
     }
 
-    /// Writes `part` at `at` (after ", " when `separated`) and moves `at` past it.
+    /// How many bytes the parts that are there take joined by ", ".
+    static func joinedCount(_ first: String, _ second: String?, _ third: String?) -> Int {
+        first.utf8.count + (second.map { $0.utf8.count + 2 } ?? 0) + (third.map { $0.utf8.count + 2 } ?? 0)
+    }
+
+    /// Writes the parts that are there, joined by ", ", at `out` (`joinedCount` bytes); returns how many.
+    static func writeJoined(_ first: String, _ second: String?, _ third: String?, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var at = out
+        put(first, at: &at, separated: false)
+        if let second { put(second, at: &at, separated: true) }
+        if let third { put(third, at: &at, separated: true) }
+        return at - out
+    }
+
+    /// Writes `part` at `at` (after ", " when `separated`) and moves `at` past it. Read where the string keeps its
+    /// bytes: a copy to call `withUTF8` on cost a retain and a release.
     @inline(__always)
-    private static func put(_ part: UnsafeBufferPointer<UInt8>, at: inout UnsafeMutablePointer<UInt8>, separated: Bool) {
+    private static func put(_ part: String, at: inout UnsafeMutablePointer<UInt8>, separated: Bool) {
         if separated { at[0] = 0x2C; at[1] = 0x20; at += 2 }
-        if let start = part.baseAddress { at.initialize(from: start, count: part.count); at += part.count }
+        func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            if let start = bytes.baseAddress { at.initialize(from: start, count: bytes.count) }
+            return bytes.count
+        }
+        if let n = part.utf8.withContiguousStorageIfAvailable(copy) { at += n; return }
+        var contiguous = part
+        let n = contiguous.withUTF8(copy)
+        at += n
     }
 
     public static func == (a: PlaceText, b: PlaceText) -> Bool {

@@ -54,7 +54,7 @@ struct NominatimController<Context: RequestContext>: Sendable {
             for result in answer.results where results.count < limit {
                 let place = result.place
                 guard within.admits(place), kinds.isEmpty || kinds.admits(place),
-                      excluded.isEmpty || !excluded.contains(place.id) && !excluded.contains(String(OSMTerms.placeID(of: place.id)))
+                      excluded.isEmpty || !excluded.contains(place.id) && !excluded.contains(String(OSMTerms.placeID(of: place.idText)))
                 else { continue }
                 results.append(place)
             }

@@ -82,7 +82,7 @@ enum NominatimWire {
             w.field("osm_value", terms.value)
             w.field("type", geocodeJSONType(terms.addressRank))
             if n < distances.count, let distance = distances[n] { w.field("accuracy", Int(distance)) }
-            w.field("label", displayName(place, language: language))
+            w.key("label"); w.string(displayName(place, language: language))
             if terms.layer != "house" || place.kind != .address { w.field("name", place.name) }
             if details {
                 let parts = AddressParts(place, terms, language: language)
@@ -129,7 +129,7 @@ enum NominatimWire {
         w.key("importance"); w.number(terms.importance)
         w.field("addresstype", terms.addressType)
         w.field("name", place.kind == .address ? "" : place.name)
-        w.field("display_name", displayName(place, language: language))
+        w.key("display_name"); w.string(displayName(place, language: language))
     }
 
     /// The address, fine to coarse, keyed as Nominatim keys it (`house_number`, `road`, `suburb`, `city`, …).
@@ -172,20 +172,21 @@ enum NominatimWire {
 
     /// The one line of a place with its country at the end, as Nominatim's `display_name` always ends:
     /// "Mannerheimintie 5, 00100 Helsinki, Finland".
-    static func displayName(_ place: Place, language: String?) -> String {
-        let line = place.displayName   // read once: an embedded place's is written out from its parts when read
+    static func displayName(_ place: Place, language: String?) -> PlaceText {
+        let line = place.displayText   // as the store kept it: written into the answer without a String when it ends right
         guard let code = place.countryCode, let country = place.address?.country ?? OSMTerms.countryName(code, language: language)
         else { return line }
         // The English name is the one just looked up unless the address or the language named another.
         let english = place.address?.country == nil && (language == nil || language == "en") ? country
             : OSMTerms.countryName(code, language: nil) ?? country
         // Byte for byte: both names come from the same tables, and `hasSuffix` compared them character by character.
-        func endsWith(_ suffix: String) -> Bool {
-            let bytes = line.utf8
-            return bytes.count >= suffix.utf8.count && bytes.reversed().starts(with: suffix.utf8.reversed())
+        let endsRight = line.withUTF8 { bytes in
+            func endsWith(_ suffix: String) -> Bool {
+                bytes.count >= suffix.utf8.count && bytes.reversed().starts(with: suffix.utf8.reversed())
+            }
+            return endsWith(country) || endsWith(english)
         }
-        guard !endsWith(country), !endsWith(english) else { return line }
-        return line + ", " + country
+        return endsRight ? line : .written(place.displayName + ", " + country)
     }
 
     /// GeocodeJSON's `type` of an address rank (Nominatim's `GEOCODEJSON_RANKS`).

@@ -12,7 +12,7 @@ struct OSMTerms {
     /// A number standing for the place's id (Nominatim's `place_id`): stable for the same id, so a client can send
     /// it back in `exclude_place_ids`. Made when asked, as `importance` and `box` are: Photon's answers use none of them.
     var placeID: Int64 { Self.placeID(of: id) }
-    private let id: String, population: Int, boundingBox: BoundingBox?, coordinate: Coordinate
+    private let id: PlaceText, population: Int, boundingBox: BoundingBox?, coordinate: Coordinate
     /// The main tag: Nominatim's `class`/`category` and `type`, Photon's `osm_key` and `osm_value`.
     let key: String, value: String
     /// Nominatim's `addresstype`: what the place would be called as part of an address ("city", "road").
@@ -35,8 +35,9 @@ struct OSMTerms {
     var hasExtent: Bool { boundingBox != nil }
 
     init(_ place: Place) {
-        id = place.id   // read once: an embedded place's is written out when read
-        (osmType, osmID) = Self.osmObject(of: id)
+        // An embedded GeoNames place's id stays unwritten: it is no OSM object, and its `placeID` hashes its bytes.
+        id = place.idText
+        if case .geonamesID = id { (osmType, osmID) = (nil, nil) } else { (osmType, osmID) = Self.osmObject(of: place.id) }
         (population, boundingBox, coordinate) = (place.population, place.boundingBox, place.coordinate)
         let kind = place.kind ?? Self.inferredKind(place)
         switch kind {
@@ -99,10 +100,12 @@ struct OSMTerms {
     }
 
     /// FNV-1a of the id, kept to 53 bits so JavaScript clients read it exactly.
-    static func placeID(of id: String) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int64(hash & ((1 << 53) - 1))
+    static func placeID(of id: PlaceText) -> Int64 {
+        id.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return Int64(hash & ((1 << 53) - 1))
+        }
     }
 
     /// A box around a point, as Nominatim gives points: wider the coarser the place (a city ±0.1°, a house ±0.00005°).

@@ -135,6 +135,7 @@ struct JSONWriterTests {
             case .written(let written): written
             }
             #expect(text.string == expected)
+            #expect(text.withUTF8 { Array($0) } == Array(expected.utf8))
             var parts = JSONWriter(capacity: 0), whole = JSONWriter(capacity: 0)
             parts.beginArray(); parts.string(text); parts.string(text); parts.endArray()
             whole.beginArray(); whole.string(expected); whole.string(expected); whole.endArray()
