@@ -142,7 +142,7 @@ public enum PlaceText: Sendable, Hashable, Codable {
     /// Hands the text's UTF-8 to `body`, written on the stack when it is kept as parts (no `String` made).
     public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         switch self {
-        case .written(var text): return try text.withUTF8(body)
+        case .written(let text): return try text.withUTF8Bytes(body)
         case .geonamesID(let id):
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.geonamesIDRoom) { scratch in
                 try body(UnsafeBufferPointer(rebasing: scratch[..<Self.writeGeonamesID(id, to: scratch.baseAddress!)]))
@@ -190,18 +190,15 @@ public enum PlaceText: Sendable, Hashable, Codable {
         return at - out
     }
 
-    /// Writes `part` at `at` (after ", " when `separated`) and moves `at` past it. Read where the string keeps its
-    /// bytes: a copy to call `withUTF8` on cost a retain and a release.
+    /// Writes `part` at `at` (after ", " when `separated`) and moves `at` past it.
     @inline(__always)
     private static func put(_ part: String, at: inout UnsafeMutablePointer<UInt8>, separated: Bool) {
         if separated { at[0] = 0x2C; at[1] = 0x20; at += 2 }
-        func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-            if let start = bytes.baseAddress { at.initialize(from: start, count: bytes.count) }
+        let start = at
+        let n = part.withUTF8Bytes { bytes in
+            if let from = bytes.baseAddress { start.initialize(from: from, count: bytes.count) }
             return bytes.count
         }
-        if let n = part.utf8.withContiguousStorageIfAvailable(copy) { at += n; return }
-        var contiguous = part
-        let n = contiguous.withUTF8(copy)
         at += n
     }
 
