@@ -94,7 +94,7 @@ struct GeoNamesRows {
         places = PlaceTable(geonameID: Column(ids.map { Int32(truncatingIfNeeded: $0) }), latitude: Column(latitude),
                             longitude: Column(longitude), population: Column(population), country: Column(country),
                             admin1: Column(admin1), nameStart: Column(nameStart), nameBytes: Column(nameBytes),
-                            kind: Column([UInt8](repeating: PlaceTable.RowKind.geonames.rawValue, count: n)),
+                            kind: Column((0..<n).map { PlaceTable.geonamesKind(name: nameBytes[Int(nameStart[$0])..<Int(nameStart[$0 + 1])]) }),
                             extraStart: Column([UInt32](repeating: 0, count: n + 1)), extraBytes: [],
                             countries: countryInfos, admin1s: admin1Infos,
                             alternateStart: Column(alternateStart), alternateBytes: Column(alternateBytes))

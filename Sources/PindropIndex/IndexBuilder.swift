@@ -471,8 +471,12 @@ struct NameEntries {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         for (seenHash, entry) in rowKeys where seenHash == hash {
-            let start = Int(starts[Int(entry)])
-            if keys[start..<(start + Int(lengths[Int(entry)]))].elementsEqual(bytes) { return }
+            let e = Int(entry), start = Int(starts[e])
+            guard keys[start..<(start + Int(lengths[e]))].elementsEqual(bytes) else { continue }
+            // Another spelling of an alternate name the place has ("Munchen" after "München"): the answer picks
+            // among them by the typed text, so it must know to look past the first.
+            if kind == .alternate, alternateAt[e] != NameIndex.notAtKnownOffset { alternateAt[e] |= NameIndex.otherSpellings }
+            return
         }
         rowKeys.append((hash, Int32(starts.count)))
         starts.append(UInt32(keys.count))
@@ -516,7 +520,7 @@ struct NameEntries {
     mutating func addAlternate(utf8 name: UnsafeBufferPointer<UInt8>, at offset: Int?, place: Int, importance: Float) {
         folded.removeAll(keepingCapacity: true)
         TextFolding.fold(utf8: name, into: &folded)
-        let at = offset.flatMap { UInt16(exactly: $0) } ?? NameIndex.notAtKnownOffset
+        let at = offset.flatMap { $0 < Int(NameIndex.otherSpellings) - 1 ? UInt16($0) : nil } ?? NameIndex.notAtKnownOffset
         add(folded[...], place: place, kind: .alternate, importance: importance, at: at)
     }
 

@@ -20,9 +20,10 @@ final class IndexDatabase {
     /// largest below it), where four columns and the town lookup's own held them); 23: where each alternate-name
     /// entry's name lies among its place's alternate names, and each name tree node's entry with its score; 24: the
     /// corrections of "did you mean" and the map labels' order of places (both were made by a first query); 25: the name
-    /// index's fence; 26: each place's town (reverse's "near X, Town" walked the place tree for it); an index of another
+    /// index's fence; 26: each place's town (reverse's "near X, Town" walked the place tree for it); 27: whether a place could be a
+    /// section, in its kind byte, and whether an alternate-name entry's name has other spellings; an index of another
     /// version is rebuilt, not misread.
-    static let structureVersion = "26"
+    static let structureVersion = "27"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"
     /// Meta key of the structures file's name (in the database's folder).

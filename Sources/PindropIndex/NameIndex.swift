@@ -23,7 +23,9 @@ struct NameIndex: Sendable {
     var entryScore: Column<Float>
     /// An alternate-name entry's name as imported: the byte offset of the first of the place's alternate names that
     /// folds to the key, in the place table's alternate names (`PlaceTable.alternate`), so an answer that matched
-    /// through it does not scan the place's hundreds of names; `notAtKnownOffset` for other entries.
+    /// through it does not scan the place's hundreds of names; `notAtKnownOffset` for other entries. With
+    /// `otherSpellings` set, later names of the place fold to the key too ("München", "Munchen"), and the one the
+    /// typed text starts is looked for among them; without it, the first is the only one.
     var alternateAt: Column<UInt16>
     /// The best entry of any range (`best(in:)`): a segment tree over entryScore by blocks (`buildTree`).
     var tree: Column<TreeNode>
@@ -70,8 +72,10 @@ struct NameIndex: Sendable {
 
     static let bucketCount = 65_537
 
-    /// `alternateAt` of an entry that is not an alternate name the place table keeps (or lies past 65,534 bytes).
+    /// `alternateAt` of an entry that is not an alternate name the place table keeps (or lies past 32,766 bytes).
     static let notAtKnownOffset = UInt16.max
+    /// The bit of `alternateAt` that says other spellings of the key follow; the offset is the other 15 bits.
+    static let otherSpellings: UInt16 = 0x8000
 
     static func buildBuckets(_ keys: [UInt8], _ starts: [UInt32], _ lengths: [UInt8]) -> [UInt32] {
         var buckets = [UInt32](repeating: 0, count: 65_537)

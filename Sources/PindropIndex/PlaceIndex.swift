@@ -851,6 +851,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
         // Only a match through an alternate name (or an explanation) needs the typed text, trimmed.
         lazy var asTyped = String(typed[..<(typed.utf8.firstIndex(of: UInt8(ascii: ",")) ?? typed.endIndex)]).trimmingWhitespace()
         places.prefetchPlaces(found.lazy.map(\.slot))
+        for c in found where names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue { places.alternateStart.prefetch(c.slot) }
         // Each result made where the array keeps it: a result is a large value, and moving it through `map` copied it.
         return [PlaceResult](unsafeUninitializedCapacity: found.count) { buffer, count in
             for c in found {

@@ -32,7 +32,8 @@ struct PlaceTable: Sendable {
     /// Place i's name is nameBytes[nameStart[i] ..< nameStart[i + 1]].
     var nameStart: Column<UInt32>
     var nameBytes: Column<UInt8>
-    /// What each row is (`RowKind`): GeoNames rows come first, sorted by id, then OpenStreetMap rows.
+    /// What each row is (`RowKind`): GeoNames rows come first, sorted by id, then OpenStreetMap rows. A GeoNames
+    /// row that could be a section of a city also has `sectionLike` set (`couldBeSection`).
     var kind: Column<UInt8>
     /// OpenStreetMap rows' id, category and address: extraBytes[extraStart[i] ..< extraStart[i + 1]] holds
     /// "id␟category␟houseNumber␟street␟postcode␟town" (␟ = U+001F); empty for GeoNames rows.
@@ -47,6 +48,9 @@ struct PlaceTable: Sendable {
     var alternateBytes: Column<UInt8> = []
 
     static let noCountry = UInt16.max
+    /// The bit of a row's `kind` byte set when its name could make it a section of a city (`couldBeSection`): ranking
+    /// asks of every candidate, and the kind is read anyway, where the name was another two reads far apart.
+    static let sectionLike: UInt8 = 0x80
 
     /// The kinds of rows, in the order they are stored.
     enum RowKind: UInt8 {
@@ -63,10 +67,10 @@ struct PlaceTable: Sendable {
     /// Rows 0 ..< geonamesCount are GeoNames places, sorted by id. They come first, so a binary search finds the
     /// first other row (callers ask per query; a scan of every row was 235,000 reads).
     var geonamesCount: Int {
-        firstIndex(in: kind.indices) { kind[$0] != RowKind.geonames.rawValue }
+        firstIndex(in: kind.indices) { rowKind($0) != .geonames }
     }
 
-    func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i]) ?? .geonames }
+    func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i] & ~Self.sectionLike) ?? .geonames }
 
     /// The first `n` rows (the GeoNames part, when n is `geonamesCount`).
     func prefix(_ n: Int) -> PlaceTable {
@@ -80,17 +84,20 @@ struct PlaceTable: Sendable {
     }
 
     /// The alternate name of row i, as imported, whose folded form is `key`; of several ("Munchen", "München"),
-    /// the one written as `typed` starts; nil when none is. `offset` is where the first such name lies in the row's
-    /// alternate names when the name index knows it (`NameIndex.alternateAt`): the names before it are not read.
-    func alternate(_ i: Int, at offset: UInt16, foldedAs key: some Collection<UInt8>, typed: String) -> String? {
+    /// the one written as `typed` starts; nil when none is. `at` is where the first such name lies in the row's
+    /// alternate names when the name index knows it (`NameIndex.alternateAt`): the names before it are not read,
+    /// nor those after it when it is the only one.
+    func alternate(_ i: Int, at: UInt16, foldedAs key: some Collection<UInt8>, typed: String) -> String? {
         guard i + 1 < alternateStart.count else { return nil }
         var folded: [UInt8] = []
         var first: String?
         lazy var lowercased = typed.lowercased()
         let rowStart = Int(alternateStart[i]), end = Int(alternateStart[i + 1])
+        let known = at != NameIndex.notAtKnownOffset, offset = Int(at & ~NameIndex.otherSpellings)
+        let onlySpelling = known && at & NameIndex.otherSpellings == 0
         return alternateBytes.withUnsafeBufferPointer { all in
             // A known offset out of the row's names (a damaged file) reads them all, as an unknown one does.
-            var start = offset != NameIndex.notAtKnownOffset && Int(offset) < end - rowStart ? rowStart + Int(offset) : rowStart
+            var start = known && offset < end - rowStart ? rowStart + offset : rowStart
             // Name by name, without splitting them all first: a big city has hundreds, and most differ from the key
             // in their first letters. Each is folded from its bytes; a String is made only of one that matches.
             while start < end {
@@ -102,7 +109,7 @@ struct PlaceTable: Sendable {
                 TextFolding.fold(utf8: name, into: &folded)
                 guard folded.elementsEqual(key) else { continue }
                 let text = String(decoding: name, as: UTF8.self)
-                if text.lowercased().hasPrefix(lowercased) { return text }
+                if onlySpelling || text.lowercased().hasPrefix(lowercased) { return text }
                 first = first ?? text
             }
             return first
@@ -218,12 +225,13 @@ struct PlaceTable: Sendable {
         rowKind(i) == .geonames ? nil : extras(i)
     }
 
-    /// Whether GeoNames row r can be a section of any city (`isSection`): its name has a space before its last
-    /// byte. Read once for a row that most cities then need not be checked against.
-    func couldBeSection(_ r: Int) -> Bool {
-        guard r < alternateStart.count - 1 else { return false }
-        let bytes = nameRange(r)
-        return bytes.count > 1 && nameBytes.withUnsafeBufferPointer { $0[bytes.dropLast()].contains(0x20) }
+    /// Whether GeoNames row r can be a section of any city (`isSection`), as the import marked it (`sectionLike`).
+    /// Read once for a row that most cities then need not be checked against.
+    func couldBeSection(_ r: Int) -> Bool { kind[r] & Self.sectionLike != 0 }
+
+    /// The `kind` byte of a GeoNames row named `name`: `sectionLike` when the name has a space before its last byte.
+    static func geonamesKind(name: some Collection<UInt8>) -> UInt8 {
+        name.count > 1 && name.dropLast().contains(0x20) ? RowKind.geonames.rawValue | sectionLike : RowKind.geonames.rawValue
     }
 
     /// Whether GeoNames row r is a section of row `city`: named after it as sections are ("Zürich (Kreis 3)",

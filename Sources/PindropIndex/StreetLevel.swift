@@ -48,7 +48,7 @@ struct StreetLevel: Sendable {
         // The map's shapes need none of the trees: made on another core meanwhile.
         let shapes = Background { StreetMapShapes(features: features) }
         func rows(_ kind: PlaceTable.RowKind) -> Range<Int> {
-            let all = places.kind.indices.filter { places.kind[$0] == kind.rawValue }
+            let all = places.kind.indices.filter { places.rowKind($0) == kind }
             return (all.first ?? 0)..<((all.last ?? -1) + 1)
         }
         venueRows = rows(.venue)

@@ -99,6 +99,8 @@ struct SuggestRankingTests {
         #expect(places.couldBeSection(kreis3) && places.couldBeSection(witikon))
         let paris = try #require(byName["Paris"])
         #expect(!places.couldBeSection(zurich) && !places.couldBeSection(paris))
+        // The mark shares the row's kind byte and leaves its kind as it is.
+        #expect(places.rowKind(kreis3) == .geonames && places.geonamesCount == places.alternateStart.count - 1)
     }
 
     @Test("a GeoNames place's id is \"geonames:\" and its number, written out in full")
@@ -138,24 +140,30 @@ struct SuggestRankingTests {
         #expect(plain.map { index.entryScore[$0] } == index.entryScore.sorted(by: >))
     }
 
-    @Test("each alternate-name entry knows where its name is as imported: the first of its place's names that folds to it")
+    @Test("each alternate-name entry knows where its name is as imported: the first of its place's names that folds to it, and whether another follows")
     func alternateOffsets() throws {
         let index = try SharedIndex.index
         let names = index.names, places = index.places
-        var checked = 0
+        var checked = 0, spellings = 0
         for e in stride(from: 0, to: names.count, by: 31) where names.entryKind[e] == NameIndex.Kind.alternate.rawValue
             && Int(names.entryPlace[e]) < places.geonamesCount {
             let p = Int(names.entryPlace[e]), start = Int(names.keyStart[e])
             let key = Array(names.keyBytes[start..<(start + Int(names.keyLength[e]))])
             let all = Array(places.alternateBytes[Int(places.alternateStart[p])..<Int(places.alternateStart[p + 1])])
             // The names before the offset, and the one at it, as imported.
-            let at = Int(names.alternateAt[e])
+            let at = Int(names.alternateAt[e] & ~NameIndex.otherSpellings)
             try #require(at < all.count, "entry \(e): offset \(at) past \(all.count) bytes")
             let before = all[..<at].split(separator: 0x1F), name = all[at...].prefix { $0 != 0x1F }
-            #expect(Array(TextFolding.fold(String(decoding: name, as: UTF8.self)).utf8) == key)
-            #expect(!before.contains { Array(TextFolding.fold(String(decoding: $0, as: UTF8.self)).utf8) == key })
+            let after = all[(at + name.count)...].split(separator: 0x1F)
+            let foldsToKey = { (n: ArraySlice<UInt8>) in Array(TextFolding.fold(String(decoding: n, as: UTF8.self)).utf8) == key }
+            #expect(foldsToKey(name))
+            #expect(!before.contains(where: foldsToKey))
+            // Flagged exactly when the answer must choose among spellings ("München", "Munchen").
+            let flagged = names.alternateAt[e] & NameIndex.otherSpellings != 0
+            #expect(flagged == after.contains(where: foldsToKey), "entry \(e) of \(places.name(p))")
             checked += 1
+            spellings += flagged ? 1 : 0
         }
-        #expect(checked > 1_000)
+        #expect(checked > 1_000 && spellings > 10)
     }
 }
