@@ -305,6 +305,8 @@ struct PlaceTable: Sendable {
     }
 
     /// Starts loading what ranking reads of each of `slots` (importance, and the name a section is told by), all at once.
+    /// Most rows ranked become answers, which read the name again: asked for here, it has arrived by then (without
+    /// it a suggestion took 4% longer, though ranking itself reads few names since the kind byte marks sections).
     func prefetchRanking(_ slots: some Collection<Int>) {
         for i in slots { population.prefetch(i); kind.prefetch(i); nameStart.prefetch(i) }
         for i in slots where i < count { nameBytes.prefetch(Int(nameStart[i])) }
