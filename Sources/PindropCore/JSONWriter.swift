@@ -66,9 +66,7 @@ public struct JSONWriter: Sendable {
                 var n = 0
                 if comma { out[0] = UInt8(ascii: ","); n = 1 }
                 out[n] = UInt8(ascii: "\""); n += 1
-                n += Self.escape(first, to: out + n)
-                if let second { out[n] = 0x2C; out[n + 1] = 0x20; n += 2; n += Self.escape(second, to: out + n) }
-                if let third { out[n] = 0x2C; out[n + 1] = 0x20; n += 2; n += Self.escape(third, to: out + n) }
+                n += PlaceText.writeJoined(first, second, third, to: out + n) { Self.escape($0, to: $1) }
                 out[n] = UInt8(ascii: "\"")
                 return n + 1
             }

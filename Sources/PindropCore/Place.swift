@@ -183,23 +183,27 @@ public enum PlaceText: Sendable, Hashable, Codable {
 
     /// Writes the parts that are there, joined by ", ", at `out` (`joinedCount` bytes); returns how many.
     static func writeJoined(_ first: String, _ second: String?, _ third: String?, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var at = out
-        put(first, at: &at, separated: false)
-        if let second { put(second, at: &at, separated: true) }
-        if let third { put(third, at: &at, separated: true) }
-        return at - out
+        writeJoined(first, second, third, to: out) { part, at in
+            part.withUTF8Bytes { bytes in
+                if let from = bytes.baseAddress { at.initialize(from: from, count: bytes.count) }
+                return bytes.count
+            }
+        }
     }
 
-    /// Writes `part` at `at` (after ", " when `separated`) and moves `at` past it.
+    /// Writes the parts that are there at `out`, each by `write` (which returns how many bytes it wrote), with ", "
+    /// between them; returns how many bytes in all. The JSON writer passes one that escapes.
     @inline(__always)
-    private static func put(_ part: String, at: inout UnsafeMutablePointer<UInt8>, separated: Bool) {
-        if separated { at[0] = 0x2C; at[1] = 0x20; at += 2 }
-        let start = at
-        let n = part.withUTF8Bytes { bytes in
-            if let from = bytes.baseAddress { start.initialize(from: from, count: bytes.count) }
-            return bytes.count
+    static func writeJoined(_ first: String, _ second: String?, _ third: String?, to out: UnsafeMutablePointer<UInt8>,
+                            each write: (String, UnsafeMutablePointer<UInt8>) -> Int) -> Int {
+        var n = write(first, out)
+        func then(_ part: String?) {
+            guard let part else { return }
+            out[n] = 0x2C; out[n + 1] = 0x20
+            n += 2 + write(part, out + n + 2)
         }
-        at += n
+        then(second); then(third)
+        return n
     }
 
     public static func == (a: PlaceText, b: PlaceText) -> Bool {
