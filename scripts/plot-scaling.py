@@ -54,7 +54,7 @@ for source_kind, style in (("geonames", "o-"), ("osm", "s--")):
         part = [r for r in rows if r["input"] == source_kind and t in r["latency"]]
         if part:
             ax.plot([r["size"] for r in part], [r["latency"][t][1] for r in part], style, label=f"{t} ({source_kind})")
-ax.set_title("query p99, µs of CPU")
+ax.set_title("query p99, µs of CPU (not warm: a query may touch a page first)")
 ax.set_xscale("log")
 ax.set_yscale("log")
 ax.set_xlabel("size (× the shipped data)")
