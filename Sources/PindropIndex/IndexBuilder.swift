@@ -520,7 +520,7 @@ struct NameEntries {
     mutating func addAlternate(utf8 name: UnsafeBufferPointer<UInt8>, at offset: Int?, place: Int, importance: Float) {
         folded.removeAll(keepingCapacity: true)
         TextFolding.fold(utf8: name, into: &folded)
-        let at = offset.flatMap { $0 < Int(NameIndex.otherSpellings) - 1 ? UInt16($0) : nil } ?? NameIndex.notAtKnownOffset
+        let at = offset.flatMap { $0 <= Int(NameIndex.largestKnownOffset) ? UInt16($0) : nil } ?? NameIndex.notAtKnownOffset
         add(folded[...], place: place, kind: .alternate, importance: importance, at: at)
     }
 

@@ -76,6 +76,8 @@ struct NameIndex: Sendable {
     static let notAtKnownOffset = UInt16.max
     /// The bit of `alternateAt` that says other spellings of the key follow; the offset is the other 15 bits.
     static let otherSpellings: UInt16 = 0x8000
+    /// The largest offset `alternateAt` keeps: 0x7FFF with `otherSpellings` set would read as `notAtKnownOffset`.
+    static let largestKnownOffset: UInt16 = otherSpellings - 2
 
     static func buildBuckets(_ keys: [UInt8], _ starts: [UInt32], _ lengths: [UInt8]) -> [UInt32] {
         var buckets = [UInt32](repeating: 0, count: 65_537)
