@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes GeoNames and OpenStreetMap inputs of real shape at several sizes, offline (issue 11, part 1).
+"""Writes GeoNames and OpenStreetMap inputs of real shape at several sizes, offline, for `pindrop-bench scale`
+(docs/scaling.md).
 
 GeoNames (the 19-column `geoname` dump, tab-separated, UTF-8), ×1, ×10, ×50 of cities500 by default:
 - ×1 is the shipped cities500 itself. ×N adds N-1 copies of every row.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Measures today's `pindrop` on the inputs of scripts/make-scaled-inputs.py (issue 11, baseline), one heavy
-run at a time, and prints Markdown tables (the figures in docs/scaling-baseline.md came from it).
+"""Measures today's `pindrop` on the inputs of scripts/make-scaled-inputs.py as whole processes, one heavy
+run at a time, and prints Markdown tables (docs/benchmarks.md).
 
 For each GeoNames size: `pindrop import geonames FOLDER --index X` under `/usr/bin/time -v` (wall, CPU,
 peak RSS, rows/s, index MB, and the wall time of each stage its progress bar names: it runs with stderr on

@@ -3,7 +3,7 @@ import PindropCore
 import PindropImport
 import PindropIndex
 
-// `pindrop-bench areas`: places inside places on a whole small country (issue 19). In one run: the OSM import
+// `pindrop-bench areas`: places inside places on a whole small country. In one run: the OSM import
 // with and without areas (time, index size), the point-in-polygon lookup (p50/p99, points per second), and the
 // agreement with the expectations scripts/area-expectations.py made from the same OSM geometry with pyosmium and
 // shapely (Tests/Fixtures/areas): seeded points at city level, the town of addresses without addr:city, and

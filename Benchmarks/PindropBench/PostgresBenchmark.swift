@@ -7,7 +7,7 @@ import PindropTesting
 import PostgresNIO
 
 /// `pindrop-bench postgres --url postgres://… [--data DIR] [--osm FILE] [--queries N]`: the shared store against
-/// the embedded one in the same run (issue 10).
+/// the embedded one in the same run.
 /// - import of cities500 + the Helsinki extract: COPY into PostgreSQL, and the embedded index build as baseline;
 /// - a server's start on the database: building its index from the rows (first start of an import), and
 ///   opening the cached one (every later start);

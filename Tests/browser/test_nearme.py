@@ -1,4 +1,4 @@
-"""The web app's "Near me" mode (PRODUCT.md section 4) and the offline street basemap, in a real headless Chromium
+"""The web app's "Near me" mode and the offline street basemap, in a real headless Chromium
 against `pindrop serve` on the default index (GeoNames + the OpenStreetMap extract of central Helsinki).
 The browser's location is set through Chromium's DevTools protocol. Screenshots go to build/screenshots/."""
 import re
