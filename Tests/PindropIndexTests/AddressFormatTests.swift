@@ -4,7 +4,7 @@ import PindropTesting
 import Testing
 @testable import PindropIndex
 
-/// Issue 17 point 6: one address format wherever a street address is shown — "Street Number, Postcode Town",
+/// One address format wherever a street address is shown — "Street Number, Postcode Town",
 /// the town in its common (GeoNames) name, missing parts lent by the nearest address or the containing place,
 /// and "near …" when the answer is a street or a place only.
 @Suite("Address lines: one format, filled postcode and town, \"near …\" for streets and places")

@@ -3,7 +3,7 @@ import PindropCore
 import Testing
 @testable import PindropIndex
 
-/// Search as you type near the user (issue 18): on GeoNames and central Helsinki in one index, what is near
+/// Search as you type near the user: on GeoNames and central Helsinki in one index, what is near
 /// counts for more than a big place far away, while a big city still wins where nothing near matches.
 @Suite("Suggestions near the user")
 struct NearSuggestTests {

@@ -3,7 +3,7 @@ import PindropCore
 import Testing
 @testable import PindropIndex
 
-/// Suggestions that look related (issue 17): alternate names that only start like the text by chance rank below
+/// Suggestions that look related: alternate names that only start like the text by chance rank below
 /// places' own names, a city's sections fold under it, and a match through another name says which.
 @Suite("Suggestions: related matches first, sections folded, the matched name shown")
 struct SuggestRankingTests {

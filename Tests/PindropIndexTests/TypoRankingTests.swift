@@ -4,7 +4,7 @@ import PindropTesting
 import Testing
 @testable import PindropIndex
 
-/// One-edit typos of real names (issue 18): a likely slip of the fingers finds the town meant, and exact and
+/// One-edit typos of real names: a likely slip of the fingers finds the town meant, and exact and
 /// prefix answers keep their order.
 @Suite("Typos: the likely slip finds the town meant")
 struct TypoRankingTests {

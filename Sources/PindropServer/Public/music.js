@@ -1,4 +1,4 @@
-// Pindrop web app: "Music" mode (PRODUCT.md §5). Searches MusicBrainz places through the server's event stream
+// Pindrop web app: "Music" mode. Searches MusicBrainz places through the server's event stream
 // (/v1/music/places; the browser never talks to MusicBrainz), shows a progress bar, drops pins as pages arrive,
 // and lets each pin live (opening year − 1990) seconds, blinking and fading red → pink → light pink → white in
 // its last 3 seconds. Closing the EventSource (Cancel, a new query, leaving the mode) makes the server stop
@@ -150,17 +150,7 @@ function startSearch(text) {
   source.addEventListener("progress", (event) => {
     if (!current()) return;
     search.events++;
-    const p = JSON.parse(event.data);
-    search.pages = p.pagesDone;
-    search.pagesTotal = p.pagesTotal;
-    search.kept = p.placesShown;
-    search.skipped = p.placesSkipped;
-    setProgress(p.pagesDone, p.pagesTotal);
-    if (p.pagesTotal > 0) {
-      ui.status.textContent = "Page " + p.pagesDone + " of " + p.pagesTotal + " · " + p.placesShown + " places"
-        + (p.placesSkipped ? " · " + p.placesSkipped + " without a location" : "")
-        + (p.rateLimited ? " · " + p.rateLimited + " rate-limited" : "");
-    }
+    showProgress(search, JSON.parse(event.data));
   });
   source.addEventListener("places", (event) => {
     if (!current()) return;
@@ -170,14 +160,7 @@ function startSearch(text) {
   });
   source.addEventListener("done", (event) => {
     if (!current()) return;
-    const summary = JSON.parse(event.data);
-    finish(search, "finished");
-    setProgress(summary.pages, summary.pages);
-    ui.status.textContent = summary.kept
-      ? "Done: " + summary.kept + (summary.kept === 1 ? " place" : " places") + " opened since " + SINCE_YEAR + " from "
-        + summary.pages + (summary.pages === 1 ? " page" : " pages")
-        + (summary.skipped ? "; " + summary.skipped + " without a location were skipped" : "") + "."
-      : "No music places opened since " + SINCE_YEAR + " match “" + search.query + "”.";
+    showDone(search, JSON.parse(event.data));
   });
   source.addEventListener("cancelled", () => {
     if (!current()) return;
@@ -188,17 +171,47 @@ function startSearch(text) {
   source.addEventListener("error", (event) => {
     if (!current()) return;
     finish(search, "failed");
-    if (event.data) {
-      const body = JSON.parse(event.data);
-      const e = body.error || {};
-      showError("The search stopped: " + userMessage(e.code, e.message)
-        + (search.kept ? " The " + search.kept + " places found so far stay on the map." : ""));
-    } else if (search.events === 0) {
-      explainRefusal(url);
-    } else {
-      showError("The connection to the Pindrop server was lost after " + search.pages + " pages.");
-    }
+    showStreamError(search, event, url);
   });
+}
+
+/** A "progress" event `p`: the pages done of those needed, and what was kept and skipped so far. */
+function showProgress(search, p) {
+  search.pages = p.pagesDone;
+  search.pagesTotal = p.pagesTotal;
+  search.kept = p.placesShown;
+  search.skipped = p.placesSkipped;
+  setProgress(p.pagesDone, p.pagesTotal);
+  if (p.pagesTotal > 0) {
+    ui.status.textContent = "Page " + p.pagesDone + " of " + p.pagesTotal + " · " + p.placesShown + " places"
+      + (p.placesSkipped ? " · " + p.placesSkipped + " without a location" : "")
+      + (p.rateLimited ? " · " + p.rateLimited + " rate-limited" : "");
+  }
+}
+
+/** The "done" event's `summary`: the search is over, and the status line says what it found. */
+function showDone(search, summary) {
+  finish(search, "finished");
+  setProgress(summary.pages, summary.pages);
+  ui.status.textContent = summary.kept
+    ? "Done: " + summary.kept + (summary.kept === 1 ? " place" : " places") + " opened since " + SINCE_YEAR + " from "
+      + summary.pages + (summary.pages === 1 ? " page" : " pages")
+      + (summary.skipped ? "; " + summary.skipped + " without a location were skipped" : "") + "."
+    : "No music places opened since " + SINCE_YEAR + " match “" + search.query + "”.";
+}
+
+/** The stream failed: the server's error (event.data), a refusal before any event, or a lost connection. */
+function showStreamError(search, event, url) {
+  if (event.data) {
+    const body = JSON.parse(event.data);
+    const e = body.error || {};
+    showError("The search stopped: " + userMessage(e.code, e.message)
+      + (search.kept ? " The " + search.kept + " places found so far stay on the map." : ""));
+  } else if (search.events === 0) {
+    explainRefusal(url);
+  } else {
+    showError("The connection to the Pindrop server was lost after " + search.pages + " pages.");
+  }
 }
 
 /** Marks `search` over and closes its stream (the server then stops asking MusicBrainz). */
