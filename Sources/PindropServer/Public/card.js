@@ -1,4 +1,4 @@
-// Pindrop web app: the chosen place (PRODUCT.md §1): its pin and its card with name, coordinates and Save /
+// Pindrop web app: the chosen place: its pin and its card with name, coordinates and Save /
 // Delete (Delete asks first), which places are saved, and the #place= link that reopens the place after a reload.
 import { $ } from "./dom.js";
 import { api } from "./api.js";

@@ -1,4 +1,4 @@
-// Pindrop web app: the centre pin (PRODUCT.md §3), the "centerpin" mode. While it is on, a pin stays fixed at the
+// Pindrop web app: the centre pin, the "centerpin" mode. While it is on, a pin stays fixed at the
 // centre of the map; when a move ends, the centre is reverse-geocoded, the search field shows the address line the
 // server made ("Simonkatu 7, 00100 Helsinki", "near Kamppi, Helsinki"), and an answer with a street is remembered as
 // recent. Turning the pin on only shows the address.

@@ -206,7 +206,7 @@ export function placeMarkerCount() {
 // ---------- my location ----------
 
 /**
- * The map opens on the user (PRODUCT.md §3): the position is asked for once on load (the browser asks for
+ * The map opens on the user: the position is asked for once on load (the browser asks for
  * permission then) and shown with the "You are here" pin. It recentres the map only while nobody has moved it
  * yet, so a late answer never undoes a search, a chosen place or a drag. Without permission, or without a fix,
  * the map stays on the configured default view and nothing else changes.

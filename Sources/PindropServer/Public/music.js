@@ -1,4 +1,4 @@
-// Pindrop web app: the "Music" mode, "music" (PRODUCT.md §5). Searches MusicBrainz places through the server's event stream
+// Pindrop web app: the "Music" mode, "music". Searches MusicBrainz places through the server's event stream
 // (/v1/music/places; the browser never talks to MusicBrainz), shows a progress bar, drops pins as pages arrive,
 // and lets each pin live (opening year − 1990) seconds, blinking and fading red → pink → light pink → white in
 // its last 3 seconds. Closing the EventSource (Cancel, a new query, leaving the mode) makes the server stop

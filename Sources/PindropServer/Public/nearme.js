@@ -1,4 +1,4 @@
-// Pindrop web app: the "Near me" mode, "nearme" (PRODUCT.md §4). Takes the browser's location once (or the configured default
+// Pindrop web app: the "Near me" mode, "nearme". Takes the browser's location once (or the configured default
 // location, and says so), lists and pins every venue within a radius (slider, 1000 m at first; fetched page by page
 // following the API's `next`, up to VENUE_CAP) with the searched circle drawn and fitted in view, filters by
 // category, and shows each venue's name under its pin (clusters where they crowd) and its address when tapped.

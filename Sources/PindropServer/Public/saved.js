@@ -1,4 +1,4 @@
-// Pindrop web app: the saved places list (the star button, PRODUCT.md §1), the "saved" mode: every saved place as a
+// Pindrop web app: the saved places list (the star button), the "saved" mode: every saved place as a
 // row that opens it on the map with its card, and, when a token is kept (account.js), the way to forget it.
 import { $, element, section, rowButton } from "./dom.js";
 import { setStatus, showMessage, setList, setPanelCollapsed, collapseOnSmallScreens } from "./panel.js";

@@ -1,4 +1,4 @@
-// Pindrop web app: search and its results (PRODUCT.md §1). The search form with its busy state, the result rows in
+// Pindrop web app: search and its results, the "search" mode. The search form with its busy state, the result rows in
 // the engine's order ("No Results" for none, "Display All on Map" for several, "Did you mean Helsinki?" on top when
 // the server offers a correction), and the map of all results with the selected one centred and its card shown.
 import { $, element, section, rowButton } from "./dom.js";
