@@ -6,6 +6,7 @@ import { userApi } from "./account.js";
 import { setStatus, showMessage } from "./panel.js";
 import { showPlace } from "./map.js";
 import { placeName, placeBody, formatCoordinates } from "./place.js";
+import { enterMode } from "./modes.js";
 
 const card = $("place-card");
 const saveButton = $("save-button");
@@ -111,7 +112,9 @@ export async function reopenLinkedPlace() {
   try {
     const saved = (await loadSaved()).find((p) => p.id === id);
     const place = saved || (await api("/v1/places/" + idPath(id))).results[0];
-    if (place) openSingle(place);
+    if (!place) return;
+    enterMode("search");
+    openSingle(place);
   } catch (error) {
     hideCard();
   }

@@ -183,13 +183,11 @@ function frame(marker, minZoom = 0) {
   }
 }
 
-/** Drops one pin on a chosen address or saved place and centres it. Before the map moves it fires "placeshown",
- *  so the centre pin keeps the chosen name in the field instead of looking up the new centre. */
+/** Drops one pin on a chosen address or saved place and centres it. */
 export function showPlace(place) {
   if (!map) return;
   clearPlaces();
   const marker = markerFor(place).addTo(singleLayer);
-  map.fire("placeshown", { place });
   frame(marker);
   marker.openPopup();
 }

@@ -9,6 +9,7 @@ import { setStatus, showMessage, setList } from "./panel.js";
 import { openSingle } from "./card.js";
 import { placeName, placeBody } from "./place.js";
 import { nearViewQuery } from "./map.js";
+import { enterMode } from "./modes.js";
 
 const q = $("q");
 const list = $("suggestions");
@@ -147,6 +148,7 @@ function choose(index) {
   }
   const place = item.place;
   closeSuggestions();
+  enterMode("search");
   q.value = placeName(place);
   setList();
   setStatus("");
