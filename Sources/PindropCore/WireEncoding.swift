@@ -247,6 +247,20 @@ public enum WireEncoding {
             w.field("south", box.south); w.field("west", box.west); w.field("north", box.north); w.field("east", box.east)
             w.endObject()
         }
+        if let tags = place.tags, !tags.isEmpty { writeTags(tags, into: &w) }
+    }
+
+    /// A place's `names` (every name it has, by OSM key) and `extratags` (its other kept tags), each sorted by key.
+    private static func writeTags(_ tags: [String: String], into w: inout JSONWriter) {
+        let sorted = tags.sorted { $0.key < $1.key }
+        for (member, names) in [("names", true), ("extratags", false)] {
+            let chosen = sorted.filter { PlaceTags.isName($0.key) == names }
+            guard !chosen.isEmpty else { continue }
+            w.key(named: member)
+            w.beginObject()
+            for (key, value) in chosen { w.key(named: key); w.string(value) }
+            w.endObject()
+        }
     }
 
     /// A result's members that come from the question: its distance (to a tenth of a metre), the name it matched as
