@@ -55,6 +55,7 @@ let package = Package(
             dependencies: ["PindropCore", "CPrefetch", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Resources/category-phrases.tsv")],
             swiftSettings: swiftSettings
         ),
         // The shared store: PostgreSQL + PostGIS holds the places and the users' data; each server loads its

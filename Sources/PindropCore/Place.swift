@@ -45,9 +45,9 @@ public struct Address: Sendable, Hashable, Codable {
                                                            "ZA", "SG", "MY", "PH", "IL", "TH", "LK", "PK", "NG", "KE"]
 }
 
-/// What kind of thing a place is: a settlement (a GeoNames populated place), or an OpenStreetMap venue, address
-/// point, street or area (a boundary: a town's, a district's, a postcode's).
-public enum PlaceKind: String, Sendable, Hashable, Codable { case place, venue, address, street, area }
+/// What kind of thing a place is: a settlement (a GeoNames populated place), an OpenStreetMap venue or other named
+/// feature, address point, street or area (a boundary: a town's, a district's, a postcode's), or a postcode.
+public enum PlaceKind: String, Sendable, Hashable, Codable { case place, venue, address, street, area, postcode }
 
 /// A place any store or provider can return.
 public struct Place: Sendable, Hashable, Codable, Identifiable {

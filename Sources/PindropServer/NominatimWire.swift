@@ -274,7 +274,7 @@ struct AddressParts {
             own = (terms.key, place.name)
         case .street:
             road = place.name
-        case .address:
+        case .address, .postcode:
             break
         }
         // GeoNames' first-level division is a state or region (Uusimaa); in Liechtenstein it is the town itself.

@@ -56,9 +56,12 @@ struct OSMTerms {
             (key, value, addressType, layer, rank) = ("highway", place.category ?? "road", "road", "street", 26)
         case .address:
             (key, value, addressType, layer, rank) = ("place", "house", "place", "house", 30)
+        case .postcode:
+            (key, value, addressType, layer, rank) = ("place", "postcode", "postcode", "other", PlaceRank.of(key: "place", value: "postcode").search)
         case .venue:
-            let key = place.categoryKey ?? "amenity"
-            (self.key, value, addressType, layer, rank) = (key, place.category ?? "yes", key, "house", 30)
+            let key = place.categoryKey ?? "amenity", value = place.category ?? "yes"
+            (self.key, self.value, addressType, layer) = (key, value, key == "place" ? value : key, key == "place" ? "locality" : "house")
+            rank = PlaceRank.of(key: key, value: value).search
         }
     }
 

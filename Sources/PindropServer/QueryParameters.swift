@@ -15,14 +15,23 @@ struct QueryParameters {
     init(_ request: Request) throws(PindropError) {
         guard Self.isUTF8(request.uri.query ?? "") else { throw .invalidInput("the query string is not valid UTF-8") }
         var parameters: [(name: String, value: String)] = []
-        for (key, value) in request.uri.queryParameters {
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = Self.decoded(parts[0]), value = parts.count > 1 ? Self.decoded(parts[1]) : ""
             guard !value.unicodeScalars.contains(where: Self.isControl) else {
                 throw .invalidInput("\"\(key.prefix(40))\" holds control characters")
             }
-            parameters.append((String(key), String(value)))
+            parameters.append((key, value))
         }
         self.parameters = parameters
         acceptLanguage = request.headers[.acceptLanguage]
+    }
+
+    /// A name or value of the query string as form encoding writes it: "+" a space, "%2B" a plus; a malformed escape
+    /// is left as it is.
+    static func decoded(_ text: Substring) -> String {
+        let spaced = text.contains("+") ? text.replacingOccurrences(of: "+", with: " ") : String(text)
+        return spaced.contains("%") ? spaced.removingPercentEncoding ?? spaced : spaced
     }
 
     /// Every value given for a parameter, in order; empty when absent.

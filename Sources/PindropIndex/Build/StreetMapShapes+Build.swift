@@ -17,7 +17,7 @@ extension StreetMapShapes {
                     pointCounts.append(UInt32(line.count))
                     for c in line { coordinates.append(c.latitude); coordinates.append(c.longitude) }
                 }
-                PlaceTable.appendExtras(to: &text, id: f.id, category: f.category, address: Address(street: f.name))
+                PlaceTable.appendExtras(to: &text, PlaceExtras(id: f.id, category: f.category, categoryKey: nil, address: Address(street: f.name)))
                 textStart.append(UInt32(text.count))
             }
         }

@@ -13,14 +13,19 @@ struct Ranking {
 
     /// A row's importance: log2 of its population plus 100 (people expect the biggest place of a name first; the 100
     /// keeps a place of unknown population above nothing), plus its kind's bonus.
-    static func importance(population: Int32, kind: PlaceTable.RowKind) -> Float {
-        Float(log2(Double(population) + 100)) + kindBonus(kind)
+    static func importance(population: Int32, kind: PlaceTable.RowKind, landmark: Bool = false) -> Float {
+        Float(log2(Double(population) + 100)) + kindBonus(kind) + (landmark ? landmarkBonus : 0)
     }
 
+    /// What a landmark adds to a venue's importance (`PlaceTable.landmark`): a peak, a lake or a hamlet ranks as a
+    /// village of ~1,500 people would, above the shops and cafés of the same name.
+    static let landmarkBonus: Float = 3
+
     /// What a row's kind adds to its importance: with no population to go by, a street outranks one of its addresses,
-    /// a venue its address, and an area (a district, a county) ranks as a village of ~800 people would.
+    /// a venue its address, an area (a district, a county) ranks as a village of ~800 people would, and a postcode as
+    /// one of ~1,500.
     static func kindBonus(_ kind: PlaceTable.RowKind) -> Float {
-        switch kind { case .geonames, .address: 0; case .venue: 1; case .street: 1.5; case .area: 3 }
+        switch kind { case .geonames, .address: 0; case .venue: 1; case .street: 1.5; case .area: 3; case .postcode: 4 }
     }
 
     // MARK: Names
