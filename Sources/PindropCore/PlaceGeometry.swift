@@ -8,10 +8,11 @@ public enum PlaceGeometry: Sendable, Hashable {
     /// An area in parts (a multipolygon relation): each part as `polygon`.
     case multiPolygon([[[Coordinate]]])
 
-    /// The shape a place has when its store keeps no outline of it: the rectangle of its extent for an area (a
-    /// boundary the index knows by its box), its point for everything else, as Nominatim gives a node.
+    /// The shape a place has when its store keeps no outline of it: the rectangle of its extent where it has one (a
+    /// town or a district by its boundary's box), its point for everything else (as Nominatim gives a node) and for a
+    /// street, whose box is no area.
     public static func fallback(for place: Place) -> PlaceGeometry {
-        guard place.kind == .area, let box = place.boundingBox, box.north > box.south, box.east > box.west else {
+        guard place.kind != .street, let box = place.boundingBox, box.north > box.south, box.east > box.west else {
             return .point(place.coordinate)
         }
         let corners = [(box.west, box.south), (box.east, box.south), (box.east, box.north), (box.west, box.north), (box.west, box.south)]

@@ -5,7 +5,7 @@ import Testing
 struct PlaceGeometryTests {
     static func c(_ lon: Double, _ lat: Double) -> Coordinate { Coordinate(latitude: lat, longitude: lon) }
 
-    @Test("without a kept outline a point is its point, as Nominatim gives a node, and an area is its box")
+    @Test("without a kept outline a point is its point, as Nominatim gives a node, and a place with an extent its box")
     func fallback() {
         let vaduz = Place(id: "geonames:3042030", name: "Vaduz", displayName: "Vaduz", coordinate: Self.c(9.52, 47.14))
         #expect(PlaceGeometry.fallback(for: vaduz) == .point(Self.c(9.52, 47.14)))
@@ -13,7 +13,9 @@ struct PlaceGeometryTests {
                          boundingBox: BoundingBox(south: 47.08, west: 9.53, north: 47.17, east: 9.64), kind: .area)
         #expect(PlaceGeometry.fallback(for: area) == .polygon([[Self.c(9.53, 47.08), Self.c(9.64, 47.08), Self.c(9.64, 47.17),
                                                                 Self.c(9.53, 47.17), Self.c(9.53, 47.08)]]))
-        // A street's box is no area: its point.
+        // A town known with its boundary's extent is that box too; a street's box is no area: its point.
+        area.kind = .place
+        guard case .polygon = PlaceGeometry.fallback(for: area) else { Issue.record("a town with an extent is its box"); return }
         area.kind = .street
         #expect(PlaceGeometry.fallback(for: area) == .point(Self.c(9.54, 47.12)))
     }
