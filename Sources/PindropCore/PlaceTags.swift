@@ -26,3 +26,22 @@ public enum PlaceTags {
         tags["name:\(language)"] ?? language.split(separator: "-").first.flatMap { tags["name:\($0)"] }
     }
 }
+
+extension PlaceTags {
+    /// The name a reader of `languages` (best first, as `LanguagePreference` lists them) sees, as Nominatim picks it:
+    /// the first `name:<language>` the tags have; nil when none has one (the place's own `name` is the answer then).
+    public static func name(in tags: [String: String], languages: [String]) -> String? {
+        for language in languages {
+            if let name = tags["name:\(language)"] { return name }
+        }
+        return nil
+    }
+}
+
+extension Place {
+    /// The place's name for a reader of `languages` (`PlaceTags.name(in:languages:)`), else its own `name`.
+    public func name(for languages: [String]) -> String {
+        guard !languages.isEmpty, let tags else { return name }
+        return PlaceTags.name(in: tags, languages: languages) ?? name
+    }
+}

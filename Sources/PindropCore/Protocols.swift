@@ -25,6 +25,12 @@ public protocol NearbySearching: Sendable {
 public protocol PlaceLookup: Sendable {
     /// The place, or nil when the id is unknown to this store.
     func place(id: String) async throws -> Place?
+    /// The place with its name in the first of `languages` (best first) it has one in; by default `place(id:)`.
+    func place(id: String, languages: [String]) async throws -> Place?
+}
+
+extension PlaceLookup {
+    public func place(id: String, languages: [String]) async throws -> Place? { try await place(id: id) }
 }
 
 /// Everything the embedded engine answers; remote providers may conform to only some parts.
@@ -73,10 +79,13 @@ public struct StoreStatus: Sendable, Hashable {
     public var location: String
     /// Credits the data requires ("GeoNames (CC-BY 4.0)").
     public var attribution: [String]
+    /// When the data answered was last imported; nil where the store does not know.
+    public var dataUpdated: Date?
 
     /// Makes a status.
-    public init(name: String, placeCount: Int, location: String, attribution: [String]) {
+    public init(name: String, placeCount: Int, location: String, attribution: [String], dataUpdated: Date? = nil) {
         self.name = name; self.placeCount = placeCount; self.location = location; self.attribution = attribution
+        self.dataUpdated = dataUpdated
     }
 }
 
@@ -98,6 +107,9 @@ public protocol PlaceStore: Geocoder, StatusReporting, StreetMapping, MapLabelin
     /// Every place within the radius (of the category, when given) in the stable nearby order (`NearbyPosition`:
     /// distance, then id), `request.limit` of those after `request.after`, and how many the radius holds in all.
     func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage
+    /// The outline of the place with this id where the store keeps one (an area's rings, a street's or a stream's
+    /// line); nil otherwise (the default), and answers then show the place's box or point (`PlaceGeometry.fallback`).
+    func geometry(id: String) async throws -> PlaceGeometry?
 }
 
 extension PlaceStore {
@@ -108,6 +120,9 @@ extension PlaceStore {
 
     /// No fast path: batches go through `reverse` point by point.
     public func batchReverser(workers: Int) -> (any BatchReversing)? { nil }
+
+    /// No outlines kept.
+    public func geometry(id: String) async throws -> PlaceGeometry? { nil }
 }
 
 /// Answers many "nearest place to this point" questions without allocating per point, for `reverse --batch`.

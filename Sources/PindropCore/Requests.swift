@@ -29,30 +29,56 @@ public struct SearchRequest: Sendable, Hashable {
     public var explain: Bool
     /// Keep only places inside these areas (structured search: `city=`, `postcode=`, `county=`, `state=`).
     public var within: AreaFilter
+    /// The languages the reader asked for, best first (`LanguagePreference`): the names answers are given in.
+    public var languages: [String] = []
+    /// Keep only places of these layers (Nominatim's `layer`); empty keeps every layer.
+    public var layers: Set<PlaceLayer> = []
+    /// Keep only places of this level of the address hierarchy (Nominatim's `featureType`); nil keeps every level.
+    public var featureType: FeatureType?
+    /// Whether places that read the same (the segments of one street, a town and its boundary) are answered once
+    /// (Nominatim's `dedupe`, on by default).
+    public var dedupe = true
 
-    /// Validates and makes a request; throws `.invalidInput` for empty or oversized text or a bad limit.
+    /// Validates and makes a request; throws `.invalidInput` for empty or oversized text, a bad limit or a
+    /// language that is not a tag.
     public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
-                limit: Int = RequestLimits.defaultLimit, explain: Bool = false, within: AreaFilter = .none) throws(PindropError) {
+                limit: Int = RequestLimits.defaultLimit, explain: Bool = false, within: AreaFilter = .none,
+                languages: [String] = []) throws(PindropError) {
         self.text = try Self.validated(text: text)
         self.near = near
         self.countryCode = try countryCode.map { c throws(PindropError) in try Self.validated(countryCode: c) }
         self.limit = try Self.validated(limit: limit)
         self.explain = explain
         self.within = within
+        self.languages = try Self.validated(languages: languages)
     }
 
     /// The request as echoed back in every answer's `query` object.
     public var echo: [(String, QueryValue)] {
-        Self.echo(text: text, near: near, countryCode: countryCode, limit: limit) + within.parts.map { ($0.name, .text($0.value)) }
+        Self.echo(text: text, near: near, countryCode: countryCode, limit: limit, languages: languages)
+            + within.parts.map { ($0.name, .text($0.value)) }
     }
 
     /// The echo of a text query (search and suggest share it).
-    static func echo(text: String, near: Coordinate?, countryCode: String?, limit: Int) -> [(String, QueryValue)] {
+    static func echo(text: String, near: Coordinate?, countryCode: String?, limit: Int, languages: [String] = []) -> [(String, QueryValue)] {
         var echo: [(String, QueryValue)] = [("text", .text(text))]
         if let near { echo += near.echo }
         if let countryCode { echo.append(("country", .text(countryCode))) }
         echo.append(("limit", .integer(limit)))
+        if !languages.isEmpty { echo.append(("lang", .text(languages.joined(separator: ",")))) }
         return echo
+    }
+
+    /// `languages` when each is a language tag (`LanguagePreference.isTag`) and there are at most
+    /// `LanguagePreference.maxLanguages`.
+    static func validated(languages: [String]) throws(PindropError) -> [String] {
+        guard languages.count <= LanguagePreference.maxLanguages else {
+            throw .invalidInput("at most \(LanguagePreference.maxLanguages) languages, got \(languages.count)")
+        }
+        if let bad = languages.first(where: { !LanguagePreference.isTag($0) }) {
+            throw .invalidInput("a language is a tag such as \"de\" or \"zh-Hans\", got \"\(bad.prefix(40))\"")
+        }
+        return languages
     }
 
     static func validated(text: String) throws(PindropError) -> String {
@@ -100,11 +126,13 @@ public struct SuggestRequest: Sendable, Hashable {
     public var explain: Bool
     /// Keep only places inside these areas, as `SearchRequest.within`.
     public var within: AreaFilter
+    /// The languages the reader asked for, best first, as `SearchRequest.languages`.
+    public var languages: [String] = []
 
     /// Validates and makes a request. Text shorter than `minChars` is valid and yields no suggestions.
     public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
                 limit: Int = RequestLimits.defaultLimit, minChars: Int = 3, explain: Bool = false,
-                within: AreaFilter = .none) throws(PindropError) {
+                within: AreaFilter = .none, languages: [String] = []) throws(PindropError) {
         guard (0...RequestLimits.maxTextLength).contains(minChars) else {
             throw .invalidInput("min-chars must be between 0 and \(RequestLimits.maxTextLength), got \(minChars)")
         }
@@ -120,10 +148,13 @@ public struct SuggestRequest: Sendable, Hashable {
         self.minChars = minChars
         self.explain = explain
         self.within = within
+        self.languages = try SearchRequest.validated(languages: languages)
     }
 
     /// The request as echoed back in every answer's `query` object.
-    public var echo: [(String, QueryValue)] { SearchRequest.echo(text: text, near: near, countryCode: countryCode, limit: limit) }
+    public var echo: [(String, QueryValue)] {
+        SearchRequest.echo(text: text, near: near, countryCode: countryCode, limit: limit, languages: languages)
+    }
 
     /// Whether the text is too short to suggest anything.
     public var isBelowMinimum: Bool {
@@ -140,17 +171,25 @@ public struct ReverseRequest: Sendable, Hashable {
     /// How coarse the first answer is: the building's address (the default), the street, or the suburb, town,
     /// county, state or country the point lies in.
     public var level: ReverseLevel
+    /// The languages the reader asked for, best first, as `SearchRequest.languages`.
+    public var languages: [String] = []
+    /// Answer only places of these layers (Nominatim's `layer`); empty: addresses and points of interest, as
+    /// Nominatim's reverse defaults to.
+    public var layers: Set<PlaceLayer> = []
 
     /// Makes a request; the coordinate is already validated by its own initialiser.
-    public init(coordinate: Coordinate, limit: Int = 1, level: ReverseLevel = .building) throws(PindropError) {
+    public init(coordinate: Coordinate, limit: Int = 1, level: ReverseLevel = .building,
+                languages: [String] = []) throws(PindropError) {
         self.coordinate = coordinate
         self.limit = try SearchRequest.validated(limit: limit)
         self.level = level
+        self.languages = try SearchRequest.validated(languages: languages)
     }
 
     /// The request as echoed back in every answer's `query` object (the level only when it is not the default).
     public var echo: [(String, QueryValue)] {
         coordinate.echo + (level == .building ? [] : [("level", .text(level.rawValue))])
+            + (languages.isEmpty ? [] : [("lang", .text(languages.joined(separator: ",")))])
     }
 }
 

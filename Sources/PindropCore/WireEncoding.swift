@@ -1,3 +1,5 @@
+import Foundation
+
 /// Output formats that other tools read.
 public enum ResultFormat: String, Sendable, CaseIterable {
     /// `{"query": {...}, "results": [...]}`.
@@ -104,9 +106,17 @@ public enum WireEncoding {
         w.key("placeCount"); w.number(status.placeCount)
         w.key("location"); w.string(publicLocation(status.location))
         w.key("attribution"); w.strings(status.attribution)
+        if let updated = status.dataUpdated { w.key("dataUpdated"); w.string(isoDate(updated)) }
         w.endObject()
         w.endObject()
         return w
+    }
+
+    /// A moment as ISO 8601 in UTC to the second, "2026-11-29T05:03:47+00:00" (the form Nominatim's `data_updated` has).
+    public static func isoDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date).replacingOccurrences(of: "Z", with: "+00:00")
     }
 
     /// A store's location as the public may see it: a file's name without its folders ("index.sqlite"), a

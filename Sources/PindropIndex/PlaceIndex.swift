@@ -82,7 +82,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
 
     /// What this store holds.
     public func status() -> StoreStatus {
-        StoreStatus(name: "embedded", placeCount: contents.places.count, location: path, attribution: attribution)
+        StoreStatus(name: "embedded", placeCount: contents.places.count, location: path, attribution: attribution,
+                    dataUpdated: Self.files(at: path).last.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date })
     }
 
     // MARK: Queries (the protocol requirements are met by these synchronous methods)
