@@ -1,4 +1,5 @@
 import Foundation
+import PindropTesting
 import Testing
 
 /// A failed import exits non-zero with one sentence saying why, and the previous index answers as before;
@@ -54,6 +55,10 @@ struct ImportFailureTests {
             pbf[200_000] ^= 0x10
             return ["osm", try folder("pbf-flipped", dump: ("flipped.osm.pbf", pbf), companions: []) + "/flipped.osm.pbf"]
         }, "OSM PBF: a zlib blob does not inflate to its declared raw_size"),
+        ("a way of 2,001 node references", {
+            let file = OSMTestPBF.file([OSMTestPBF.block(OSMTestPBF.wayGroup(id: 7, nodeIDs: Array(1...2_001)))])
+            return ["osm", try folder("pbf-long-way", dump: ("way.osm.pbf", Data(file)), companions: []) + "/way.osm.pbf"]
+        }, "OSM PBF: way 7 has 2001 node references, over the limit of 2000"),
     ]
 
     @Test("a broken input exits 1 with one clear line, and the previous index answers exactly as before", arguments: 0..<cases.count)
