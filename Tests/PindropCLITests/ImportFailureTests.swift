@@ -45,6 +45,16 @@ struct ImportFailureTests {
             let bytes = (0..<50_000).map { _ in seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(seed >> 24) }
             return ["geonames", try folder("random", dump: ("cities500.txt", Data(bytes)))]
         }, "cities500.txt holds no readable GeoNames rows"),
+        ("a cities500.txt that links to /dev/zero", {
+            let path = try folder("dev-zero", dump: nil)
+            try FileManager.default.createSymbolicLink(atPath: path + "/cities500.txt", withDestinationPath: "/dev/zero")
+            return ["geonames", path]
+        }, "cities500.txt: not a regular file"),
+        ("a dump with a row of 2 MiB", {
+            let rows = try String(contentsOfFile: mini + "/cities500.txt", encoding: .utf8).split(separator: "\n")
+            let dump = (rows.prefix(4) + [Substring(String(repeating: "7", count: 2 << 20))] + rows.dropFirst(4)).joined(separator: "\n")
+            return ["geonames", try folder("long-row", dump: ("cities500.txt", Data(dump.utf8)))]
+        }, "cities500.txt: line 5 is longer than 1048576 bytes"),
         ("a truncated extract", {
             let pbf = try Data(contentsOf: URL(fileURLWithPath: helsinki))
             let path = try folder("pbf-truncated", dump: ("cut.osm.pbf", pbf.prefix(pbf.count * 2 / 5)), companions: []) + "/cut.osm.pbf"
