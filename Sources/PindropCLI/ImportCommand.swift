@@ -41,6 +41,8 @@ struct ImportOSMCommand: AsyncParsableCommand {
 
     @Argument(help: "OpenStreetMap PBF files.")
     var files: [String]
+    @Flag(help: "Import even when the files hold no street-level data, leaving the store without any.")
+    var allowEmpty = false
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
@@ -49,7 +51,7 @@ struct ImportOSMCommand: AsyncParsableCommand {
             guard !files.isEmpty else { throw PindropError.invalidInput("give at least one .osm.pbf file") }
             // The street level sits on GeoNames places: on first use, build the default store first.
             try await location.buildDefaultIfMissing()
-            let report = try await location.writer.importStreets(OSMExtracts(files: files), progress: Terminal.progressBar())
+            let report = try await location.writer.importStreets(OSMExtracts(files: files, allowsEmpty: allowEmpty), progress: Terminal.progressBar())
             print("imported \(report.venues) venues, \(report.addresses) addresses, \(report.streets) streets, \(report.areas) areas"
                   + " in \(String(format: "%.2f", report.seconds)) s; \(location) (\(report.storeBytes / 1_048_576) MB)")
             Self.noteSkipped(report.skippedAreas)

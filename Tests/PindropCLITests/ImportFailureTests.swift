@@ -69,6 +69,9 @@ struct ImportFailureTests {
             let file = OSMTestPBF.file([OSMTestPBF.block(OSMTestPBF.wayGroup(id: 7, nodeIDs: Array(1...2_001)))])
             return ["osm", try folder("pbf-long-way", dump: ("way.osm.pbf", Data(file)), companions: []) + "/way.osm.pbf"]
         }, "OSM PBF: way 7 has 2001 node references, over the limit of 2000"),
+        ("a header and no data", {
+            ["osm", try folder("pbf-header-only", dump: ("empty.osm.pbf", Data(OSMTestPBF.headerBlock())), companions: []) + "/empty.osm.pbf"]
+        }, "OSM PBF: the file holds no OpenStreetMap data"),
     ]
 
     @Test("a broken input exits 1 with one clear line, and the previous index answers exactly as before", arguments: 0..<cases.count)
@@ -89,6 +92,26 @@ struct ImportFailureTests {
         let search = try CLI.pindrop(["search", "Springfield, IL", "--index", index])
         #expect(search.status == 0 && search.stdout.contains("Springfield, Illinois"), "\(name): \(search.stdout)")
         #expect(try CLI.pindrop(["status", "--index", index]).stdout.contains("places: 5"))
+    }
+
+    @Test("an extract giving no street-level data does not replace one that gave some, unless --allow-empty says so")
+    func featurelessExtract() throws {
+        let index = Self.work + "/with-streets.sqlite"
+        try? FileManager.default.removeItem(atPath: index)
+        try FileManager.default.copyItem(atPath: try Self.good.get(), toPath: index)
+        #expect(try CLI.pindrop(["import", "osm", Self.helsinki, "--index", index]).status == 0)
+        let nodes = OSMTestPBF.file([OSMTestPBF.block(OSMTestPBF.denseGroup(ids: [1, 2], latitude: 601_700_000, longitude: 249_400_000))])
+        let file = try Self.folder("pbf-featureless", dump: ("nodes.osm.pbf", Data(nodes)), companions: []) + "/nodes.osm.pbf"
+        let before = try Data(contentsOf: URL(fileURLWithPath: index))
+        let refused = try CLI.pindrop(["import", "osm", file, "--index", index])
+        #expect(refused.status == 1 && refused.stderr.contains("nodes.osm.pbf holds no address, street, venue, building or area")
+                && refused.stderr.contains("--allow-empty"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == before)
+        #expect(try CLI.pindrop(["search", "Aleksanterinkatu", "--index", index]).stdout.contains("Aleksanterinkatu"))
+
+        let allowed = try CLI.pindrop(["import", "osm", file, "--allow-empty", "--index", index])
+        #expect(allowed.status == 0 && allowed.stdout.contains("imported 0 venues, 0 addresses, 0 streets"), "\(allowed.stderr)")
+        #expect(!(try CLI.pindrop(["search", "Aleksanterinkatu", "--index", index]).stdout.contains("Aleksanterinkatu")))
     }
 
     /// Rewrites the format version an index records, as an index from another pindrop release would have it.

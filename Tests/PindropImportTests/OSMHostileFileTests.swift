@@ -106,4 +106,24 @@ struct OSMHostileFileTests {
         let error = #expect(throws: PindropError.self) { try OSMPBFReader(bytes: file).readAll() }
         #expect(error?.message.contains("declares a header of \(length) bytes") == true)
     }
+
+    @Test("a file of a header and no data holds no OpenStreetMap data, and is refused; so is one of empty blocks")
+    func headerOnly() throws {
+        let error = Self.importError(OSMTestPBF.headerBlock())
+        #expect(error?.message == "OSM PBF: the file holds no OpenStreetMap data (no node, way or relation)")
+        let emptyBlocks = Self.importError(OSMTestPBF.file([OSMTestPBF.block(OSMTestMessage()), OSMTestPBF.block(OSMTestMessage())]))
+        #expect(emptyBlocks?.message == "OSM PBF: the file holds no OpenStreetMap data (no node, way or relation)")
+    }
+
+    @Test("extracts giving no street-level feature are refused unless allowed: they would empty the street level")
+    func featurelessExtract() throws {
+        let path = TestScratch.folder("featureless") + "/nodes.osm.pbf"
+        try Data(OSMTestPBF.file([OSMTestPBF.block(OSMTestPBF.denseGroup(ids: [1, 2, 3], latitude: 601_700_000, longitude: 249_400_000))]))
+            .write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: PindropError.self) { try OSMExtracts(files: [path]).readFeatures() }
+        #expect(error?.message == "nodes.osm.pbf holds no address, street, venue, building or area: importing would leave no"
+                + " street-level data (--allow-empty does that)")
+        let allowed = try OSMExtracts(files: [path], allowsEmpty: true).readFeatures()
+        #expect(allowed.streets.isEmpty && allowed.venues.isEmpty && allowed.addressPoints.isEmpty)
+    }
 }

@@ -49,6 +49,7 @@ struct OSMPrimitiveBlockDecoder {
         var block = OSMPrimitiveBlock()
         if filter != nil { keyVerdicts = Array(repeating: 0, count: strings.count) }
         for group in groups { try decodeGroup(group, kinds: kinds, into: &block) }
+        block.elementCount = elements
         return block
     }
 
