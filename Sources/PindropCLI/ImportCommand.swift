@@ -21,6 +21,8 @@ struct ImportGeoNamesCommand: AsyncParsableCommand {
     func run() async throws {
         let location = try await reportingErrors { try store.location }
         try await reportingErrors(keeping: location) {
+            let lock = try ImportLock.forImport(into: location)
+            defer { withExtendedLifetime(lock) {} }
             let files = try GeoNamesReader.locate(source)
             Terminal.note("importing \(files.places)" + (files.admin1Codes == nil ? " (no admin1CodesASCII.txt beside it)" : ""))
             let bytes = (try? FileManager.default.attributesOfItem(atPath: files.places)[.size] as? Int) ?? nil
@@ -49,6 +51,8 @@ struct ImportOSMCommand: AsyncParsableCommand {
         let location = try await reportingErrors { try store.location }
         try await reportingErrors(keeping: location) {
             guard !files.isEmpty else { throw PindropError.invalidInput("give at least one .osm.pbf file") }
+            let lock = try ImportLock.forImport(into: location)
+            defer { withExtendedLifetime(lock) {} }
             // The street level sits on GeoNames places: on first use, build the default store first.
             try await location.buildDefaultIfMissing()
             let report = try await location.writer.importStreets(OSMExtracts(files: files, allowsEmpty: allowEmpty), progress: Terminal.progressBar())

@@ -114,6 +114,31 @@ struct ImportFailureTests {
         #expect(!(try CLI.pindrop(["search", "Aleksanterinkatu", "--index", index]).stdout.contains("Aleksanterinkatu")))
     }
 
+    @Test("a second import into an index while one runs is refused at once with the first one's pid; the first completes")
+    func concurrentImports() throws {
+        let index = Self.work + "/concurrent.sqlite"
+        try? FileManager.default.removeItem(atPath: index)
+        try FileManager.default.copyItem(atPath: try Self.good.get(), toPath: index)
+        let first = Process()
+        first.executableURL = CLI.binary
+        first.arguments = ["import", "osm", Self.helsinki, "--index", index]
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        // The first holds the lock once its pid is in the lock file.
+        let deadline = Date().addingTimeInterval(30)
+        while (try? String(contentsOfFile: index + ".lock", encoding: .utf8)) != "\(first.processIdentifier)\n", Date() < deadline {
+            usleep(10_000)
+        }
+        let second = try CLI.pindrop(["import", "geonames", Self.mini, "--index", index])
+        first.waitUntilExit()
+        #expect(second.status == 1)
+        #expect(second.stderr == "pindrop: error: another import is running (pid \(first.processIdentifier)) into the index at \(index);"
+                + " wait for it to end; the index at \(index) is unchanged\n")
+        #expect(first.terminationStatus == 0)
+        #expect(try CLI.pindrop(["search", "Aleksanterinkatu", "--index", index]).stdout.contains("Aleksanterinkatu"))
+    }
+
     /// Rewrites the format version an index records, as an index from another pindrop release would have it.
     static func setFormat(of path: String, to version: String) throws {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
