@@ -162,4 +162,22 @@ struct GeoNamesReaderTests {
         let error = #expect(throws: PindropError.self) { try GeoNamesReader.readPlaces(path: path) { _ in } }
         #expect(error?.message.hasPrefix("cities500.txt: line 2 is longer than 1048576 bytes") == true)
     }
+
+    @Test("names, alternate names, admin1 and country names lose their control characters; the rest of a row is kept")
+    func controlCharacters() throws {
+        let folder = TestScratch.folder("control-names")
+        let row = ["1", "Evil\u{1B}]0;pwned\u{07}ville", "Evil\u{9B}2Jville", "Alt\u{1B}[2J,Other\u{7F}", "60.1", "24.9", "P", "PPL",
+                   "FI", "", "01", "", "", "", "1000", "", "", "Europe/Helsinki", "2024-01-01"].joined(separator: "\t")
+        try Data((row + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/cities500.txt"))
+        try Data("FI.01\tUusi\u{1B}[31mmaa\tUusimaa\t1\n".utf8).write(to: URL(fileURLWithPath: folder + "/admin1CodesASCII.txt"))
+        try Data("FI\tFIN\t246\tFI\tFin\u{1B}]0;xland\n".utf8).write(to: URL(fileURLWithPath: folder + "/countryInfo.txt"))
+        let files = try GeoNamesReader.locate(folder)
+        var records: [GeoNamesRecord] = []
+        _ = try files.readPlaces(progress: nil) { records.append($0) }
+        #expect(records.map(\.name) == ["Evil]0;pwnedville"] && records.map(\.asciiName) == ["Evil2Jville"])
+        #expect(records.map(\.alternateNames) == [["Alt[2J", "Other"]])
+        #expect(records.first?.population == 1000 && records.first?.timezone == "Europe/Helsinki")
+        #expect(try files.admin1Names() == ["FI.01": "Uusi[31mmaa"])
+        #expect(try files.countries().map(\.name) == ["Fin]0;xland"])
+    }
 }

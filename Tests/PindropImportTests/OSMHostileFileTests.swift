@@ -126,4 +126,17 @@ struct OSMHostileFileTests {
         let allowed = try OSMExtracts(files: [path], allowsEmpty: true).readFeatures()
         #expect(allowed.streets.isEmpty && allowed.venues.isEmpty && allowed.addressPoints.isEmpty)
     }
+
+    @Test("names and addresses lose their control characters: a venue named with terminal escapes is imported without them")
+    func controlCharacters() throws {
+        let strings = ["name", "Caf\u{1B}]0;pwned\u{07}e\u{1B}[2J", "amenity", "cafe", "addr:street", "Evil\u{9B}31mkatu",
+                       "addr:housenumber", "7\u{7F}"]
+        let node = OSMTestPBF.nodeGroup(id: 5, latitude: 601_700_000, longitude: 249_400_000, keys: [1, 3, 5, 7], values: [2, 4, 6, 8])
+        let path = TestScratch.folder("control-osm") + "/evil.osm.pbf"
+        try Data(OSMTestPBF.file([OSMTestPBF.block(node, strings: strings)])).write(to: URL(fileURLWithPath: path))
+        let features = try OSMExtracts(files: [path]).readFeatures()
+        #expect(features.venues.map(\.name) == ["Caf]0;pwnede[2J"])
+        #expect(features.venues.first?.address?.street == "Evil31mkatu" && features.venues.first?.address?.houseNumber == "7")
+        #expect(features.addressPoints.map(\.address.street) == ["Evil31mkatu"])
+    }
 }

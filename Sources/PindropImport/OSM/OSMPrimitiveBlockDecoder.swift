@@ -57,7 +57,8 @@ struct OSMPrimitiveBlockDecoder {
         var reader = message
         while let field = try reader.nextField() {
             if field.number == 1, field.wireType == .lengthDelimited {
-                strings.append(try reader.readString())
+                // Names and addresses come from here: without control characters (`ControlCharacters`).
+                strings.append(ControlCharacters.string(utf8: try reader.readLengthDelimited()))
             } else {
                 try reader.skip(field.wireType)
             }
