@@ -47,20 +47,26 @@ struct UserDataController<Context: RequestContext>: Sendable {
         return local
     }
 
-    /// A page of saved places, newest first: `limit` (default 100) from `cursor` (the previous page's `next`).
+    /// A page of saved places, newest first: `limit` (default 100) after `cursor` (the previous page's `next`: the
+    /// position of its last place, so a save or a removal in between moves no place to another page).
     @Sendable func listSaved(_ request: Request, context: Context) async throws -> Response {
         let query = try QueryParameters(request)
         let limit = try query.integer("limit", default: 100, in: 1...Self.maxSavedPage)
-        let offset = try Self.offset(of: query)
+        let cursor = try query.string("cursor").map { text in
+            guard let position = Int64(text), position >= 0 else {
+                throw PindropError.invalidInput("\"cursor\" must be the \"next\" of an earlier page")
+            }
+            return position
+        }
         let format = try query.format()
         let saved = try await userPlaces(request)
-        let places = try await saved.page(offset: offset, limit: limit)
+        let page = try await saved.page(after: cursor, limit: limit)
         let total = try await saved.count()
-        let next = offset + places.count < total ? String(offset + places.count) : nil
-        return Responses.places(query: Self.pageEcho(limit: limit, offset: offset), places: places, format: format, page: ResultPage(total: total, next: next))
+        let echo: [(String, QueryValue)] = [("limit", .integer(limit))] + (cursor.map { [("cursor", .text(String($0)))] } ?? [])
+        return Responses.places(query: echo, places: page.places, format: format, page: ResultPage(total: total, next: page.next.map(String.init)))
     }
 
-    /// The position a `cursor` names (a page's `next`), 0 without one.
+    /// The offset a recent list's `cursor` names (a page's `next`), 0 without one.
     static func offset(of query: QueryParameters) throws -> Int {
         guard let cursor = query.string("cursor") else { return 0 }
         guard let offset = Int(cursor), offset >= 0, offset <= 10_000_000 else {
@@ -90,13 +96,11 @@ struct UserDataController<Context: RequestContext>: Sendable {
         } else {
             place = try await metrics.timed(.lookup) { try await places.lookup(id: id) }
         }
-        let wasSaved = try await saved.contains(id: id)
-        if !wasSaved, try await saved.count() >= maxSaved {
-            throw PindropError.limitReached("\(maxSaved) places are saved, the most this server keeps; remove some to save more")
-        }
-        try await saved.save(place)
+        // The cap is the store's to check, in the transaction that inserts: checked here first, concurrent saves
+        // all passed it (200 at once with a cap of 10 kept up to 115).
+        let isNew = try await saved.save(place, cap: maxSaved)
         metrics?.savesWritten.increment()
-        return Responses.places(query: [("id", .text(id))], places: [place], format: .json, status: wasSaved ? .ok : .created)
+        return Responses.places(query: [("id", .text(id))], places: [place], format: .json, status: isNew ? .created : .ok)
     }
 
     @Sendable func remove(_ request: Request, context: Context) async throws -> Response {
