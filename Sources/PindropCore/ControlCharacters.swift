@@ -44,6 +44,19 @@ public enum ControlCharacters {
         return string(utf8: Array(text.utf8))
     }
 
+    /// Whether `scalar` is a bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069). In a name,
+    /// U+202E makes "gnp.exe" read "exe.png", and one left open reorders whatever is shown after the name.
+    @inlinable
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    /// `text` without bidirectional embeddings, overrides and isolates: what a user's saved names are kept as.
+    public static func removingBidiControls(from text: String) -> String {
+        guard text.unicodeScalars.contains(where: isBidiControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isBidiControl($0) }))
+    }
+
     /// `text` with each control character written as a visible escape (`\x1B`), for a terminal.
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: contains) else { return text }

@@ -164,7 +164,7 @@ public struct UserAccount: Sendable, Hashable {
         guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw .invalidInput("a user's name must not be empty")
         }
-        guard name.count <= maxNameLength else { throw .invalidInput("a user's name is at most \(maxNameLength) characters") }
+        guard RequestLimits.fits(name, within: maxNameLength) else { throw .invalidInput("a user's name is at most \(maxNameLength) characters") }
         guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }),
               name.trimmingCharacters(in: .whitespaces) == name else {
             throw .invalidInput("a user's name may not hold control characters or start or end with a space")

@@ -161,7 +161,7 @@ public enum WireEncoding {
         w.beginObject()
         w.key("type"); w.string("Point")
         w.key("coordinates")
-        w.beginArray(); w.number(coordinate.longitude); w.number(coordinate.latitude); w.endArray()
+        w.beginArray(); w.degrees(coordinate.longitude); w.degrees(coordinate.latitude); w.endArray()
         w.endObject()
         w.key("properties")
         w.beginObject()
@@ -175,8 +175,8 @@ public enum WireEncoding {
         w.key("name"); w.string(result.place.name)
         w.key("displayName"); w.string(result.place.displayText)
         if withCoordinates {
-            w.key("latitude"); w.number(result.place.coordinate.latitude)
-            w.key("longitude"); w.number(result.place.coordinate.longitude)
+            w.key("latitude"); w.degrees(result.place.coordinate.latitude)
+            w.key("longitude"); w.degrees(result.place.coordinate.longitude)
         }
         w.field("countryCode", result.place.countryCode)
         w.field("admin1", result.place.admin1)
@@ -199,7 +199,8 @@ public enum WireEncoding {
         if let box = result.place.boundingBox {
             w.key("boundingBox")
             w.beginObject()
-            w.field("south", box.south); w.field("west", box.west); w.field("north", box.north); w.field("east", box.east)
+            w.key("south"); w.degrees(box.south); w.key("west"); w.degrees(box.west)
+            w.key("north"); w.degrees(box.north); w.key("east"); w.degrees(box.east)
             w.endObject()
         }
         if let d = result.distanceMeters { w.key("distanceMeters"); w.number((d * 10).rounded() / 10) }

@@ -47,17 +47,11 @@ public func buildMetricsApplication(configuration: ServerConfiguration, metrics:
 public func buildRouter(configuration: ServerConfiguration, services: ServerServices, metrics: ServerMetrics? = nil,
                         engineMetrics: ServerMetrics? = nil) -> Router<PindropRequestContext> {
     let router = Router(context: PindropRequestContext.self)
-    var quietLogger = Logger(label: "Pindrop.files")
-    quietLogger.logLevel = .warning
     router.add(middleware: JSONErrorMiddleware())
-    router.add(middleware: FileMiddleware(
-        configuration.publicDirectory ?? publicResourcesPath(),
-        cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]),
-        searchForIndexHtml: true, logger: quietLogger))
+    router.add(middleware: StaticFiles(folder: configuration.publicDirectory ?? publicResourcesPath(), servesIndex: true,
+                                       cacheControl: "no-cache", contentSecurityPolicy: WebAppController<PindropRequestContext>.contentSecurityPolicy(configuration)))
     if configuration.leafletURL == nil {
-        router.add(middleware: FileMiddleware(
-            configuration.leafletDirectory, urlBasePath: "/vendor/leaflet",
-            cacheControl: CacheControl([(MediaType(type: .any), [.maxAge(3600)])]), logger: quietLogger))
+        router.add(middleware: StaticFiles(folder: configuration.leafletDirectory, basePath: "/vendor/leaflet", cacheControl: "max-age=3600"))
     }
 
     let v1 = router.group("v1")

@@ -49,8 +49,8 @@ struct StreetMapController<Context: RequestContext>: Sendable {
             w.beginObject()
             w.key("id"); w.string(label.id)
             w.key("name"); w.string(label.name)
-            w.key("latitude"); w.number(label.coordinate.latitude)
-            w.key("longitude"); w.number(label.coordinate.longitude)
+            w.key("latitude"); w.degrees(label.coordinate.latitude)
+            w.key("longitude"); w.degrees(label.coordinate.longitude)
             w.key("population"); w.number(label.population)
             w.endObject()
         }
@@ -75,7 +75,7 @@ struct StreetMapController<Context: RequestContext>: Sendable {
     /// viewbox takes them). A box with no area is valid and holds nothing.
     static func boundingBox(_ text: String) throws -> BoundingBox {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
+        let numbers = parts.compactMap { DecimalNumber.parse($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, numbers.count == 4 else {
             throw PindropError.invalidInput("\"bbox\" must be four numbers west,south,east,north, got \"\(text.prefix(80))\"")
         }

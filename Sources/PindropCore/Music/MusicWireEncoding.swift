@@ -48,8 +48,8 @@ public enum MusicWireEncoding {
         w.key("name"); w.string(place.name)
         w.key("type"); optionalString(place.type, into: &w)
         if withCoordinates {
-            w.key("latitude"); w.number(place.coordinate.latitude)
-            w.key("longitude"); w.number(place.coordinate.longitude)
+            w.key("latitude"); w.degrees(place.coordinate.latitude)
+            w.key("longitude"); w.degrees(place.coordinate.longitude)
         }
         w.key("address"); optionalString(place.address, into: &w)
         w.key("area"); optionalString(place.area, into: &w)

@@ -118,20 +118,25 @@ func parsePoint(_ line: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
         guard i < line.count else { break }
         var j = i
         while j < line.count, line[j] != 0x2C, line[j] != 0x20, line[j] != 0x09 { j += 1 }
-        guard j - i < 40, count < 2 else { return nil }
-        let value: Double? = plainDecimal(line, i, j) ?? withUnsafeTemporaryAllocation(of: CChar.self, capacity: 41) { text in
-            for k in i..<j { text[k - i] = CChar(bitPattern: line[k]) }
-            text[j - i] = 0
-            var end: UnsafeMutablePointer<CChar>?
-            let v = strtod(text.baseAddress!, &end)
-            return end == text.baseAddress! + (j - i) && v.isFinite ? v : nil
-        }
-        guard let value else { return nil }
+        guard j - i < 40, count < 2, let value = plainDecimal(line, i, j) ?? anyDecimal(line, i, j) else { return nil }
         if count == 0 { numbers.0 = value } else { numbers.1 = value }
         count += 1
         i = j
     }
     return count == 2 ? numbers : nil
+}
+
+/// A decimal number of any form (an exponent, more digits) from `line[from..<to]`, as strtod reads it; nil for
+/// anything else, hexadecimal ("0x1p3", which strtod reads too) included.
+private func anyDecimal(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Double? {
+    guard DecimalNumber.isDecimal(UnsafeBufferPointer(rebasing: line[from..<to])) else { return nil }
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 41) { text in
+        for k in from..<to { text[k - from] = CChar(bitPattern: line[k]) }
+        text[to - from] = 0
+        var end: UnsafeMutablePointer<CChar>?
+        let v = strtod(text.baseAddress!, &end)
+        return end == text.baseAddress! + (to - from) && v.isFinite ? v : nil
+    }
 }
 
 private let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
