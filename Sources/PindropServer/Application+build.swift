@@ -55,16 +55,17 @@ public func buildRouter(configuration: ServerConfiguration, services: ServerServ
     }
 
     let v1 = router.group("v1")
+    let heavy = HeavyRoutes()
     PlacesController<PindropRequestContext>(places: services.places, suggestMinChars: configuration.suggestMinChars,
-                                            metrics: engineMetrics)
+                                            metrics: engineMetrics, heavy: heavy)
         .addRoutes(to: v1)
     UserDataController<PindropRequestContext>(places: services.places, users: services.users, requireToken: configuration.requireToken,
                                               maxBodyBytes: configuration.maxBodyBytes, maxSaved: configuration.maxSavedPlaces,
                                               metrics: engineMetrics)
         .addRoutes(to: v1)
-    StreetMapController<PindropRequestContext>(places: services.places).addRoutes(to: v1)
+    StreetMapController<PindropRequestContext>(places: services.places, heavy: heavy).addRoutes(to: v1)
     MusicController<PindropRequestContext>(music: services.music).addRoutes(to: v1)
-    BasemapController<PindropRequestContext>(coastline: services.coastline).addRoutes(to: v1)
+    BasemapController<PindropRequestContext>(coastline: services.coastline, heavy: heavy, world: WorldBasemaps()).addRoutes(to: v1)
     WebAppController<PindropRequestContext>(configuration: configuration, coastline: services.coastline != nil).addRoutes(to: router)
     CompatAPI.addRoutes(to: router, places: services.places, metrics: engineMetrics)
     HealthController<PindropRequestContext>(places: services.places, readiness: services.readiness).addRoutes(to: router)
