@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What metrics and access logs cost (issue 20): /v1/suggest throughput with wrk against two `pindrop serve` on the
+# What metrics and access logs cost: /v1/suggest throughput with wrk against two `pindrop serve` on the
 # same index in the same run, one with /metrics and one access-log line per request (written to a file, as a
 # service's journal would take them), one with --no-metrics --no-access-log. Each round loads both at once (16
 # connections each), ROUNDS rounds, and the ratio is taken of the medians: on a shared machine, rounds one after the

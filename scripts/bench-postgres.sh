@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the shared store against the embedded one, in the same run (a script, not a test; issue 10):
+# Benchmark of the shared store against the embedded one, in the same run (a script, not a test):
 #   1. `pindrop-bench postgres`: COPY import of cities500 + Helsinki (the embedded build beside it), a server's
 #      start on the database, search/suggest/reverse/nearby p50/p99 through each store, top-1 agreement, the
 #      database answering itself (pg_trgm, KNN, ST_DWithin), saved/recent live in the database;

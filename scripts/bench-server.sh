@@ -8,10 +8,10 @@
 #
 # Builds the release `pindrop` (or uses PINDROP_BIN), installs wrk from Debian if missing, and uses a throw-away
 # PINDROP_HOME (building the default GeoNames index there first when no --index is given).
-# Targets (issue 3): suggest p99 <= 3 ms at 1 connection; >= 15,000 req/s at 32 connections with no errors;
-# start to first answer <= 1 s. Issue 18: /v1/suggest >= 0.7x /v1/status throughput at 32 connections.
-#   3. the Nominatim- and Photon-compatible endpoints against /v1 over the same texts (issue 13: within 10%):
-#      Photon's /api against /v1/suggest, Nominatim's /search?format=jsonv2 against /v1/search.
+#   3. the Nominatim- and Photon-compatible endpoints against /v1 over the same texts: Photon's /api against
+#      /v1/suggest, Nominatim's /search?format=jsonv2 against /v1/search.
+# Targets: suggest p99 <= 3 ms at 1 connection; >= 15,000 req/s at 32 connections with no errors; start to first
+# answer <= 1 s; /v1/suggest >= 0.7x /v1/status throughput at 32 connections; the compatible APIs within 10% of /v1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -138,7 +138,7 @@ print("  /v1/suggest without the engine: %.0f req/s, ratio %.2f to /v1/status; s
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (wrk shares them; other work on the machine skews every figure)"
 
-# The compatible APIs over the same texts, alternating with the /v1 operation they translate to (issue 13).
+# The compatible APIs over the same texts, alternating with the /v1 operation they translate to.
 # /api with /v1/suggest's default limit (10; Photon's own is 15), so both give the same number of places.
 sed -e 's|^/v1/suggest?|/api?limit=10\&|' -e 's|&minChars=1$||' "$WORK/prefixes.txt" >"$WORK/photon.txt"
 sed -e 's|^/v1/suggest?|/v1/search?|' -e 's|&minChars=1$||' "$WORK/prefixes.txt" >"$WORK/search.txt"

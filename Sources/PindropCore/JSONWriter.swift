@@ -234,6 +234,26 @@ public struct JSONWriter: Sendable {
         for value in values { string(value) }
         endArray()
     }
+    /// Writes pre-encoded members of the object being written (`"a":1,"b":2`, made by a writer of their own).
+    public mutating func members(_ json: [UInt8]) {
+        guard !json.isEmpty else { return }
+        raw(json)
+    }
+
+    /// The members written since `beginObject` of a document that is one object (`{` then members), for `members`.
+    public var membersOfObject: [UInt8] { Array(buffer[1..<count]) }
+
+    /// Empties the document, keeping its room: a writer reused for many documents allocates once.
+    public mutating func reset() {
+        count = 0
+        needsComma = false
+    }
+
+    /// Appends the document's bytes to `out`.
+    public func append(to out: inout [UInt8]) {
+        buffer.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+
     /// Writes pre-encoded JSON as the next value.
     public mutating func raw(_ json: [UInt8]) {
         let comma = needsComma

@@ -6,18 +6,27 @@ public struct Address: Sendable, Hashable, Codable {
     /// The areas that hold the address, from OSM boundaries where the index has them: the part of town
     /// ("Kamppi"), the county or district ("Oberland"), the state or region, and the country.
     public var suburb, county, state, country: String?
+    /// A neighbourhood or quarter finer than the suburb, where OSM has one.
+    public var neighbourhood: String?
+    /// A named place a house belongs to where it has no street (OSM's `addr:place`: a hamlet, a farm, a square).
+    public var place: String?
+    /// What the town is in OSM's place terms: "city", "town", "village" or "hamlet" (Nominatim's address key for it);
+    /// nil when not known.
+    public var townKind: String?
 
     /// Makes an address from its parts.
     public init(houseNumber: String? = nil, street: String? = nil, postcode: String? = nil, town: String? = nil,
-                suburb: String? = nil, county: String? = nil, state: String? = nil, country: String? = nil) {
+                suburb: String? = nil, county: String? = nil, state: String? = nil, country: String? = nil,
+                neighbourhood: String? = nil, place: String? = nil, townKind: String? = nil) {
         self.houseNumber = houseNumber; self.street = street; self.postcode = postcode; self.town = town
         self.suburb = suburb; self.county = county; self.state = state; self.country = country
+        self.neighbourhood = neighbourhood; self.place = place; self.townKind = townKind
     }
 
     /// Whether no part is known.
     public var isEmpty: Bool {
         houseNumber == nil && street == nil && postcode == nil && town == nil && suburb == nil && county == nil
-            && state == nil && country == nil
+            && state == nil && country == nil && neighbourhood == nil && place == nil
     }
 
     /// The one line Pindrop shows for an address, street part first, then postcode and town, with the house
@@ -79,11 +88,16 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
     public var source: String?
     /// The extent of a place that is an area (a town's or a district's boundary), to fit a map to; nil for points.
     public var boundingBox: BoundingBox?
+    /// The OpenStreetMap tags answers show beyond the name and address, where the source keeps them: every name the
+    /// object has ("name:de", "alt_name", "old_name", "official_name", "short_name", "int_name", "loc_name", "ref"; see
+    /// `PlaceTags.isName`) and Nominatim's extra tags ("wikidata", "website", "phone", "opening_hours", "population",
+    /// "capital"…); nil when none.
+    public var tags: [String: String]?
 
     /// The keys of the encoded form: `id` and `displayName` as text, whatever form the store gave them in.
     enum CodingKeys: String, CodingKey {
         case idText = "id", name, displayText = "displayName", coordinate, countryCode, admin1, population, category,
-             categoryKey, kind, address, source, boundingBox
+             categoryKey, kind, address, source, boundingBox, tags
     }
 }
 
@@ -97,7 +111,7 @@ extension Place {
                 source: String? = nil, boundingBox: BoundingBox? = nil, kind: PlaceKind? = nil, categoryKey: String? = nil) {
         self.init(idText: .written(id), name: name, displayText: .written(displayName), coordinate: coordinate,
                   countryCode: countryCode, admin1: admin1, population: population, category: category,
-                  categoryKey: categoryKey, kind: kind, address: address, source: source, boundingBox: boundingBox)
+                  categoryKey: categoryKey, kind: kind, address: address, source: source, boundingBox: boundingBox, tags: nil)
     }
 
     /// Makes a place whose id and list line are kept as their parts until they are read (`PlaceText`).
@@ -106,7 +120,7 @@ extension Place {
                 kind: PlaceKind? = nil) {
         self.init(idText: id, name: name, displayText: displayName, coordinate: coordinate, countryCode: countryCode,
                   admin1: admin1, population: population, category: category, categoryKey: nil, kind: kind,
-                  address: nil, source: source, boundingBox: nil)
+                  address: nil, source: source, boundingBox: nil, tags: nil)
     }
 }
 

@@ -119,21 +119,59 @@ public enum WireEncoding {
     /// One line of batch output: the query echoed, then its results or its error.
     public static func batchLine(query: [(String, QueryValue)], _ answer: Result<[PlaceResult], PindropError>) -> JSONWriter {
         var w = JSONWriter(capacity: 512)
-        w.beginObject()
-        w.key("query")
-        writeQuery(query, into: &w)
-        switch answer {
-        case .success(let results):
+        writeLine(into: &w, query: { writeQuery(query, into: &$0) }) { w in
+            switch answer {
+            case .success(let results):
+                w.key("results")
+                w.beginArray()
+                for r in results { writeResult(r, into: &w) }
+                w.endArray()
+            case .failure(let error):
+                w.key("error")
+                writeError(error, into: &w)
+            }
+        }
+        return w
+    }
+
+    /// The batch line of a reverse question answered by one place, as `batchLine` writes it, from the place's
+    /// members written once ahead (`placeMembers`, without its source) and the answer's own: for a fast path that
+    /// keeps each place's members and reuses one writer (`BatchReversing`), so that a line allocates nothing.
+    public static func writeReverseBatchLine(latitude: Double, longitude: Double, placeMembers: [UInt8], distanceMeters: Double,
+                                             source: String, into w: inout JSONWriter) {
+        writeLine(into: &w, query: { w in
+            w.beginObject()
+            w.key("latitude"); w.number(latitude)
+            w.key("longitude"); w.number(longitude)
+            w.endObject()
+        }) { w in
             w.key("results")
             w.beginArray()
-            for r in results { writeResult(r, into: &w) }
+            w.beginObject()
+            w.members(placeMembers)
+            writeAnswerProperties(distanceMeters: distanceMeters, matchedName: nil, source: source, explanation: nil, into: &w)
+            w.endObject()
             w.endArray()
-        case .failure(let error):
-            w.key("error")
-            writeError(error, into: &w)
         }
+    }
+
+    /// A result object's members that come from its place (all but the distance, the matched name, the source and
+    /// the explanation), for `writeReverseBatchLine`.
+    public static func placeMembers(_ place: Place) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        writePlaceProperties(place, into: &w, withCoordinates: true)
+        return w.membersOfObject
+    }
+
+    /// A batch line's envelope: `{"query": ..., ...}`, the query written by `query` and the rest by `answer`.
+    @inline(__always)
+    private static func writeLine(into w: inout JSONWriter, query: (inout JSONWriter) -> Void, answer: (inout JSONWriter) -> Void) {
+        w.beginObject()
+        w.key("query")
+        query(&w)
+        answer(&w)
         w.endObject()
-        return w
     }
 
     /// Writes one result as a flat JSON object (the fields every front end shares).
@@ -171,18 +209,25 @@ public enum WireEncoding {
     }
 
     private static func writeProperties(_ result: PlaceResult, into w: inout JSONWriter, withCoordinates: Bool) {
-        w.key("id"); w.string(result.place.idText)
-        w.key("name"); w.string(result.place.name)
-        w.key("displayName"); w.string(result.place.displayText)
+        writePlaceProperties(result.place, into: &w, withCoordinates: withCoordinates)
+        writeAnswerProperties(distanceMeters: result.distanceMeters, matchedName: result.matchedName, source: result.place.source,
+                              explanation: result.explanation, into: &w)
+    }
+
+    /// A result's members that come from its place, up to its box.
+    private static func writePlaceProperties(_ place: Place, into w: inout JSONWriter, withCoordinates: Bool) {
+        w.key("id"); w.string(place.idText)
+        w.key("name"); w.string(place.name)
+        w.key("displayName"); w.string(place.displayText)
         if withCoordinates {
-            w.key("latitude"); w.degrees(result.place.coordinate.latitude)
-            w.key("longitude"); w.degrees(result.place.coordinate.longitude)
+            w.key("latitude"); w.degrees(place.coordinate.latitude)
+            w.key("longitude"); w.degrees(place.coordinate.longitude)
         }
-        w.field("countryCode", result.place.countryCode)
-        w.field("admin1", result.place.admin1)
-        w.key("population"); w.number(result.place.population)
-        w.field("category", result.place.category)
-        if let address = result.place.address, !address.isEmpty {
+        w.field("countryCode", place.countryCode)
+        w.field("admin1", place.admin1)
+        w.key("population"); w.number(place.population)
+        w.field("category", place.category)
+        if let address = place.address, !address.isEmpty {
             w.key("address")
             w.beginObject()
             w.field("houseNumber", address.houseNumber)
@@ -193,20 +238,40 @@ public enum WireEncoding {
             w.field("county", address.county)
             w.field("state", address.state)
             w.field("country", address.country)
-            w.key("formatted"); w.string(address.formatted(countryCode: result.place.countryCode))
+            w.key("formatted"); w.string(address.formatted(countryCode: place.countryCode))
             w.endObject()
         }
-        if let box = result.place.boundingBox {
+        if let box = place.boundingBox {
             w.key("boundingBox")
             w.beginObject()
             w.key("south"); w.degrees(box.south); w.key("west"); w.degrees(box.west)
             w.key("north"); w.degrees(box.north); w.key("east"); w.degrees(box.east)
             w.endObject()
         }
-        if let d = result.distanceMeters { w.key("distanceMeters"); w.number((d * 10).rounded() / 10) }
-        w.field("matchedName", result.matchedName)
-        w.field("source", result.place.source)
-        if let explanation = result.explanation { writeExplanation(explanation, into: &w) }
+        if let tags = place.tags, !tags.isEmpty { writeTags(tags, into: &w) }
+    }
+
+    /// A place's `names` (every name it has, by OSM key) and `extratags` (its other kept tags), each sorted by key.
+    private static func writeTags(_ tags: [String: String], into w: inout JSONWriter) {
+        let sorted = tags.sorted { $0.key < $1.key }
+        for (member, names) in [("names", true), ("extratags", false)] {
+            let chosen = sorted.filter { PlaceTags.isName($0.key) == names }
+            guard !chosen.isEmpty else { continue }
+            w.key(named: member)
+            w.beginObject()
+            for (key, value) in chosen { w.key(named: key); w.string(value) }
+            w.endObject()
+        }
+    }
+
+    /// A result's members that come from the question: its distance (to a tenth of a metre), the name it matched as
+    /// written, its source and why it ranked where it did.
+    private static func writeAnswerProperties(distanceMeters: Double?, matchedName: String?, source: String?, explanation: MatchExplanation?,
+                                              into w: inout JSONWriter) {
+        if let d = distanceMeters { w.key("distanceMeters"); w.number((d * 10).rounded() / 10) }
+        w.field("matchedName", matchedName)
+        w.field("source", source)
+        if let explanation { writeExplanation(explanation, into: &w) }
     }
 
     /// Writes a result's `explain` object; scores to two decimals, which is all they say.

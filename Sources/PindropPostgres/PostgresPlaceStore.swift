@@ -230,23 +230,42 @@ struct StoredPlaces: GeoNamesSource, StreetDataSource {
         try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
         try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
         guard let dataset = try await PostgresDataset.current(on: connection, logger: logger) else { return nil }
-        let s = PostgresSchema.places
-        func query(_ sql: String) async throws -> PostgresRowSequence {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-        }
+        let rows = PlaceRowReader(connection: connection, logger: logger, schema: PostgresSchema.places)
         var countries: [GeoNamesCountry] = []
-        for try await (code, iso3, name) in try await query("SELECT code, iso3, name FROM \(s).country").decode((String, String, String).self) {
+        for try await (code, iso3, name) in try await rows.query("SELECT code, iso3, name FROM \(rows.schema).country")
+            .decode((String, String, String).self) {
             countries.append(GeoNamesCountry(code: code, iso3: iso3, name: name))
         }
         var admin1: [String: String] = [:]
-        for try await (key, name) in try await query("SELECT key, name FROM \(s).admin1").decode((String, String).self) {
+        for try await (key, name) in try await rows.query("SELECT key, name FROM \(rows.schema).admin1").decode((String, String).self) {
             admin1[key] = name
         }
+        let records = try await rows.records(count: dataset.places)
+        var features = OSMFeatures()
+        try await rows.readPoints(into: &features)
+        try await rows.readLines(into: &features)
+        try await rows.readAreas(into: &features)
+        return StoredPlaces(dataset: dataset, countryRows: countries, admin1: admin1, records: records, features: features)
+    }
+}
+
+/// Reads the rows of the served import's tables, within the caller's snapshot.
+struct PlaceRowReader {
+    let connection: PostgresConnection, logger: Logger
+    /// The schema the served import's tables are in.
+    let schema: String
+
+    func query(_ sql: String) async throws -> PostgresRowSequence {
+        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
+
+    /// The GeoNames places, by id.
+    func records(count: Int) async throws -> [GeoNamesRecord] {
         var records: [GeoNamesRecord] = []
-        records.reserveCapacity(dataset.places)
+        records.reserveCapacity(count)
         let placeRows = try await query("""
             SELECT geoname_id, name, ascii_name, alternate_names, latitude, longitude, feature_class, feature_code,
-                   country_code, admin1_code, population, timezone FROM \(s).geonames_place ORDER BY geoname_id
+                   country_code, admin1_code, population, timezone FROM \(schema).geonames_place ORDER BY geoname_id
             """)
         for try await row in placeRows {
             let (id, name, ascii, alternates, lat, lon, featureClass, featureCode, country, admin1Code, population, timezone) =
@@ -255,54 +274,63 @@ struct StoredPlaces: GeoNamesSource, StreetDataSource {
                                           longitude: lon, featureClass: featureClass, featureCode: featureCode, countryCode: country,
                                           admin1Code: admin1Code, population: population, timezone: timezone))
         }
-        var features = OSMFeatures()
-        func address(_ parts: (String?, String?, String?, String?)) -> Address {
-            Address(houseNumber: parts.0, street: parts.1, postcode: parts.2, town: parts.3)
-        }
+        return records
+    }
+
+    private static func address(_ parts: (String?, String?, String?, String?)) -> Address {
+        Address(houseNumber: parts.0, street: parts.1, postcode: parts.2, town: parts.3)
+    }
+
+    /// The address points and the venues.
+    func readPoints(into features: inout OSMFeatures) async throws {
         for try await row in try await query("""
-            SELECT id, latitude, longitude, house_number, street, postcode, town FROM \(s).osm_address ORDER BY seq
+            SELECT id, latitude, longitude, house_number, street, postcode, town FROM \(schema).osm_address ORDER BY seq
             """) {
             let (id, lat, lon, number, street, postcode, town) = try row.decode((String, Double, Double, String?, String?, String?, String?).self)
             features.addressPoints.append(OSMAddressPoint(id: id, coordinate: Coordinate(latitude: lat, longitude: lon),
-                                                          address: address((number, street, postcode, town))))
+                                                          address: Self.address((number, street, postcode, town))))
         }
         for try await row in try await query("""
             SELECT id, name, category, category_key, latitude, longitude, has_address, address_is_tagged,
-                   house_number, street, postcode, town FROM \(s).osm_venue ORDER BY seq
+                   house_number, street, postcode, town FROM \(schema).osm_venue ORDER BY seq
             """) {
             let (id, name, category, key, lat, lon, hasAddress, tagged, number, street, postcode, town) =
                 try row.decode((String, String, String, String, Double, Double, Bool, Bool, String?, String?, String?, String?).self)
             features.venues.append(OSMVenue(id: id, name: name, category: category, categoryKey: key,
                                             coordinate: Coordinate(latitude: lat, longitude: lon),
-                                            address: hasAddress ? address((number, street, postcode, town)) : nil, addressIsTagged: tagged))
+                                            address: hasAddress ? Self.address((number, street, postcode, town)) : nil, addressIsTagged: tagged))
         }
-        for try await row in try await query("SELECT id, name, highway, ST_AsBinary(line) FROM \(s).osm_street ORDER BY seq") {
+    }
+
+    /// The streets and the buildings.
+    func readLines(into features: inout OSMFeatures) async throws {
+        for try await row in try await query("SELECT id, name, highway, ST_AsBinary(line) FROM \(schema).osm_street ORDER BY seq") {
             let (id, name, highway, wkb) = try row.decode((String, String, String, ByteBuffer).self)
             features.streets.append(OSMStreet(id: id, name: name, highway: highway,
                                               points: try WKB.lines(Array(buffer: wkb)).first ?? []))
         }
-        for try await row in try await query("SELECT id, kind, name, ST_AsBinary(outlines) FROM \(s).osm_building ORDER BY seq") {
+        for try await row in try await query("SELECT id, kind, name, ST_AsBinary(outlines) FROM \(schema).osm_building ORDER BY seq") {
             let (id, kind, name, wkb) = try row.decode((String, String, String?, ByteBuffer).self)
             features.buildings.append(OSMBuilding(id: id, kind: kind, name: name, outlines: try WKB.lines(Array(buffer: wkb))))
         }
-        // An import from before areas has no area table.
-        let hasAreas = try await query("SELECT to_regclass('\(s).osm_area') IS NOT NULL").decode(Bool.self)
-            .reduce(false) { $0 || $1 }
-        if hasAreas {
-            for try await row in try await query("""
-                SELECT id, name, level, admin_level, localized_names, ST_AsBinary(rings) FROM \(s).osm_area ORDER BY seq
-                """) {
-                let (id, name, level, adminLevel, localized, wkb) = try row.decode((String, String, Int16, Int16, [String], ByteBuffer).self)
-                guard let level = AreaLevel(rawValue: Int(level)) else { continue }
-                let names = Dictionary(localized.map { entry in
-                    let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-                }, uniquingKeysWith: { first, _ in first })
-                features.areas.append(OSMArea(id: id, name: name, level: level, adminLevel: adminLevel == 0 ? nil : Int(adminLevel),
-                                              localizedNames: names, rings: try WKB.lines(Array(buffer: wkb))))
-            }
+    }
+
+    /// The areas; an import from before areas has no area table.
+    func readAreas(into features: inout OSMFeatures) async throws {
+        let hasAreas = try await query("SELECT to_regclass('\(schema).osm_area') IS NOT NULL").decode(Bool.self).reduce(false) { $0 || $1 }
+        guard hasAreas else { return }
+        for try await row in try await query("""
+            SELECT id, name, level, admin_level, localized_names, ST_AsBinary(rings) FROM \(schema).osm_area ORDER BY seq
+            """) {
+            let (id, name, level, adminLevel, localized, wkb) = try row.decode((String, String, Int16, Int16, [String], ByteBuffer).self)
+            guard let level = AreaLevel(rawValue: Int(level)) else { continue }
+            let names = Dictionary(localized.map { entry in
+                let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }, uniquingKeysWith: { first, _ in first })
+            features.areas.append(OSMArea(id: id, name: name, level: level, adminLevel: adminLevel == 0 ? nil : Int(adminLevel),
+                                          localizedNames: names, rings: try WKB.lines(Array(buffer: wkb))))
         }
-        return StoredPlaces(dataset: dataset, countryRows: countries, admin1: admin1, records: records, features: features)
     }
 }
 

@@ -61,7 +61,8 @@ enum PostgresSchema {
             "ALTER TABLE pindrop.\(table) " + """
                 ADD COLUMN suburb text, ADD COLUMN county text, ADD COLUMN state text, ADD COLUMN country text,
                 ADD COLUMN category_key text, ADD COLUMN kind text,
-                ADD COLUMN box_south float8, ADD COLUMN box_west float8, ADD COLUMN box_north float8, ADD COLUMN box_east float8
+                ADD COLUMN box_south float8, ADD COLUMN box_west float8, ADD COLUMN box_north float8, ADD COLUMN box_east float8,
+                ADD COLUMN neighbourhood text, ADD COLUMN address_place text, ADD COLUMN town_kind text, ADD COLUMN tags text
                 """
         }),
     ]
@@ -115,6 +116,12 @@ enum PostgresSchema {
                 \(location)
             )
             """,
+        ] + osmTables(in: schema, location: location)
+    }
+
+    /// The tables of the OpenStreetMap features of one import, in `schema`; `location` the generated point column.
+    private static func osmTables(in schema: String, location: String) -> [String] {
+        [
             """
             CREATE TABLE \(schema).osm_address (
                 seq integer PRIMARY KEY,
@@ -158,21 +165,25 @@ enum PostgresSchema {
                 outlines geometry(MultiLineString, 4326) NOT NULL
             )
             """,
-            // Boundaries and other areas: their rings, outer and inner alike (even-odd, as the engine reads
-            // them; ST_BuildArea makes polygons of them). level is Core's AreaLevel; localized_names holds
-            // "de=Liechtenstein" for name:de.
-            """
-            CREATE TABLE \(schema).osm_area (
-                seq integer PRIMARY KEY,
-                id text NOT NULL,
-                name text NOT NULL,
-                level smallint NOT NULL,
-                admin_level smallint NOT NULL,
-                localized_names text[] NOT NULL,
-                rings geometry(MultiLineString, 4326) NOT NULL
-            )
-            """,
+            areaTable(in: schema),
         ]
+    }
+
+    /// Boundaries and other areas: their rings, outer and inner alike (even-odd, as the engine reads them;
+    /// ST_BuildArea makes polygons of them). level is Core's AreaLevel; localized_names holds "de=Liechtenstein"
+    /// for name:de.
+    private static func areaTable(in schema: String) -> String {
+        """
+        CREATE TABLE \(schema).osm_area (
+            seq integer PRIMARY KEY,
+            id text NOT NULL,
+            name text NOT NULL,
+            level smallint NOT NULL,
+            admin_level smallint NOT NULL,
+            localized_names text[] NOT NULL,
+            rings geometry(MultiLineString, 4326) NOT NULL
+        )
+        """
     }
 
     /// What an import adds once the rows are in: a later duplicate GeoNames id replaces the earlier (as in the

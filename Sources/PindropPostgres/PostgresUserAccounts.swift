@@ -78,7 +78,7 @@ struct PostgresUserPlaces: SavedPlaces, RecentPlaces {
     static let columns = ["id", "name", "display_name", "latitude", "longitude", "country_code", "admin1", "population",
                           "category", "house_number", "street", "postcode", "town", "source",
                           "suburb", "county", "state", "country", "category_key", "kind",
-                          "box_south", "box_west", "box_north", "box_east"]
+                          "box_south", "box_west", "box_north", "box_east", "neighbourhood", "address_place", "town_kind", "tags"]
     static let names = columns.joined(separator: ", ")
     static let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
@@ -181,6 +181,7 @@ struct PostgresUserPlaces: SavedPlaces, RecentPlaces {
         bindings.append(place.categoryKey); bindings.append(place.kind?.rawValue)
         let box = place.boundingBox
         bindings.append(box?.south); bindings.append(box?.west); bindings.append(box?.north); bindings.append(box?.east)
+        bindings.append(a?.neighbourhood); bindings.append(a?.place); bindings.append(a?.townKind); bindings.append(PlaceTags.text(place.tags))
         let placeholders = (1...bindings.count).map { "$\($0)" }.joined(separator: ", ")
         return PostgresQuery(unsafeSQL: """
             INSERT INTO pindrop.\(table) (user_id, \(Self.names)) VALUES (\(placeholders))
@@ -207,19 +208,21 @@ struct PostgresUserPlaces: SavedPlaces, RecentPlaces {
         func text(_ i: Int) throws -> String? { try c[i].decode(String?.self) }
         func number(_ i: Int) throws -> Double? { try c[i].decode(Double?.self) }
         let address = Address(houseNumber: try text(9), street: try text(10), postcode: try text(11), town: try text(12),
-                              suburb: try text(14), county: try text(15), state: try text(16), country: try text(17))
+                              suburb: try text(14), county: try text(15), state: try text(16), country: try text(17),
+                              neighbourhood: try text(24), place: try text(25), townKind: try text(26))
         let box: BoundingBox? = if let south = try number(20), let west = try number(21), let north = try number(22),
                                    let east = try number(23) {
             BoundingBox(south: south, west: west, north: north, east: east)
         } else {
             nil
         }
-        let place = Place(id: try c[0].decode(String.self), name: try c[1].decode(String.self), displayName: try c[2].decode(String.self),
+        var place = Place(id: try c[0].decode(String.self), name: try c[1].decode(String.self), displayName: try c[2].decode(String.self),
                           coordinate: Coordinate(latitude: try c[3].decode(Double.self), longitude: try c[4].decode(Double.self)),
                           countryCode: try text(5), admin1: try text(6), population: try c[7].decode(Int.self), category: try text(8),
                           address: address.isEmpty ? nil : address, source: try text(13), boundingBox: box,
                           kind: try text(19).flatMap(PlaceKind.init(rawValue:)), categoryKey: try text(18))
-        return (place, try c[24].decode(Int64.self))
+        place.tags = PlaceTags.tags(text: try text(27))
+        return (place, try c[28].decode(Int64.self))
     }
 
     private static func bindings(_ values: Int64...) -> PostgresBindings {

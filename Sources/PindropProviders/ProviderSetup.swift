@@ -22,11 +22,13 @@ public enum ProviderSetup {
 
     /// The timeout variable.
     public static let timeoutVariable = "PINDROP_PROVIDER_TIMEOUT"
+    /// Seconds to wait for one remote answer unless `PINDROP_PROVIDER_TIMEOUT` says otherwise.
+    public static let defaultTimeoutSeconds = 5
     /// The User-Agent variable.
     public static let userAgentVariable = "PINDROP_USER_AGENT"
 
     /// The variable holding the URL of a provider: "PINDROP_PHOTON_URL".
-    static func urlVariable(_ profile: RemoteProviderProfile) -> String {
+    public static func urlVariable(_ profile: RemoteProviderProfile) -> String {
         "PINDROP_\(profile.name.uppercased())_URL"
     }
 
@@ -39,7 +41,7 @@ public enum ProviderSetup {
                                breaker: CircuitBreaker = CircuitBreaker(),
                                observer: (any ProviderCallObserving)? = nil) throws(PindropError) -> PlaceService {
         func value(_ name: String) -> String? { environment[name]?.nonBlank }
-        var timeout = Duration.seconds(5)
+        var timeout = Duration.seconds(defaultTimeoutSeconds)
         if let text = value(timeoutVariable) {
             guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
                 throw .invalidInput("\(timeoutVariable) must be a number of seconds between 0 and 600, got \"\(text.prefix(20))\"")

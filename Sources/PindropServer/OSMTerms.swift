@@ -37,7 +37,8 @@ struct OSMTerms {
     init(_ place: Place) {
         // An embedded GeoNames place's id stays unwritten: it is no OSM object, and its `placeID` hashes its bytes.
         id = place.idText
-        if case .geonamesID = id { (osmType, osmID) = (nil, nil) } else { (osmType, osmID) = Self.osmObject(of: place.id) }
+        let object: PlaceID.OSMObject? = if case .geonamesID = id { nil } else { PlaceID.osmObject(of: place.id) }
+        (osmType, osmID) = (object?.kind.rawValue, object?.number)
         (population, boundingBox, coordinate) = (place.population, place.boundingBox, place.coordinate)
         let kind = place.kind ?? Self.inferredKind(place)
         switch kind {
@@ -74,29 +75,9 @@ struct OSMTerms {
         return .venue
     }
 
-    /// "osm:node/123", "nominatim:way/45", "photon:relation/6" → ("node", 123), …; nil for other ids.
-    static func osmObject(of id: String) -> (type: String?, id: Int64?) {
-        // Every result asks: no arrays of parts, only indexes into the id.
-        guard let colon = id.utf8.firstIndex(of: UInt8(ascii: ":")) else { return (nil, nil) }
-        let rest = id[id.index(after: colon)...]
-        guard let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")), let number = Int64(rest[rest.index(after: slash)...]) else { return (nil, nil) }
-        switch rest[..<slash] {
-        case "node": return ("node", number)
-        case "way": return ("way", number)
-        case "relation": return ("relation", number)
-        default: return (nil, nil)
-        }
-    }
-
-    /// A Pindrop id as `N123`, `W45`, `R6` (Nominatim's `osm_ids` form), or nil for ids of other sources.
+    /// A Pindrop id of Nominatim's `osm_ids` form, `N123`, `W45`, `R6`, or nil for ids of other forms.
     static func osmIDs(_ text: Substring) -> String? {
-        guard let first = text.first, let number = Int64(text.dropFirst()), number > 0 else { return nil }
-        switch first {
-        case "N", "n": return "osm:node/\(number)"
-        case "W", "w": return "osm:way/\(number)"
-        case "R", "r": return "osm:relation/\(number)"
-        default: return nil
-        }
+        PlaceID.OSMObject(nominatim: text).map { PlaceID.osm($0).description }
     }
 
     /// FNV-1a of the id, kept to 53 bits so JavaScript clients read it exactly.

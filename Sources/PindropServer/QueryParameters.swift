@@ -163,7 +163,7 @@ struct QueryParameters {
 }
 
 /// Place ids arrive percent-encoded in a path ("osm%3Anode%2F123") or with bare slashes ("osm:node/123").
-enum PlaceID {
+extension PlaceID {
     /// Longest id accepted.
     static let maxLength = 256
 

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import PindropCore
 
-/// Everything `pindrop serve` can be told, as a plain value with working defaults.
-/// The CLI fills it from flags, then the environment (`PINDROP_*`, see `apply(environment:)`), then these defaults.
+/// Everything `pindrop serve` can be told, as a plain value with working defaults. The CLI fills it from its settings
+/// (flags, `PINDROP_*` variables, the configuration file: each declared once in `ServeSetting`, which also holds
+/// their ranges; docs/configuration.md lists them).
 public struct ServerConfiguration: Sendable, Equatable {
     /// Interface to listen on; loopback by default so nothing is exposed by accident.
     public var host: String = "127.0.0.1"
@@ -83,78 +84,6 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The defaults.
     public init() {}
 
-    /// Overrides fields from `PINDROP_*` variables: `PINDROP_HOST`, `PINDROP_PORT`, `PINDROP_SUGGEST_MIN_CHARS`,
-    /// `PINDROP_LEAFLET_DIR`, `PINDROP_LEAFLET_URL`, `PINDROP_BASEMAP`, `PINDROP_COASTLINE`, `PINDROP_TILE_URL`, `PINDROP_TILE_ATTRIBUTION`,
-    /// `PINDROP_DEFAULT_CENTER` ("lat,lon"), `PINDROP_DEFAULT_ZOOM`, `PINDROP_PUBLIC_DIR`, `PINDROP_ALLOWED_HOSTS` and
-    /// `PINDROP_CORS_ORIGINS` (comma-separated), `PINDROP_MAX_CONNECTIONS`, `PINDROP_IDLE_TIMEOUT` (seconds),
-    /// `PINDROP_WRITES_PER_MINUTE`, `PINDROP_MAX_SAVED`, `PINDROP_REQUIRE_TOKEN` ("1" or "true"; "0", "false" or ""),
-    /// `PINDROP_METRICS` and `PINDROP_ACCESS_LOG` (the same), `PINDROP_METRICS_PORT` (empty: the main port),
-    /// `PINDROP_LOG_FORMAT` (human or json), `PINDROP_LOG_LEVEL` (trace … critical), `PINDROP_SHUTDOWN_TIMEOUT` (seconds).
-    /// Throws `.invalidInput` naming the variable when a value cannot be used.
-    public mutating func apply(environment: [String: String]) throws(PindropError) {
-        if let v = environment["PINDROP_HOST"], !v.isEmpty { host = v }
-        if let v = environment["PINDROP_PORT"] { port = try Self.integer(v, name: "PINDROP_PORT", in: 0...65535) }
-        if let v = environment["PINDROP_SUGGEST_MIN_CHARS"] {
-            suggestMinChars = try Self.integer(v, name: "PINDROP_SUGGEST_MIN_CHARS", in: 1...RequestLimits.maxTextLength)
-        }
-        if let v = environment["PINDROP_LEAFLET_DIR"], !v.isEmpty { leafletDirectory = v }
-        if let v = environment["PINDROP_LEAFLET_URL"] { leafletURL = v.isEmpty ? nil : v }
-        if let v = environment["PINDROP_BASEMAP"] { basemapFile = v.isEmpty ? nil : v }
-        if let v = environment["PINDROP_COASTLINE"] { coastlineDirectory = v }
-        if let v = environment["PINDROP_TILE_URL"] { tileURL = v }
-        if let v = environment["PINDROP_TILE_ATTRIBUTION"] { tileAttribution = v }
-        if let v = environment["PINDROP_DEFAULT_CENTER"] {
-            do { defaultCenter = try Coordinate(parsing: v) } catch {
-                throw .invalidInput("PINDROP_DEFAULT_CENTER: \(error.message)")
-            }
-        }
-        if let v = environment["PINDROP_DEFAULT_ZOOM"] { defaultZoom = try Self.integer(v, name: "PINDROP_DEFAULT_ZOOM", in: 0...19) }
-        if let v = environment["PINDROP_PUBLIC_DIR"] { publicDirectory = v.isEmpty ? nil : v }
-        if let v = environment["PINDROP_ALLOWED_HOSTS"] { allowedHosts = Self.list(v) }
-        if let v = environment["PINDROP_CORS_ORIGINS"] { corsOrigins = Self.list(v) }
-        if let v = environment["PINDROP_MAX_CONNECTIONS"] { maxConnections = try Self.integer(v, name: "PINDROP_MAX_CONNECTIONS", in: 1...1_000_000) }
-        if let v = environment["PINDROP_IDLE_TIMEOUT"] { idleTimeoutSeconds = try Self.integer(v, name: "PINDROP_IDLE_TIMEOUT", in: 1...3600) }
-        if let v = environment["PINDROP_WRITES_PER_MINUTE"] { writesPerMinute = try Self.integer(v, name: "PINDROP_WRITES_PER_MINUTE", in: 0...1_000_000) }
-        if let v = environment["PINDROP_MAX_SAVED"] { maxSavedPlaces = try Self.integer(v, name: "PINDROP_MAX_SAVED", in: 1...10_000_000) }
-        if let v = environment["PINDROP_REQUIRE_TOKEN"] { requireToken = try Self.boolean(v, name: "PINDROP_REQUIRE_TOKEN") }
-        if let v = environment["PINDROP_METRICS"] { metrics = try Self.boolean(v, name: "PINDROP_METRICS") }
-        if let v = environment["PINDROP_METRICS_PORT"] {
-            metricsPort = v.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try Self.integer(v, name: "PINDROP_METRICS_PORT", in: 0...65535)
-        }
-        if let v = environment["PINDROP_ACCESS_LOG"] { accessLog = try Self.boolean(v, name: "PINDROP_ACCESS_LOG") }
-        if let v = environment["PINDROP_LOG_FORMAT"] {
-            guard let format = LogFormat(rawValue: v.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                throw .invalidInput("PINDROP_LOG_FORMAT must be human or json, got \"\(v.prefix(40))\"")
-            }
-            logFormat = format
-        }
-        if let v = environment["PINDROP_LOG_LEVEL"] {
-            guard let level = Logger.Level(rawValue: v.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                throw .invalidInput("PINDROP_LOG_LEVEL must be one of \(Self.logLevels), got \"\(v.prefix(40))\"")
-            }
-            logLevel = level
-        }
-        if let v = environment["PINDROP_SHUTDOWN_TIMEOUT"] {
-            shutdownTimeoutSeconds = try Self.integer(v, name: "PINDROP_SHUTDOWN_TIMEOUT", in: 1...3600)
-        }
-    }
-
-    /// "trace, debug, info, notice, warning, error, critical".
-    public static var logLevels: String { Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") }
-
-    private static func boolean(_ text: String, name: String) throws(PindropError) -> Bool {
-        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "1", "true": return true
-        case "0", "false", "": return false
-        default: throw .invalidInput("\(name) must be 1, true, 0 or false, got \"\(text.prefix(40))\"")
-        }
-    }
-
-    /// "a, b,,c" as ["a", "b", "c"].
-    static func list(_ text: String) -> [String] {
-        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
     /// Whether the server listens on a loopback interface only (then no other machine can reach it).
     public var isLoopbackOnly: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
@@ -186,38 +115,12 @@ public struct ServerConfiguration: Sendable, Equatable {
         return addresses.filter { !$0.isEmpty }
     }
 
-    /// Checks values that flags or the environment may have set; throws `.invalidInput` for the first bad one.
+    /// Checks what no single setting can: the metrics port differs from the main one. (Each setting's own range is
+    /// checked where it is read: the CLI's `ServeSetting`.) Throws `.invalidInput`.
     public func validate() throws(PindropError) {
-        guard (0...65535).contains(port) else { throw .invalidInput("port must be between 0 and 65535, got \(port)") }
-        guard (1...RequestLimits.maxTextLength).contains(suggestMinChars) else {
-            throw .invalidInput("suggest min-chars must be between 1 and \(RequestLimits.maxTextLength), got \(suggestMinChars)")
+        if let metricsPort, metricsPort == port, port != 0 {
+            throw .invalidInput("the metrics port must differ from the main port \(port)")
         }
-        guard (0...19).contains(defaultZoom) else { throw .invalidInput("default zoom must be between 0 and 19, got \(defaultZoom)") }
-        for origin in corsOrigins where origin != "*" {
-            guard let url = URL(string: origin), url.scheme != nil, url.host != nil, url.path.isEmpty else {
-                throw .invalidInput("a CORS origin is a scheme and host like https://example.com, got \"\(origin.prefix(100))\"")
-            }
-        }
-        if let metricsPort {
-            guard (0...65535).contains(metricsPort) else { throw .invalidInput("metrics port must be between 0 and 65535, got \(metricsPort)") }
-            guard metricsPort != port || port == 0 else { throw .invalidInput("the metrics port must differ from the main port \(port)") }
-        }
-        guard (1...3600).contains(shutdownTimeoutSeconds) else {
-            throw .invalidInput("shutdown timeout must be between 1 and 3600 seconds, got \(shutdownTimeoutSeconds)")
-        }
-        guard maxConnections >= 1, idleTimeoutSeconds >= 1, requestTimeoutSeconds >= 1, writesPerMinute >= 0, maxSavedPlaces >= 1 else {
-            throw .invalidInput("connection, timeout and saved-place limits must be positive")
-        }
-        if let leafletURL, URL(string: leafletURL)?.scheme == nil {
-            throw .invalidInput("leaflet URL must be an absolute URL like https://unpkg.com/leaflet@1.7.1/dist, got \"\(leafletURL)\"")
-        }
-    }
-
-    private static func integer(_ text: String, name: String, in range: ClosedRange<Int>) throws(PindropError) -> Int {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
-            throw .invalidInput("\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound), got \"\(text.prefix(40))\"")
-        }
-        return value
     }
 
     /// The shipped data of an installed `pindrop` (scripts/install.sh): `share/pindrop/data` of its prefix, found from

@@ -2,7 +2,7 @@ import Foundation
 
 /// Answers that try to make a client leak its key, for the tests that hold every message a person sees to be
 /// clean: the key echoed back in every encoding within the first 300 characters of the provider's explanation,
-/// a copy straddling character 300 (where messages used to be cut before the key was removed), and a
+/// a copy straddling character 300 (where a message cut before the key is removed would keep part of it), and a
 /// `Retry-After` of about 5 KB that holds the key too.
 public enum FakeProviderLeaks {
     /// A key with characters that percent-encoding, base64 and letter case all change.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where tests write files: one folder per test process under the system's temporary folder, removed when the
-/// process exits, so that a run leaves nothing behind (each run used to leave ~150 MB of indexes and fixtures).
+/// process exits, so that a run leaves nothing behind (a run makes ~150 MB of indexes and fixtures).
 public enum TestScratch {
     /// This process's folder: created on first use, with its removal at exit arranged then.
     public static let root: String = {

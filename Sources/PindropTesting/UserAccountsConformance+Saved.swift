@@ -3,14 +3,18 @@ import PindropCore
 
 extension UserAccountsConformance {
     /// A place with every field a client may send or the engine may answer: what a store must give back whole.
-    static let wholePlace = Place(
-        id: "osm:node/49872651", name: "Kunstmuseum Liechtenstein", displayName: "Kunstmuseum Liechtenstein, Städtle 32, 9490 Vaduz",
-        coordinate: Coordinate(latitude: 47.1393681, longitude: 9.5219839), countryCode: "LI", admin1: "Vaduz", population: 5_000,
-        category: "museum",
-        address: Address(houseNumber: "32", street: "Städtle", postcode: "9490", town: "Vaduz", suburb: "Zentrum", county: "Oberland",
-                         state: "Vaduz", country: "Liechtenstein"),
-        source: "embedded", boundingBox: BoundingBox(south: 47.1391, west: 9.5216, north: 47.1396, east: 9.5223),
-        kind: .venue, categoryKey: "tourism")
+    static let wholePlace: Place = {
+        var place = Place(
+            id: "osm:node/49872651", name: "Kunstmuseum Liechtenstein", displayName: "Kunstmuseum Liechtenstein, Städtle 32, 9490 Vaduz",
+            coordinate: Coordinate(latitude: 47.1393681, longitude: 9.5219839), countryCode: "LI", admin1: "Vaduz", population: 5_000,
+            category: "museum",
+            address: Address(houseNumber: "32", street: "Städtle", postcode: "9490", town: "Vaduz", suburb: "Zentrum", county: "Oberland",
+                             state: "Vaduz", country: "Liechtenstein", neighbourhood: "Städtle", place: "Mitteldorf", townKind: "town"),
+            source: "embedded", boundingBox: BoundingBox(south: 47.1391, west: 9.5216, north: 47.1396, east: 9.5223),
+            kind: .venue, categoryKey: "tourism")
+        place.tags = ["name:de": "Kunstmuseum Liechtenstein", "wikidata": "Q1792451", "website": "https://kunstmuseum.li"]
+        return place
+    }()
 
     /// The checks of saved places: kept whole, capped in the same transaction as the insert, paged by position.
     static let savedPlaceChecks: [Check] = [
@@ -23,7 +27,7 @@ extension UserAccountsConformance {
             let recent = try await alice.recent(offset: 0, limit: 1).first
             try require(recent == wholePlace, "the recent place reads back whole: \(String(describing: recent))")
             var bare = wholePlace
-            bare.address = nil; bare.boundingBox = nil; bare.kind = nil; bare.categoryKey = nil
+            bare.address = nil; bare.boundingBox = nil; bare.kind = nil; bare.categoryKey = nil; bare.tags = nil
             try await alice.save(bare)
             try require(try await alice.page(after: nil, limit: 1).places == [bare], "saving again refreshes every field, to none")
         },

@@ -61,7 +61,7 @@ struct ServeConfigurationTests {
             (#"port = "eighty""#, #""port" must be a whole number"#),
             ("port = 70000", #""port" must be a whole number in 0...65535"#),
             (#"log_level = "loud""#, #""log_level" must be one of trace"#),
-            ("require_token = 3", #""require_token" must be true or false"#),
+            ("require_token = 3", #""require_token" must be true, false, 1 or 0, got "3""#),
             ("allowed_hosts = [1, 2]", #""allowed_hosts" must be a list of strings"#),
             ("port = = 1", "line 1"),
         ]
@@ -77,6 +77,10 @@ struct ServeConfigurationTests {
         #expect(environment.status != 0 && environment.stderr.contains("PINDROP_SHUTDOWN_TIMEOUT"), "\(environment.stderr)")
         let flag = try CommandLineTests.pindrop(["serve", "--print-config", "--log-format", "xml"])
         #expect(flag.status != 0 && flag.stderr.contains("--log-format must be human or json"), "\(flag.stderr)")
+        // A flag has the range its key has in the file (ServeSettingTests checks every setting so).
+        let range = try CommandLineTests.pindrop(["serve", "--print-config", "--idle-timeout", "7200"])
+        #expect(range.status != 0 && range.stderr.contains(#"--idle-timeout must be a whole number in 1...3600, got "7200""#),
+                "\(range.stderr)")
         let missing = try CommandLineTests.pindrop(["serve", "--config", Self.folder + "/none.toml", "--print-config"])
         #expect(missing.status != 0 && missing.stderr.contains("none.toml cannot be read"), "\(missing.stderr)")
     }

@@ -4,7 +4,7 @@ import PindropTesting
 import Testing
 @testable import PindropIndex
 
-/// Issue 17 point 6: one address format wherever a street address is shown — "Street Number, Postcode Town",
+/// One address format wherever a street address is shown — "Street Number, Postcode Town",
 /// the town in its common (GeoNames) name, missing parts lent by the nearest address or the containing place,
 /// and "near …" when the answer is a street or a place only.
 @Suite("Address lines: one format, filled postcode and town, \"near …\" for streets and places")
@@ -52,10 +52,10 @@ struct AddressFormatTests {
     @Test("every street-level row of Helsinki names its town Helsinki; every address has a postcode")
     func townsAndPostcodes() throws {
         let index = try SharedIndex.index
-        let rows = index.places.geonamesCount..<index.places.count
-        let towns = Set(rows.compactMap { index.places.extras($0)?.address.town })
+        let rows = index.contents.places.geonamesCount..<index.contents.places.count
+        let towns = Set(rows.compactMap { index.contents.places.extras($0)?.address.town })
         #expect(towns == ["Helsinki"])
-        let withoutPostcode = rows.filter { index.places.rowKind($0) == .address && index.places.extras($0)?.address.postcode == nil }
+        let withoutPostcode = rows.filter { index.contents.places.rowKind($0) == .address && index.contents.places.extras($0)?.address.postcode == nil }
         #expect(withoutPostcode.isEmpty, "\(withoutPostcode.count) addresses without a postcode")
     }
 
@@ -67,9 +67,9 @@ struct AddressFormatTests {
         for (n, point) in points.enumerated() {
             if n % 2 == 0 { known.addressPoints.append(point) } else { hidden.append(point) }
         }
-        let context = AddressContext(features: known, places: index.places.prefix(index.places.geonamesCount),
-                                     spatial: index.spatial, towns: index.townFinder,
-                                     townsByName: ["helsinki": [index.places.index(ofGeonameID: 658225)!]], areas: .empty)
+        let context = AddressContext(features: known, places: index.contents.places.prefix(index.contents.places.geonamesCount),
+                                     spatial: index.contents.spatial, towns: index.contents.townFinder,
+                                     townsByName: ["helsinki": [index.contents.places.index(ofGeonameID: 658225)!]], areas: .empty)
         var stripped = hidden.map(\.address)
         for i in stripped.indices { stripped[i].postcode = nil; stripped[i].town = "Helsingin kaupunki" }
         let right = zip(hidden, stripped).filter { point, address in
@@ -84,7 +84,7 @@ struct AddressFormatTests {
         let index = try SharedIndex.index
         func town(_ latitude: Double, _ longitude: Double) -> String? {
             AddressContext.containingTown(at: Coordinate(latitude: latitude, longitude: longitude),
-                                          places: index.places, spatial: index.spatial).map(index.places.name)
+                                          places: index.contents.places, spatial: index.contents.spatial).map(index.contents.places.name)
         }
         #expect(town(60.1676, 24.9304) == "Helsinki")        // Kamppi
         #expect(town(60.1843, 24.9195) == "Helsinki")        // Taka-Töölö, 3 km out

@@ -75,8 +75,8 @@ struct AreaAnswerTests {
         let index = try LiechtensteinIndex.index
         let rows = try ConformanceData.areaFixture("liechtenstein/addresses-without-city.tsv")
         var townOfRow: [String: String] = [:]
-        for i in index.places.geonamesCount..<index.places.count {
-            if let extras = index.places.extras(i) { townOfRow[extras.id] = extras.address.town ?? "-" }
+        for i in index.contents.places.geonamesCount..<index.contents.places.count {
+            if let extras = index.contents.places.extras(i) { townOfRow[extras.id] = extras.address.town ?? "-" }
         }
         var checked = 0, right = 0
         var wrong: [String] = []

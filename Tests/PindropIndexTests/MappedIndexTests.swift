@@ -36,14 +36,14 @@ struct MappedIndexTests {
     @Test("the open index reads its structures in place from the mapped file, and answers as the same structures copied into arrays")
     func mappedAnswersAsArrays() throws {
         let mapped = try SharedIndex.index
-        #expect(mapped.places.latitude.isMapped && mapped.names.keyBytes.isMapped && mapped.spatial.nodes.isMapped
-                && mapped.street.addresses.nodes.isMapped && mapped.streetLevelEntries.isMapped && mapped.townFinder.slotOfPlace.isMapped
-                && mapped.corrections.hashes.isMapped && mapped.labelOrder.isMapped)
+        #expect(mapped.contents.places.latitude.isMapped && mapped.contents.names.keyBytes.isMapped && mapped.contents.spatial.nodes.isMapped
+                && mapped.contents.street.addresses.nodes.isMapped && mapped.contents.streetLevelEntries.isMapped && mapped.contents.townFinder.slotOfPlace.isMapped
+                && mapped.contents.corrections.hashes.isMapped && mapped.contents.labelOrder.isMapped)
         let copied = PlaceIndex(Self.copied(mapped), path: mapped.path)
-        #expect(!copied.places.latitude.isMapped && !copied.names.tree.isMapped)
+        #expect(!copied.contents.places.latitude.isMapped && !copied.contents.names.tree.isMapped)
         var random = SplitMix64(seed: 23)
         for _ in 0..<300 {
-            let place = mapped.place(atSlot: random.below(mapped.placeCount + mapped.streetLevelCount))
+            let place = mapped.place(atRow: random.below(mapped.placeCount + mapped.streetLevelCount))
             let search = try SearchRequest(text: place.name), suggest = try SuggestRequest(text: String(place.name.prefix(4)))
             let reverse = try ReverseRequest(coordinate: place.coordinate)
             let nearby = try NearbyRequest(coordinate: place.coordinate, radiusMeters: 2_000)
@@ -60,7 +60,7 @@ struct MappedIndexTests {
         func own(_ s: SpatialIndex) -> SpatialIndex {
             SpatialIndex(nodes: own(s.nodes), cellStart: own(s.cellStart), cellSlots: own(s.cellSlots), cellBound: own(s.cellBound))
         }
-        let p = index.places, n = index.names, s = index.street
+        let p = index.contents.places, n = index.contents.names, s = index.contents.street
         let places = PlaceTable(
             geonameID: own(p.geonameID), latitude: own(p.latitude), longitude: own(p.longitude), population: own(p.population),
             country: own(p.country), admin1: own(p.admin1), nameStart: own(p.nameStart), nameBytes: own(p.nameBytes),
@@ -75,10 +75,10 @@ struct MappedIndexTests {
             categoryStart: own(s.categoryStart), addresses: own(s.addresses),
             addressPointRow: own(s.addressPointRow), streetPoints: own(s.streetPoints), streetPointRow: own(s.streetPointRow),
             map: s.map, buildingSlotStart: own(s.buildingSlotStart), buildingSlots: own(s.buildingSlots), areas: s.areas)
-        let spatial = own(index.spatial)
+        let spatial = own(index.contents.spatial)
         return IndexStructures.Decoded(places: places, names: names, spatial: spatial, street: street,
-                                       streetLevelEntries: own(index.streetLevelEntries), towns: TownFinder(spatial: spatial),
-                                       corrections: PlaceIndex.correctionForms(of: places), labelOrder: Column(places.labelOrder()))
+                                       streetLevelEntries: own(index.contents.streetLevelEntries), towns: TownFinder(spatial: spatial),
+                                       corrections: CorrectionForms(places: places), labelOrder: Column(places.labelOrder()))
     }
 
     @Test("a structures file that is missing, cut short, damaged or from another import is refused with a clear error")

@@ -26,7 +26,7 @@ struct NameSortTests {
             }
             scores.append(Float(random.next() % 4))
         }
-        let (merged, newKey) = NameIndex.sortedEntries(keys: keys, starts: starts, lengths: lengths, scores: scores)
+        let (merged, newKey) = NameSorter.sortedEntries(keys: keys, starts: starts, lengths: lengths, scores: scores)
         // What the order means, spelled out: by key bytes, then score (highest first), then as met (by entry).
         func key(_ e: Int32) -> ArraySlice<UInt8> { keys[Int(starts[Int(e)])..<(Int(starts[Int(e)]) + Int(lengths[Int(e)]))] }
         let expected = (0..<Int32(count)).sorted { a, b in

@@ -3,7 +3,7 @@ import PindropCore
 import Testing
 @testable import PindropIndex
 
-/// Search as you type near the user (issue 18): on GeoNames and central Helsinki in one index, what is near
+/// Search as you type near the user: on GeoNames and central Helsinki in one index, what is near
 /// counts for more than a big place far away, while a big city still wins where nothing near matches.
 @Suite("Suggestions near the user")
 struct NearSuggestTests {
@@ -56,20 +56,20 @@ struct NearSuggestTests {
     func streetDistanceAlongIt() throws {
         let index = try SharedIndex.index
         // The street with the most points laid along it, stood on at its point farthest from its label point.
-        let first = index.firstStreetLevelRow
-        let streets = (first..<index.places.count).filter { index.places.rowKind($0) == .street }
-        func points(_ row: Int) -> Range<Int> { Int(index.streetPointStart[row - first])..<Int(index.streetPointStart[row - first + 1]) }
+        let first = index.contents.firstStreetLevelRow
+        let streets = (first..<index.contents.places.count).filter { index.contents.places.rowKind($0) == .street }
+        func points(_ row: Int) -> Range<Int> { Int(index.contents.streetPointStart[row - first])..<Int(index.contents.streetPointStart[row - first + 1]) }
         let longest = try #require(streets.max { points($0).count < points($1).count })
-        let slots = points(longest).map { Int(index.streetPointSlots[$0]) }
-        let label = Coordinate(latitude: index.places.latitude[longest], longitude: index.places.longitude[longest])
+        let slots = points(longest).map { Int(index.contents.streetPointSlots[$0]) }
+        let label = Coordinate(latitude: index.contents.places.latitude[longest], longitude: index.contents.places.longitude[longest])
         let along = slots.map { slot in
-            let p = index.street.streetPoints.nodes[slot]
+            let p = index.contents.street.streetPoints.nodes[slot]
             return Coordinate(latitude: asin(p.z) * 180 / .pi, longitude: atan2(p.y, p.x) * 180 / .pi)
         }
         let end = try #require(along.max { $0.distance(to: label) < $1.distance(to: label) })
         #expect(end.distance(to: label) > 300)
-        #expect(index.streetLevelDistance(longest, end) < 1)
-        let name = index.places.name(longest)
+        #expect(Ranking(contents: index.contents).streetLevelDistance(longest, end) < 1)
+        let name = index.contents.places.name(longest)
         #expect(try suggest(String(name.prefix(5)), near: end).prefix(5).contains { $0.place.name == name }, "\(name)")
     }
 }

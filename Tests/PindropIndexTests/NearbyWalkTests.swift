@@ -12,31 +12,31 @@ struct NearbyWalkTests {
     /// great-circle distance is measured from each place's point on the unit sphere (its chord), as nearby measures
     /// it; `sameAsCollecting` checks it against the haversine of the stored coordinate.
     static func collected(_ index: PlaceIndex, _ request: NearbyRequest) -> NearbyPage {
-        let c = request.coordinate, first = index.street.venueRows.lowerBound
+        let c = request.coordinate, first = index.contents.street.venueRows.lowerBound
         var hits: [(place: Int32, chord2: Double)] = []
-        index.street.venues.within(c, meters: request.radiusMeters, into: &hits)
+        index.contents.street.venues.within(c, meters: request.radiusMeters, into: &hits)
         var rows = hits.map { (first + Int($0.place), $0.chord2) }
         if let category = request.category {
-            rows = rows.filter { (index.places.extras($0.0)?.category ?? "") == category }
+            rows = rows.filter { (index.contents.places.extras($0.0)?.category ?? "") == category }
         } else {
             hits.removeAll()
-            index.spatial.within(c, meters: request.radiusMeters, into: &hits)
+            index.contents.spatial.within(c, meters: request.radiusMeters, into: &hits)
             rows += hits.map { (Int($0.place), $0.chord2) }
         }
         let inside = rows.map { ($0.0, Geo.meters(forUnitChord: $0.1.squareRoot())) }.filter { $0.1 <= request.radiusMeters }
-        func position(_ row: (Int, Double)) -> NearbyPosition { NearbyPosition(distanceMeters: row.1, id: index.places.id(row.0)) }
+        func position(_ row: (Int, Double)) -> NearbyPosition { NearbyPosition(distanceMeters: row.1, id: index.contents.places.id(row.0)) }
         var rest = inside
         if let after = request.after {
             rest = inside.filter { $0.1 != after.distanceMeters ? $0.1 > after.distanceMeters : after < position($0) }
         }
         rest.sort { a, b in a.1 != b.1 ? a.1 < b.1 : position(a) < position(b) }
-        return NearbyPage(results: rest.prefix(request.limit).map { PlaceResult(place: index.places.place($0.0), distanceMeters: $0.1) },
+        return NearbyPage(results: rest.prefix(request.limit).map { PlaceResult(place: index.contents.places.place($0.0), distanceMeters: $0.1) },
                           total: inside.count)
     }
 
     @Test("each stored box (Float, rounded outward) holds every place of its subtree, so pruning by it never drops one")
     func boxesHoldTheirSubtrees() throws {
-        let spatial = try SharedIndex.index.spatial
+        let spatial = try SharedIndex.index.contents.spatial
         var outside = 0, tight = 0
         /// The subtree's exact bounds (from its children's and its node's point), checked against its stored box.
         func check(_ lo: Int, _ hi: Int) -> (low: SIMD3<Double>, high: SIMD3<Double>) {
@@ -61,7 +61,7 @@ struct NearbyWalkTests {
 
     @Test("each node splits its subtree on its axis (the subtrees below the top three levels are built in parallel)")
     func nodesSplitTheirSubtrees() throws {
-        let spatial = try SharedIndex.index.spatial
+        let spatial = try SharedIndex.index.contents.spatial
         var misplaced = 0, nodes = 0
         /// The least and greatest value on `axis` in [lo, hi).
         func range(_ lo: Int, _ hi: Int, _ axis: Int) -> (Double, Double) {
@@ -85,18 +85,18 @@ struct NearbyWalkTests {
         let index = try SharedIndex.index
         var random = SplitMix64(seed: 19)
         func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
-        let first = index.street.venueRows.lowerBound
+        let first = index.contents.street.venueRows.lowerBound
         var centres: [Coordinate] = []
         for _ in 0..<400 {
             let i = Int(random.next() % UInt64(index.placeCount))
-            centres.append(Coordinate(latitude: index.places.latitude[i], longitude: index.places.longitude[i]))
+            centres.append(Coordinate(latitude: index.contents.places.latitude[i], longitude: index.contents.places.longitude[i]))
         }
         for _ in 0..<400 {
-            let v = first + Int(random.next() % UInt64(index.street.venueRows.count))
-            let c = Coordinate(latitude: index.places.latitude[v], longitude: index.places.longitude[v])
+            let v = first + Int(random.next() % UInt64(index.contents.street.venueRows.count))
+            let c = Coordinate(latitude: index.contents.places.latitude[v], longitude: index.contents.places.longitude[v])
             centres.append(Coordinate(latitude: c.latitude + unit() * 0.01 - 0.005, longitude: c.longitude + unit() * 0.01 - 0.005))
         }
-        let categories = index.venueCategorySlots.keys.sorted() + ["no-such-category"]
+        let categories = index.contents.venueCategorySlots.keys.sorted() + ["no-such-category"]
         #expect(categories.count > 10)
         var compared = 0, paged = 0, measured = 0
         for (n, c) in centres.enumerated() {

@@ -14,7 +14,7 @@ struct PlaceIndexTests {
 
     @Test("the 1° cell shortcut gives the tree's nearest place everywhere, cell borders and poles included")
     func nearestCellsAgreeWithTree() throws {
-        let cells = try SharedIndex.index.spatial
+        let cells = try SharedIndex.index.contents.spatial
         var tree = cells
         tree.cellStart = []; tree.cellSlots = []; tree.cellBound = []
         #expect(cells.cellStart.count == SpatialIndex.cellCount + 1)
@@ -29,7 +29,7 @@ struct PlaceIndexTests {
         // Near places, where the answer changes every few kilometres.
         let index = try SharedIndex.index
         points += (0..<2_000).map { _ in
-            let c = index.place(atSlot: random.below(index.places.geonamesCount)).coordinate
+            let c = index.place(atRow: random.below(index.contents.places.geonamesCount)).coordinate
             return (min(90, max(-90, c.latitude + random.unit() - 0.5)), min(180, max(-180, c.longitude + random.unit() - 0.5)))
         }
         for (lat, lon) in points {
@@ -41,22 +41,22 @@ struct PlaceIndexTests {
     @Test("the k nearest places are every place's k nearest, ties in the tree's order, near places, at sea and in Antarctica")
     func kNearestAgreeWithEveryPlace() throws {
         let index = try SharedIndex.index
-        let spatial = index.spatial, order = TownFinder(spatial: spatial)
+        let spatial = index.contents.spatial, order = TownFinder(spatial: spatial)
         var random = SplitMix64(seed: 23)
         var points: [(Double, Double)] = [(-72.5, 129.0), (-68.8, -147.3), (0, -30), (90, 0), (-90, 0), (0, 180)]
         points += (0..<20).map { _ in (asin(2 * random.unit() - 1) * 180 / .pi, 360 * random.unit() - 180) }
         points += (0..<20).map { _ in
-            let c = index.place(atSlot: random.below(index.places.geonamesCount)).coordinate
+            let c = index.place(atRow: random.below(index.contents.places.geonamesCount)).coordinate
             return (min(90, max(-90, c.latitude + random.unit() * 0.2 - 0.1)), min(180, max(-180, c.longitude + random.unit() * 0.2 - 0.1)))
         }
         // At places that share their point with another (GeoNames has some): ties, which the tree's order breaks.
         var seen: [String: Int] = [:]
         for i in 0..<50_000 {
-            let key = "\(index.places.latitude[i]),\(index.places.longitude[i])"
-            if seen.updateValue(i, forKey: key) != nil, points.count < 56 { points.append((index.places.latitude[i], index.places.longitude[i])) }
+            let key = "\(index.contents.places.latitude[i]),\(index.contents.places.longitude[i])"
+            if seen.updateValue(i, forKey: key) != nil, points.count < 56 { points.append((index.contents.places.latitude[i], index.contents.places.longitude[i])) }
         }
         #expect(points.count == 56, "too few places share a point to test ties")
-        let unit = (0..<spatial.count).map { Geo.unitVector(latitude: index.places.latitude[$0], longitude: index.places.longitude[$0]) }
+        let unit = (0..<spatial.count).map { Geo.unitVector(latitude: index.contents.places.latitude[$0], longitude: index.contents.places.longitude[$0]) }
         var ties = 0
         for (lat, lon) in points {
             // Every place weighed, the best 100 kept by squared chord, then rank in the tree's pre-order.
@@ -85,7 +85,7 @@ struct PlaceIndexTests {
     @Test("map labels are what offering every place of the view biggest first gives: the world, regions, the open sea, a city, across the antimeridian")
     func mapLabelsAsEveryPlaceOffered() throws {
         let index = try SharedIndex.index
-        let places = index.places
+        let places = index.contents.places
         let order = (0..<Int32(index.placeCount)).sorted(by: places.biggestFirst)
         let points = order.map { Coordinate(latitude: places.latitude[Int($0)], longitude: places.longitude[Int($0)]) }
         var views: [(BoundingBox, Int)] = [
@@ -118,7 +118,7 @@ struct PlaceIndexTests {
             // The tree's walk alone (the labels take it or the list, whichever is ahead): the view's places in that order.
             let minimum = Int32(MapLabelPlacement.minimumPopulation(zoom: zoom))
             let expected = zip(order, points).filter { box.contains($1) && places.population[Int($0)] >= minimum }.prefix(2_000).map(\.0)
-            var walk = index.spatial.biggestFirst(in: box, atLeast: minimum), given: [Int32] = []
+            var walk = index.contents.spatial.biggestFirst(in: box, atLeast: minimum), given: [Int32] = []
             walking: while given.count < expected.count + 1 {
                 switch walk.step(inside: { box.contains(Coordinate(latitude: places.latitude[Int($0)], longitude: places.longitude[Int($0)])) }) {
                 case .place(let slot): given.append(slot)
@@ -137,15 +137,15 @@ struct PlaceIndexTests {
         let index = try LiechtensteinIndex.index
         // The answer a reading of every row in order gives.
         var first: [String: Int] = [:], rows = 0
-        for row in index.places.geonamesCount..<index.places.count {
-            let id = try #require(index.places.extras(row)?.id)
+        for row in index.contents.places.geonamesCount..<index.contents.places.count {
+            let id = try #require(index.contents.places.extras(row)?.id)
             if first[id] == nil { first[id] = row }
             rows += 1
         }
         #expect(first.count > 5_000)
         #expect(first.count < rows, "no id names two rows (a street cut at a town boundary), so the tie is untested")
         for (id, row) in first {
-            #expect(index.place(id: id) == index.answerPlace(row), "\(id)")
+            #expect(index.place(id: id) == Answers(contents: index.contents).place(row), "\(id)")
         }
         for unknown in ["osm:node/1", "osm:way/", "osm:", "osm:way/122595241x"] {
             #expect(index.place(id: unknown) == nil, "\(unknown)")

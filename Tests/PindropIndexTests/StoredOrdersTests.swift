@@ -27,8 +27,8 @@ struct StoredOrdersTests {
     @Test("the index's label order is every GeoNames place biggest first, of equal populations the lower row first")
     func labelOrderOfTheIndex() throws {
         let index = try SharedIndex.index
-        let expected = (0..<Int32(index.places.geonamesCount)).sorted(by: index.places.biggestFirst)
-        #expect(Array(index.labelOrder) == expected)
+        let expected = (0..<Int32(index.contents.places.geonamesCount)).sorted(by: index.contents.places.biggestFirst)
+        #expect(Array(index.contents.labelOrder) == expected)
         #expect(expected.count > 200_000)
     }
 
@@ -52,10 +52,10 @@ struct StoredOrdersTests {
     func correctionsOfTheIndex() throws {
         let index = try SharedIndex.index
         var forms: [(hash: UInt64, slot: Int32)] = []
-        for i in 0..<index.places.geonamesCount where index.places.importance(i) >= PlaceIndex.correctionMinimumScore {
-            for hash in PlaceIndex.deletionHashes(Array(TextFolding.fold(index.places.name(i)).utf8)) { forms.append((hash, Int32(i))) }
+        for i in 0..<index.contents.places.geonamesCount where index.contents.places.importance(i) >= Ranking.correctionMinimumScore {
+            for hash in CorrectionForms.deletionHashes(Array(TextFolding.fold(index.contents.places.name(i)).utf8)) { forms.append((hash, Int32(i))) }
         }
-        let expected = Self.sortedByHash(forms), stored = index.corrections
+        let expected = Self.sortedByHash(forms), stored = index.contents.corrections
         #expect(forms.count > 100_000)
         #expect(Array(stored.hashes) == expected.map(\.hash))
         #expect(Array(stored.slots) == expected.map(\.slot))

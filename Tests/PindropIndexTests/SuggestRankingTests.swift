@@ -3,7 +3,7 @@ import PindropCore
 import Testing
 @testable import PindropIndex
 
-/// Suggestions that look related (issue 17): alternate names that only start like the text by chance rank below
+/// Suggestions that look related: alternate names that only start like the text by chance rank below
 /// places' own names, a city's sections fold under it, and a match through another name says which.
 @Suite("Suggestions: related matches first, sections folded, the matched name shown")
 struct SuggestRankingTests {
@@ -76,7 +76,7 @@ struct SuggestRankingTests {
 
     @Test("what counts as a section: named after the city as sections are, smaller, within 30 km")
     func sectionNames() throws {
-        let places = try SharedIndex.index.places
+        let places = try SharedIndex.index.contents.places
         func slot(_ id: Int32) throws -> Int { try #require(places.index(ofGeonameID: id)) }
         let zurich = try slot(2657896), kreis3 = try slot(6295532), witikon = try slot(2657969)
         #expect(places.isSection(kreis3, of: zurich) && places.isSection(witikon, of: zurich))
@@ -143,7 +143,7 @@ struct SuggestRankingTests {
     @Test("each alternate-name entry knows where its name is as imported: the first of its place's names that folds to it, and whether another follows")
     func alternateOffsets() throws {
         let index = try SharedIndex.index
-        let names = index.names, places = index.places
+        let names = index.contents.names, places = index.contents.places
         var checked = 0, spellings = 0
         for e in stride(from: 0, to: names.count, by: 31) where names.entryKind[e] == NameIndex.Kind.alternate.rawValue
             && Int(names.entryPlace[e]) < places.geonamesCount {

@@ -10,21 +10,21 @@ struct TownFinderTests {
     @Test("the bounded town lookup answers as the scan of every place within 30 km, at places, around them and at sea")
     func sameAsScan() throws {
         let index = try SharedIndex.index
-        let finder = TownFinder(spatial: index.spatial)
+        let finder = TownFinder(spatial: index.contents.spatial)
         var random = SplitMix64(seed: 11)
         func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
         var points = [Coordinate(latitude: 0, longitude: -30), Coordinate(latitude: -45, longitude: -140)]
         for _ in 0..<3_000 {
             let i = Int(random.next() % UInt64(index.placeCount))
-            let c = Coordinate(latitude: index.places.latitude[i], longitude: index.places.longitude[i])
+            let c = Coordinate(latitude: index.contents.places.latitude[i], longitude: index.contents.places.longitude[i])
             points.append(c)
             points.append(Coordinate(latitude: max(-90, min(90, c.latitude + unit() * 0.8 - 0.4)),
                                      longitude: max(-180, min(180, c.longitude + unit() * 0.8 - 0.4))))
         }
         var found = 0
         for c in points {
-            let expected = AddressContext.containingTown(at: c, places: index.places, spatial: index.spatial)
-            #expect(finder.containingTown(at: c, spatial: index.spatial) == expected, "at \(c)")
+            let expected = AddressContext.containingTown(at: c, places: index.contents.places, spatial: index.contents.spatial)
+            #expect(finder.containingTown(at: c, spatial: index.contents.spatial) == expected, "at \(c)")
             if expected != nil { found += 1 }
         }
         #expect(found > 3_000 && found < points.count)
@@ -33,22 +33,22 @@ struct TownFinderTests {
     @Test("each place's stored town, which reverse names, is the lookup's answer at the place's point")
     func storedTownOfEachPlace() throws {
         let index = try SharedIndex.index
-        let finder = index.townFinder
+        let finder = index.contents.townFinder
         var random = SplitMix64(seed: 26)
         var covered = 0
         for _ in 0..<3_000 {
-            let i = random.below(index.places.geonamesCount)
-            let c = Coordinate(latitude: index.places.latitude[i], longitude: index.places.longitude[i])
-            let expected = AddressContext.containingTown(at: c, places: index.places, spatial: index.spatial)
-            #expect(finder.town(ofPlace: i, at: c, spatial: index.spatial) == expected, "place \(index.places.name(i))")
+            let i = random.below(index.contents.places.geonamesCount)
+            let c = Coordinate(latitude: index.contents.places.latitude[i], longitude: index.contents.places.longitude[i])
+            let expected = AddressContext.containingTown(at: c, places: index.contents.places, spatial: index.contents.spatial)
+            #expect(finder.town(ofPlace: i, at: c, spatial: index.contents.spatial) == expected, "place \(index.contents.places.name(i))")
             if finder.townOfPlace[i] >= 0 { covered += 1 }
-            if let expected, expected != i { #expect(index.places.population[expected] >= index.places.population[i]) }
+            if let expected, expected != i { #expect(index.contents.places.population[expected] >= index.contents.places.population[i]) }
         }
         // Every place's own reach covers it: none needs the lookup at query time.
         #expect(covered == 3_000)
         // Kamppi lies in Helsinki.
-        let kamppi = try #require((0..<index.places.geonamesCount).first { index.places.name($0) == "Kamppi" })
-        #expect(finder.townOfPlace[kamppi] >= 0 && index.places.name(Int(finder.townOfPlace[kamppi])) == "Helsinki")
+        let kamppi = try #require((0..<index.contents.places.geonamesCount).first { index.contents.places.name($0) == "Kamppi" })
+        #expect(finder.townOfPlace[kamppi] >= 0 && index.contents.places.name(Int(finder.townOfPlace[kamppi])) == "Helsinki")
     }
 
     @Test("its reach tests without a sine or an arcsine decide as the trigonometry does, on either side of the bound")
@@ -80,11 +80,11 @@ struct TownFinderTests {
         func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
         // Swiss places and 49 copies of each within ~20 km, with the same population (as the scale inputs are).
         var latitudes: [Double] = [], longitudes: [Double] = [], populations: [Int32] = []
-        for i in 0..<index.placeCount where (46...48).contains(index.places.latitude[i]) && (6...10).contains(index.places.longitude[i]) {
+        for i in 0..<index.placeCount where (46...48).contains(index.contents.places.latitude[i]) && (6...10).contains(index.contents.places.longitude[i]) {
             for copy in 0..<50 {
-                latitudes.append(index.places.latitude[i] + (copy == 0 ? 0 : unit() * 0.36 - 0.18))
-                longitudes.append(index.places.longitude[i] + (copy == 0 ? 0 : unit() * 0.5 - 0.25))
-                populations.append(index.places.population[i])
+                latitudes.append(index.contents.places.latitude[i] + (copy == 0 ? 0 : unit() * 0.36 - 0.18))
+                longitudes.append(index.contents.places.longitude[i] + (copy == 0 ? 0 : unit() * 0.5 - 0.25))
+                populations.append(index.contents.places.population[i])
             }
         }
         let n = latitudes.count

@@ -4,7 +4,7 @@ import PindropTesting
 import Testing
 @testable import PindropIndex
 
-/// One-edit typos of real names (issue 18): a likely slip of the fingers finds the town meant, and exact and
+/// One-edit typos of real names: a likely slip of the fingers finds the town meant, and exact and
 /// prefix answers keep their order.
 @Suite("Typos: the likely slip finds the town meant")
 struct TypoRankingTests {
@@ -43,7 +43,7 @@ struct TypoRankingTests {
 
     @Test("the fuzzy walk says which slip each range is")
     func rangesNameTheirEdit() throws {
-        let names = try SharedIndex.index.names
+        let names = try SharedIndex.index.contents.names
         for (typed, name, edit) in [("stcokholm", "stockholm", TypoEdit.transposed), ("helsnki", "helsinki", .dropped)] {
             let exact = names.ranges(prefix: Array(name.utf8)).exact
             let found = names.fuzzyRanges(Array(typed.utf8), maxEdits: 1, asPrefix: false)
@@ -57,8 +57,8 @@ struct TypoRankingTests {
         let index = try SharedIndex.index
         var entries = NameEntries(keys: [])
         var row = 0
-        for slot in 0..<index.places.geonamesCount {
-            let name = index.places.name(slot)
+        for slot in 0..<index.contents.places.geonamesCount {
+            let name = index.contents.places.name(slot)
             guard ["San", "Bel", "Mar", "Ber", "Kal"].contains(where: name.hasPrefix), slot % 3 == 0 else { continue }
             entries.addRow(primary: [name], alternate: [], place: row, importance: 1)
             row += 1

@@ -7,7 +7,7 @@ import PindropServer
 import PindropTesting
 import Testing
 
-/// What the server refuses or bounds before any route answers (issue 15): growth of the user's lists, writes
+/// What the server refuses or bounds before any route answers: growth of the user's lists, writes
 /// from other web sites, host names it does not serve, non-JSON bodies, and paths that leave the web folder.
 /// (The connection-level limits are exercised over real sockets in Tests/browser/test_hardening.py.)
 @Suite("Hardening")

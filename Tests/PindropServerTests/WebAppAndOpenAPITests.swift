@@ -96,23 +96,4 @@ struct WebAppAndOpenAPITests {
             #expect(response.status.code / 100 == 4)
         }
     }
-
-    @Test("environment variables override the defaults; bad values name the variable")
-    func environment() throws {
-        var configuration = ServerConfiguration()
-        try configuration.apply(environment: ["PINDROP_PORT": "9000", "PINDROP_SUGGEST_MIN_CHARS": "4",
-                                              "PINDROP_TILE_URL": "", "PINDROP_DEFAULT_CENTER": "60.17,24.94"])
-        #expect(configuration.port == 9000)
-        #expect(configuration.suggestMinChars == 4)
-        #expect(configuration.tileURL == "")
-        #expect(configuration.defaultCenter == Coordinate(latitude: 60.17, longitude: 24.94))
-        #expect(throws: PindropError.invalidInput("PINDROP_PORT must be a whole number in 0...65535, got \"http\"")) {
-            var c = ServerConfiguration()
-            try c.apply(environment: ["PINDROP_PORT": "http"])
-        }
-        #expect(throws: PindropError.self) {
-            var c = ServerConfiguration()
-            try c.apply(environment: ["PINDROP_DEFAULT_CENTER": "100,0"])
-        }
-    }
 }

@@ -1,5 +1,4 @@
-"""The centre pin's address line and recent addresses, read off the page as a person would (issue 17 point 6,
-PRODUCT.md section 3): one format as the map moves, "near ..." for a street or a place only, and recents kept clean.
+"""The centre pin's address line and recent addresses, read off the page as a person would: one format as the map moves, "near ..." for a street or a place only, and recents kept clean.
 Screenshots at 1280x900 and 390x844 go to build/screenshots/."""
 import re
 

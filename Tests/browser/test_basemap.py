@@ -1,4 +1,4 @@
-"""The offline basemap (issue 17): GSHHG coastlines, lakes and country borders from /v1/basemap, drawn on a canvas
+"""The offline basemap: GSHHG coastlines, lakes and country borders from /v1/basemap, drawn on a canvas
 under everything, in a real headless Chromium against a second `pindrop serve` without online tiles (--tile-url "")
 so only the offline map shows; and the Natural Earth countries when the server has no coastline data
 (--coastline ""). Screenshots of Helsinki at zoom 3, 8 and 12, desktop and phone, go to build/screenshots/."""

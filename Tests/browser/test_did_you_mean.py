@@ -1,4 +1,4 @@
-"""Issue 18: "Did you mean Helsinki?" in a real headless Chromium, in the search results and heading the suggestions;
+"""The "Did you mean Helsinki?" offer in a real headless Chromium, in the search results and heading the suggestions;
 clicking it asks again with the corrected text. Screenshots go to build/screenshots/."""
 from selenium.webdriver.common.by import By
 

@@ -1,4 +1,4 @@
-"""What a person reads when something fails (issue 17 point 7): plain sentences that say what happened and what
+"""What a person reads when something fails: plain sentences that say what happened and what
 to do, never exception names, URLs, "Fallback answer:" or command-line flags."""
 import re
 

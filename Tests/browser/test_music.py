@@ -1,4 +1,4 @@
-"""The web app's Music mode (PRODUCT.md section 5) in a real headless Chromium against `pindrop serve`, whose
+"""The web app's Music mode in a real headless Chromium against `pindrop serve`, whose
 music search reads the local MusicBrainz-compatible server (`pindrop-fake-services`, started by
 scripts/test-browser.sh: "Berlin" matches 4000 places = 40 pages, other queries 250 = 3 pages; the server asks for
 one page per second). Screenshots go to build/screenshots/music-*.png."""

@@ -1,4 +1,4 @@
-"""The offline map a person sees without a network (issue 17): place names from the index at every zoom, the
+"""The offline map a person sees without a network: place names from the index at every zoom, the
 tiles given up after they fail with one "Offline map" notice, and the map opened from a fresh page. Screenshots
 of zooms 3, 8, 12 and 16 over Helsinki at both window sizes go to build/screenshots/."""
 import pytest

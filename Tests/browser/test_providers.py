@@ -1,4 +1,4 @@
-"""The provider picker of the web map app (issue 6): a real headless Chromium against a second `pindrop serve`
+"""The provider picker of the web map app: a real headless Chromium against a second `pindrop serve`
 whose remote providers are local fakes (`pindrop-fake-services --provider ...`) speaking Photon's and
 Foursquare's wire formats; Nominatim points at a closed port (unreachable) and answers the address under the pin
 by default, so its failure shows. Screenshots go to build/screenshots/."""

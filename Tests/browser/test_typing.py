@@ -1,5 +1,5 @@
-"""Search as you type in a real headless Chromium: suggestions, recent addresses, and the centre pin's address
-(PRODUCT.md sections 2-3). Screenshots go to build/screenshots/."""
+"""Search as you type in a real headless Chromium: suggestions, recent addresses, and the centre pin's address.
+Screenshots go to build/screenshots/."""
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -103,7 +103,7 @@ def shown_texts(driver):
 
 
 def test_suggestions_say_which_name_matched_and_fold_a_citys_sections(server):
-    """Issue 17: "Tammerfors" reads "Tammerfors → Tampere" (as "Helsingfors" reads "Helsingfors → Helsinki");
+    """A matched alternate name shows: "Tammerfors" reads "Tammerfors → Tampere" (as "Helsingfors" reads "Helsingfors → Helsinki");
     "zur" shows Zürich, not its Kreise; "Hel" no Aleppo."""
     for width, height, mobile, name in ((1280, 900, False, "16-suggestion-matched-name"), (390, 844, True, "17-suggestion-matched-name-phone")):
         driver = make_driver(width, height, mobile=mobile)

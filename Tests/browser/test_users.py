@@ -1,4 +1,4 @@
-"""Per-user saved places in the web app (issue 10): a `pindrop serve --require-token` of the test's own and a token
+"""Per-user saved places in the web app: a `pindrop serve --require-token` of the test's own and a token
 from `pindrop users add`. The app asks for the token once in its dialog, refuses a wrong one with a clear message,
 keeps the right one across reloads and sends it with every saved/recent call; it can forget it. Screenshots go to
 build/screenshots/."""

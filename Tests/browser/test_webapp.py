@@ -1,4 +1,4 @@
-"""Every flow of the web map app (PRODUCT.md sections 1-3) in a real headless Chromium against `pindrop serve`
+"""Every flow of the web map app in a real headless Chromium against `pindrop serve`
 on the embedded GeoNames index. Screenshots go to build/screenshots/."""
 import urllib.parse
 
@@ -225,7 +225,7 @@ def test_map_opens_on_the_user_with_a_pin(browser, server):
     assert pin[0].is_displayed()
     assert not browser.find_element(By.ID, "message").is_displayed(), "a granted location needs no message"
     assert browser.find_element(By.ID, "my-location").get_attribute("aria-pressed") == "false", \
-        "opening takes the position once; it does not track (PRODUCT.md §4)"
+        "opening takes the position once; it does not track"
     screenshot(browser, "02-opened-on-the-user")
 
 

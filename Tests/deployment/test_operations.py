@@ -1,4 +1,4 @@
-"""Operating `pindrop serve` for real (issue 20), with real processes on 127.0.0.1:
+"""Operating `pindrop serve` for real, with real processes on 127.0.0.1:
 
 - SIGTERM during a burst of saves: every acknowledged save is kept, a request in flight (its body still arriving)
   is answered, and the process exits 0 within its --shutdown-timeout; one still running at the timeout is cut, exit 1.

@@ -1,4 +1,4 @@
-"""A shared deployment for real: two `pindrop serve` processes on one PostgreSQL database (issue 10).
+"""A shared deployment for real: two `pindrop serve` processes on one PostgreSQL database.
 
 - A place saved through one server is listed by the other; users never see or delete each other's places.
 - kill -9 of one server during a burst of saves loses nothing that was acknowledged.

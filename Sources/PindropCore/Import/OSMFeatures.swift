@@ -29,17 +29,23 @@ public struct OSMStreet: Sendable, Hashable {
     }
 }
 
-/// A named place people visit: a cafe, a shop, a museum, an office...
+/// A named object that is a place of its own: a venue people visit (a cafe, a shop, a museum, an office), and every
+/// other named feature OSM draws (a peak, a lake, a stream, a wood, a park, a railway station, a bridge, a named
+/// building), and the place nodes of settlements (`place=village`: `categoryKey` "place").
 public struct OSMVenue: Sendable, Hashable {
     /// The OSM object: "osm:node/123", "osm:way/456", "osm:relation/789".
     public var id: String
     /// The `name` tag.
     public var name: String
-    /// What it is: the tag value ("cafe", "department_store", "museum"), or the key when the value is
+    /// What it is: the tag value ("cafe", "department_store", "museum", "peak"), or the key when the value is
     /// just "yes" ("shop", "office").
     public var category: String
-    /// The tag key the category comes from ("amenity", "shop", "tourism", ...).
+    /// The tag key the category comes from: Nominatim's class ("amenity", "shop", "tourism", "natural", "place"...).
     public var categoryKey: String
+    /// The object's other names and extra tags (`PlaceTags`): "name:de", "alt_name", "website", "opening_hours"...
+    public var tags: [String: String] = [:]
+    /// The object's extent, for a way or a relation (nil for a node).
+    public var box: BoundingBox?
     /// The node, or the centroid of the way or multipolygon.
     public var coordinate: Coordinate
     /// The tagged address, else the nearest address point's (within the extractor's radius), else nil.
@@ -49,10 +55,40 @@ public struct OSMVenue: Sendable, Hashable {
 
     /// Makes a venue.
     public init(id: String, name: String, category: String, categoryKey: String, coordinate: Coordinate,
-                address: Address?, addressIsTagged: Bool) {
+                address: Address?, addressIsTagged: Bool, tags: [String: String] = [:], box: BoundingBox? = nil) {
         self.id = id; self.name = name; self.category = category; self.categoryKey = categoryKey
         self.coordinate = coordinate; self.address = address; self.addressIsTagged = addressIsTagged
+        self.tags = tags; self.box = box
     }
+}
+
+/// A house-number interpolation line (`addr:interpolation` on a way): the numbers between the tagged ones along it
+/// are where the line puts them.
+public struct OSMInterpolation: Sendable, Hashable {
+    /// Which numbers the line holds: every second odd or even one, all, every `step`-th, or letters ("12a" … "12f").
+    public enum Scheme: Sendable, Hashable {
+        case odd, even, all, step(Int), alphabetic
+    }
+
+    /// The way: "osm:way/456".
+    public var id: String
+    public var scheme: Scheme
+    /// The line, in order.
+    public var points: [Coordinate]
+    /// The numbered nodes on the line, in order: the index of each in `points` and its address (house number, street
+    /// or place, postcode, town as tagged on the node, else on the way).
+    public var stops: [(point: Int, address: Address)]
+
+    /// Makes an interpolation line.
+    public init(id: String, scheme: Scheme, points: [Coordinate], stops: [(point: Int, address: Address)]) {
+        self.id = id; self.scheme = scheme; self.points = points; self.stops = stops
+    }
+
+    public static func == (a: OSMInterpolation, b: OSMInterpolation) -> Bool {
+        a.id == b.id && a.scheme == b.scheme && a.points == b.points && a.stops.elementsEqual(b.stops) { $0.point == $1.point && $0.address == $1.address }
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// A building footprint (`building=*`), for drawing a basemap at street zoom.
@@ -148,6 +184,8 @@ public struct OSMFeatures: Sendable {
     public var buildings: [OSMBuilding]
     /// Administrative, postcode and place areas.
     public var areas: [OSMArea] = []
+    /// House-number interpolation lines.
+    public var interpolations: [OSMInterpolation] = []
     /// Areas left out because their rings could not be closed: "osm:relation/51701 (Schweiz): 3 of 41 member
     /// ways are not in the file".
     public var skippedAreas: [String] = []

@@ -21,7 +21,7 @@ struct OSMExtraction {
         for node in nodes {
             locations.append(id: node.id, node.coordinate)
             guard !node.tags.isEmpty, OSMFeatureExtractor.mayBeAddressOrVenue(node.tags) else { continue }
-            nodeCandidates.append(.init(id: "osm:node/\(node.id)", key: OSMMemberKey(type: .node, id: node.id),
+            nodeCandidates.append(.init(id: PlaceID.osm(.init(.node, node.id)).description, key: OSMMemberKey(type: .node, id: node.id),
                                         tags: node.tags, coordinate: node.coordinate))
         }
     }
@@ -55,7 +55,7 @@ struct OSMExtraction {
             let isCandidate = OSMFeatureExtractor.mayBeAddressOrVenue(way.tags)
             let areaLevel = extractor.areas ? AreaLevel.of(tags: way.tags) : nil
             guard isStreet || isBuilding || isCandidate || areaLevel != nil else { continue }
-            let id = "osm:way/\(way.id)"
+            let id = PlaceID.osm(.init(.way, way.id)).description
             let points = locations.coordinates(of: way.nodeIDs)
             guard !points.isEmpty else { continue }
             let isClosed = way.nodeIDs.count >= 4 && way.nodeIDs.first == way.nodeIDs.last
@@ -110,7 +110,7 @@ struct OSMExtraction {
         if memberWayIDs == nil { add(ways: []) }
         var relationCandidates: [OSMFeatureExtractor.Candidate] = []
         for relation in relations where relation.tags["type"] == "multipolygon" {
-            let id = "osm:relation/\(relation.id)"
+            let id = PlaceID.osm(.init(.relation, relation.id)).description
             let outerWays = relation.members
                 .filter { $0.type == .way && ($0.role == "outer" || $0.role.isEmpty) }
                 .compactMap { memberWays[$0.id] }
@@ -131,7 +131,7 @@ struct OSMExtraction {
             let wayMembers = relation.members.filter { $0.type == .way && ["outer", "inner", ""].contains($0.role) }
             let pieces = wayMembers.compactMap { memberWays[$0.id] }
             let (rings, unclosed) = OSMGeometry.joinRings(pieces)
-            addArea(id: "osm:relation/\(relation.id)", tags: relation.tags, level: level, rings: unclosed == 0 ? rings : [],
+            addArea(id: PlaceID.osm(.init(.relation, relation.id)).description, tags: relation.tags, level: level, rings: unclosed == 0 ? rings : [],
                     memberWays: (wayMembers.count, pieces.count))
         }
         extractor.features(from: [nodeCandidates, wayCandidates, relationCandidates].joined(),

@@ -98,7 +98,7 @@ struct FoursquareVenue: Decodable {
         let address = Address(houseNumber: houseNumber, street: street, postcode: l?.postcode, town: l?.locality)
         let context = l?.formatted_address ?? [l?.address, l?.locality].compactMap { $0 }.joined(separator: ", ")
         let display = [name, context].compactMap(\.nonBlank).joined(separator: ", ")
-        return Place(id: "\(FoursquareClient.providerName):\(id)", name: name, displayName: display, coordinate: coordinate,
+        return Place(id: PlaceID.provider(name: FoursquareClient.providerName, id: "\(id)").description, name: name, displayName: display, coordinate: coordinate,
                      countryCode: l?.country?.uppercased(), admin1: l?.region,
                      category: categories?.first?.name?.lowercased(), address: address.isEmpty ? nil : address,
                      source: FoursquareClient.providerName)

@@ -86,9 +86,8 @@ public struct GoogleClient: KeyedProvider, PlaceSearching, Autocompleting, Rever
     /// The selection of a suggestion: Place Details for "google:<place_id>" with the session's token,
     /// which ends the typing session. Nil for other ids or an unknown place.
     public func place(id: String) async throws -> Place? {
-        let prefix = "\(Self.providerName):"
-        guard id.hasPrefix(prefix) else { return nil }
-        return try await details(placeID: String(id.dropFirst(prefix.count)), sessionToken: session.end())
+        guard case .provider(Self.providerName, let placeID)? = PlaceID(id) else { return nil }
+        return try await details(placeID: placeID, sessionToken: session.end())
     }
 
     /// A prediction with the location and address of its place.
@@ -228,7 +227,7 @@ struct GoogleResult: Decodable {
         let formatted = formatted_address ?? name ?? place_id
         let category = (types ?? []).first { !Self.addressTypes.contains($0) && !$0.hasPrefix("administrative_area")
             && !$0.hasPrefix("sublocality") }
-        return Place(id: "\(GoogleClient.providerName):\(place_id)",
+        return Place(id: PlaceID.provider(name: GoogleClient.providerName, id: "\(place_id)").description,
                      name: name?.nonBlank ?? String(formatted.split(separator: ",").first ?? Substring(formatted)),
                      displayName: formatted, coordinate: coordinate,
                      countryCode: component("country")?.short_name.uppercased(),

@@ -90,7 +90,7 @@ struct MapboxFeature: Decodable {
                               street: context?.address?.street_name ?? context?.street?.name,
                               postcode: context?.postcode?.name,
                               town: context?.place?.name ?? context?.locality?.name)
-        return Place(id: "\(MapboxClient.providerName):\(p.mapbox_id ?? id ?? "\(coordinate.latitude),\(coordinate.longitude)")",
+        return Place(id: PlaceID.provider(name: MapboxClient.providerName, id: p.mapbox_id ?? id ?? "\(coordinate.latitude),\(coordinate.longitude)").description,
                      name: name, displayName: display, coordinate: coordinate,
                      countryCode: context?.country?.country_code?.uppercased(), admin1: context?.region?.name,
                      address: address.isEmpty ? nil : address, source: MapboxClient.providerName)

@@ -59,7 +59,7 @@ public struct MusicBrainzPlaceSearch: PagedCollection {
     }
 
     private func musicPlace(_ record: MusicBrainzPlace, year: Int, coordinate: Coordinate, geocoded: Bool) -> MusicPlace {
-        MusicPlace(id: "musicbrainz:\(record.id)", name: record.name, type: record.type, coordinate: coordinate,
+        MusicPlace(id: PlaceID.provider(name: "musicbrainz", id: record.id).description, name: record.name, type: record.type, coordinate: coordinate,
                    address: record.address, area: record.area?.name, openYear: year,
                    lifespanSeconds: year - sinceYear, isGeocoded: geocoded)
     }

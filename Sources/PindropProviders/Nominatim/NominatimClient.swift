@@ -89,7 +89,7 @@ struct NominatimPlace: Decodable {
         let town = ["city", "town", "village", "hamlet", "municipality"].lazy.compactMap { parts[$0] }.first
         let postal = Address(houseNumber: parts["house_number"], street: street, postcode: parts["postcode"], town: town)
         let isSettlement = category == "place" || category == "boundary"
-        return Place(id: "\(NominatimClient.providerName):\(id)",
+        return Place(id: PlaceID.provider(name: NominatimClient.providerName, id: "\(id)").description,
                      name: name?.nonBlank ?? street.map { "\($0) \(parts["house_number"] ?? "")".trimmingCharacters(in: .whitespaces) }
                         ?? String(display_name.split(separator: ",").first ?? Substring(display_name)),
                      displayName: display_name, coordinate: coordinate,

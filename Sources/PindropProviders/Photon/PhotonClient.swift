@@ -84,7 +84,7 @@ struct PhotonFeature: Decodable {
         guard let coordinate = geometry.coordinate else { return nil }
         let p = properties
         let kind = ["N": "node", "W": "way", "R": "relation"][p.osm_type ?? ""] ?? p.osm_type?.lowercased() ?? "place"
-        let id = "\(PhotonClient.providerName):\(kind)/\(p.osm_id?.value ?? "\(coordinate.latitude),\(coordinate.longitude)")"
+        let id = PlaceID.provider(name: PhotonClient.providerName, id: "\(kind)/\(p.osm_id?.value ?? "\(coordinate.latitude),\(coordinate.longitude)")").description
         let streetLine = [p.street, p.housenumber].compactMap { $0 }.joined(separator: " ").nonBlank
         let name = p.name?.nonBlank ?? streetLine ?? p.city ?? p.country ?? "Unnamed place"
         let townLine = [p.postcode, p.city].compactMap { $0 }.joined(separator: " ").nonBlank

@@ -7,7 +7,8 @@
 // Delete), account.js (the user's token: sent with saved/recent calls, asked for on a 401), suggest.js (suggestions
 // and recent addresses), search.js (search and results), saved.js (saved places list), centerpin.js (address under
 // the pin), streetmap.js (offline streets), labels.js (offline place names), nearme.js ("Near me") and music.js
-// ("Music").
+// ("Music"). modes.js owns which mode is on (search, the centre pin, Near me, Music, the saved places): entering one
+// leaves the one before.
 import { api } from "./api.js";
 import { initProviders, showProviders } from "./providers.js";
 import { initPanel, showMessage } from "./panel.js";
@@ -23,6 +24,7 @@ import { initStreetMap, streetFeatureCount } from "./streetmap.js";
 import { initLabels, labelCount, labelsDrawnZoom } from "./labels.js";
 import { initNearMe, nearMeForTests } from "./nearme.js";
 import { initMusic, musicForTests } from "./music.js";
+import { currentMode } from "./modes.js";
 
 // The server's settings (/v1/config) fill this in; the modules keep a reference to this one object.
 const config = {
@@ -61,6 +63,7 @@ async function start() {
 // The browser tests' hook (and handy in the console). Nothing in the app reads it.
 window.pindrop = {
   get map() { return map; },
+  get mode() { return currentMode(); },
   api,
   resultMarkerCount: placeMarkerCount,
   basemap: basemapForTests,

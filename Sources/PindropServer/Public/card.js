@@ -1,4 +1,4 @@
-// Pindrop web app: the chosen place (PRODUCT.md §1): its pin and its card with name, coordinates and Save /
+// Pindrop web app: the chosen place: its pin and its card with name, coordinates and Save /
 // Delete (Delete asks first), which places are saved, and the #place= link that reopens the place after a reload.
 import { $ } from "./dom.js";
 import { api } from "./api.js";
@@ -6,6 +6,7 @@ import { userApi } from "./account.js";
 import { setStatus, showMessage } from "./panel.js";
 import { showPlace } from "./map.js";
 import { placeName, placeBody, formatCoordinates } from "./place.js";
+import { enterMode } from "./modes.js";
 
 const card = $("place-card");
 const saveButton = $("save-button");
@@ -111,7 +112,9 @@ export async function reopenLinkedPlace() {
   try {
     const saved = (await loadSaved()).find((p) => p.id === id);
     const place = saved || (await api("/v1/places/" + idPath(id))).results[0];
-    if (place) openSingle(place);
+    if (!place) return;
+    enterMode("search");
+    openSingle(place);
   } catch (error) {
     hideCard();
   }

@@ -183,13 +183,11 @@ function frame(marker, minZoom = 0) {
   }
 }
 
-/** Drops one pin on a chosen address or saved place and centres it. Before the map moves it fires "placeshown",
- *  so the centre pin keeps the chosen name in the field instead of looking up the new centre. */
+/** Drops one pin on a chosen address or saved place and centres it. */
 export function showPlace(place) {
   if (!map) return;
   clearPlaces();
   const marker = markerFor(place).addTo(singleLayer);
-  map.fire("placeshown", { place });
   frame(marker);
   marker.openPopup();
 }
@@ -208,7 +206,7 @@ export function placeMarkerCount() {
 // ---------- my location ----------
 
 /**
- * The map opens on the user (PRODUCT.md §3): the position is asked for once on load (the browser asks for
+ * The map opens on the user: the position is asked for once on load (the browser asks for
  * permission then) and shown with the "You are here" pin. It recentres the map only while nobody has moved it
  * yet, so a late answer never undoes a search, a chosen place or a drag. Without permission, or without a fix,
  * the map stays on the configured default view and nothing else changes.

@@ -1,4 +1,4 @@
-// Pindrop web app: "Music" mode (PRODUCT.md §5). Searches MusicBrainz places through the server's event stream
+// Pindrop web app: the "Music" mode, "music". Searches MusicBrainz places through the server's event stream
 // (/v1/music/places; the browser never talks to MusicBrainz), shows a progress bar, drops pins as pages arrive,
 // and lets each pin live (opening year − 1990) seconds, blinking and fading red → pink → light pink → white in
 // its last 3 seconds. Closing the EventSource (Cancel, a new query, leaving the mode) makes the server stop
@@ -8,10 +8,12 @@ import { request } from "./api.js";
 import { userMessage } from "./messages.js";
 import { setPanelCollapsed, uncoveredPadding } from "./panel.js";
 import { map } from "./map.js";
-import { leaveNearMe } from "./nearme.js";
+import { registerMode, enterMode, leaveMode } from "./modes.js";
 
 const SINCE_YEAR = 1990;
 const FADE_SECONDS = 3;            // the last seconds of a pin's life: it blinks and fades to white
+const INTRO = "Studios, venues and other music places opened since " + SINCE_YEAR
+  + ". Each pin stays one second per year after " + SINCE_YEAR + ".";
 
 const music = {
   active: false,
@@ -40,8 +42,9 @@ export const musicForTests = {
 /** Builds the mode's section and wires the music button. */
 export function initMusic() {
   buildPanel();
+  registerMode("music", { enter, leave });
   ui.toggle = $("music-toggle");
-  ui.toggle.addEventListener("click", () => (music.active ? leave() : enter()));
+  ui.toggle.addEventListener("click", () => (music.active ? leaveMode("music") : enterMode("music")));
   window.addEventListener("pagehide", () => { if (music.source) music.source.close(); });
 }
 
@@ -83,8 +86,7 @@ function buildPanel() {
   ui.status = element("p", "music-status");
   ui.status.id = "music-status";
   ui.status.setAttribute("role", "status");
-  ui.status.textContent = "Studios, venues and other music places opened since " + SINCE_YEAR
-    + ". Each pin stays one second per year after " + SINCE_YEAR + ".";
+  ui.status.textContent = INTRO;
   ui.error = element("p", "music-error");
   ui.error.id = "music-error";
   ui.error.setAttribute("role", "alert");
@@ -107,13 +109,13 @@ function enter() {
   music.active = true;
   ui.toggle.setAttribute("aria-pressed", "true");
   ui.section.hidden = false;
-  leaveNearMe();   // one mode at a time: "Near me" draws its own venues
   setPanelCollapsed(false);
   if (!music.layer && map) music.layer = L.layerGroup();
   if (music.layer) music.layer.addTo(map);
   ui.q.focus();
 }
 
+/** Stops the search, takes the pins away and puts the panel back as it opens. */
 function leave() {
   stopSearch("left");
   music.active = false;
@@ -121,6 +123,9 @@ function leave() {
   ui.section.hidden = true;
   clearPins();
   if (music.layer) music.layer.remove();
+  ui.progress.hidden = true;
+  ui.status.textContent = INTRO;
+  hideError();
 }
 
 // ---------- the search ----------
@@ -145,8 +150,12 @@ function startSearch(text) {
   const url = "/v1/music/places?q=" + encodeURIComponent(text) + "&since=" + SINCE_YEAR;
   const source = new EventSource(url);
   music.source = source;
-  const current = () => seq === music.seq && music.source === source;
+  follow(source, search, url);
+}
 
+/** Shows what the stream of `search` (opened on `url`) sends: progress, places, the end or why it stopped. */
+function follow(source, search, url) {
+  const current = () => search.seq === music.seq && music.source === source;
   source.addEventListener("progress", (event) => {
     if (!current()) return;
     search.events++;

@@ -1,4 +1,4 @@
-// Pindrop web app: "Near me" mode (PRODUCT.md §4). Takes the browser's location once (or the configured default
+// Pindrop web app: the "Near me" mode, "nearme". Takes the browser's location once (or the configured default
 // location, and says so), lists and pins every venue within a radius (slider, 1000 m at first; fetched page by page
 // following the API's `next`, up to VENUE_CAP) with the searched circle drawn and fitted in view, filters by
 // category, and shows each venue's name under its pin (clusters where they crowd) and its address when tapped.
@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { showMessage, setPanelCollapsed, collapseOnSmallScreens, uncoveredPadding } from "./panel.js";
 import { map, setCredit } from "./map.js";
 import { addressLine } from "./place.js";
+import { registerMode, enterMode, leaveMode } from "./modes.js";
 
 const RADIUS = { initial: 1000, min: 100, max: 5000, step: 100 };
 const VENUE_PAGE = 1000;            // the API's largest nearby page
@@ -76,13 +77,9 @@ function categoryLabel(category) {
 export function initNearMe(settings) {
   config = settings;
   buildPanel();
+  registerMode("nearme", { enter, leave });
   ui.toggle = $("near-me-toggle");
-  ui.toggle.addEventListener("click", () => (near.active ? leave() : enter()));
-}
-
-/** Leaves the mode if it is on (one mode at a time). */
-export function leaveNearMe() {
-  if (near.active) leave();
+  ui.toggle.addEventListener("click", () => (near.active ? leaveMode("nearme") : enterMode("nearme")));
 }
 
 function buildPanel() {

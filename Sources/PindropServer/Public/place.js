@@ -5,7 +5,7 @@
 export const placeName = (place) => place.displayName || place.name;
 
 /**
- * The street address as people write it (PRODUCT.md §3), formatted once by the server: street and number, then
+ * The street address as people write it, formatted once by the server: street and number, then
  * postcode and town, as in "Mannerheimintie 5, 00100 Helsinki"; null when the place has no street, house number or
  * postcode.
  */

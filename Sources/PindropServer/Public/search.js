@@ -1,10 +1,11 @@
-// Pindrop web app: search and its results (PRODUCT.md §1). The search form with its busy state, the result rows in
+// Pindrop web app: search and its results, the "search" mode. The search form with its busy state, the result rows in
 // the engine's order ("No Results" for none, "Display All on Map" for several, "Did you mean Helsinki?" on top when
 // the server offers a correction), and the map of all results with the selected one centred and its card shown.
 import { $, element, section, rowButton } from "./dom.js";
 import { api } from "./api.js";
 import { setStatus, showMessage, setList, setBusy, setPanelCollapsed, collapseOnSmallScreens } from "./panel.js";
-import { showResults, nearViewQuery } from "./map.js";
+import { showResults, clearPlaces, nearViewQuery } from "./map.js";
+import { registerMode, enterMode } from "./modes.js";
 import { showCard, hideCard } from "./card.js";
 import { closeSuggestions, remember } from "./suggest.js";
 import { placeName } from "./place.js";
@@ -17,7 +18,9 @@ let didYouMean = null;     // the text the server thinks was meant, when it offe
 let rows = [];             // their buttons in the list
 let searchSeq = 0;         // only the newest search may show its answer
 
+/** Wires the search form; searching (or choosing a suggestion) is the "search" mode. */
 export function initSearch() {
+  registerMode("search", { leave: leaveSearch });
   $("search-form").addEventListener("submit", (event) => {
     event.preventDefault();
     runSearch(q.value);
@@ -28,6 +31,7 @@ async function runSearch(text) {
   text = text.trim();
   closeSuggestions();
   if (!text) { setStatus("Type a place or an address to search."); return; }
+  enterMode("search");
   const seq = ++searchSeq;
   setBusy(true);
   button.disabled = true;
@@ -52,6 +56,21 @@ async function runSearch(text) {
       button.textContent = "Search";
     }
   }
+}
+
+/** Takes away the results, their pins and the chosen place's card; an answer still on its way is dropped. */
+function leaveSearch() {
+  searchSeq++;
+  results = [];
+  rows = [];
+  didYouMean = null;
+  setBusy(false);
+  button.disabled = false;
+  button.textContent = "Search";
+  setList();
+  setStatus("");
+  clearPlaces();
+  hideCard();
 }
 
 function renderResults() {

@@ -1,4 +1,4 @@
-// Pindrop web app: search as you type (PRODUCT.md §2) with recent addresses on top (§3). Suggestions come once the
+// Pindrop web app: search as you type, with recent addresses on top. Suggestions come once the
 // text is long enough (the server's suggestMinChars) and only the newest request's answer may fill the list. Every
 // picked or pinned address is remembered by the server; the last few (recentShown) lead the list, newest first.
 // When the server offers a correction, "Did you mean Helsinki?" heads the suggestions and asks again with it.
@@ -9,6 +9,7 @@ import { setStatus, showMessage, setList } from "./panel.js";
 import { openSingle } from "./card.js";
 import { placeName, placeBody } from "./place.js";
 import { nearViewQuery } from "./map.js";
+import { enterMode } from "./modes.js";
 
 const q = $("q");
 const list = $("suggestions");
@@ -147,6 +148,7 @@ function choose(index) {
   }
   const place = item.place;
   closeSuggestions();
+  enterMode("search");
   q.value = placeName(place);
   setList();
   setStatus("");

@@ -1,0 +1,38 @@
+import PindropCore
+
+/// Making the areas from an import's, and their stored form.
+extension AreaIndex {
+    /// From the imported areas.
+    init(_ osm: [OSMArea]) {
+        var lats: [Double] = [], lons: [Double] = [], ringStart: [Int32] = [0], areaRingStart: [Int32] = [0]
+        var areas: [Area] = []
+        for area in osm {
+            for ring in area.rings {
+                for c in ring { lats.append(c.latitude); lons.append(c.longitude) }
+                ringStart.append(Int32(lats.count))
+            }
+            areaRingStart.append(Int32(ringStart.count - 1))
+            let box = BoundingBox(covering: area.rings.joined()) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0)
+            areas.append(Area(id: area.id, name: area.name, level: area.level, adminLevel: area.adminLevel ?? 0, box: box))
+        }
+        self.init(areas: areas, latitudes: lats, longitudes: lons, ringStart: ringStart, areaRingStart: areaRingStart)
+        twins = [Int32](repeating: -1, count: areas.count)
+    }
+
+    /// The areas as the structures file stores them; the bands are made again at open.
+    func blobs() -> [StoredArray] {
+        var text: [UInt8] = [], textStart: [UInt32] = [0]
+        for area in areas {
+            text += area.id.utf8; text.append(0); text += area.name.utf8
+            textStart.append(UInt32(text.count))
+        }
+        var coordinates: [Double] = []
+        coordinates.reserveCapacity(2 * latitudes.count)
+        for (lat, lon) in zip(latitudes, longitudes) { coordinates.append(lat); coordinates.append(lon) }
+        return [StoredArray("area.level", areas.map { UInt8($0.level.rawValue) }),
+                StoredArray("area.admin_level", areas.map { UInt8(clamping: $0.adminLevel) }),
+                StoredArray("area.text", text), StoredArray("area.text_start", textStart),
+                StoredArray("area.ring_start", ringStart), StoredArray("area.area_ring_start", areaRingStart),
+                StoredArray("area.coordinates", coordinates), StoredArray("area.twin", twins)]
+    }
+}

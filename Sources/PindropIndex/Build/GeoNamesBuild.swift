@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import PindropCore
+
+/// A whole index built from a GeoNames dump and any OpenStreetMap extracts, inside the new database's one write
+/// transaction (`IndexBuilder.build`): `stage` reads and stores the rows, `derive` makes the read structures and
+/// writes them and the database's tables.
+struct GeoNamesBuild {
+    let source: any GeoNamesSource
+    let streets: (any StreetDataSource)?
+    let db: Database
+    let progress: ImportProgress?
+    let countries: [GeoNamesCountry]
+    var admin1Names: [String: String]
+
+    init(source: any GeoNamesSource, streets: (any StreetDataSource)?, db: Database, progress: ImportProgress?) throws {
+        (self.source, self.streets, self.db, self.progress) = (source, streets, db, progress)
+        countries = try source.countries()
+        admin1Names = try source.admin1Names()
+    }
+
+    /// Reads the dump: each row stored in the database as it is read, and kept as compact columns and name entries.
+    func stage(report: inout ImportReport) throws -> GeoNamesRows {
+        var insert = try PlaceInserter(db)
+        var rows: GeoNamesRows
+        (report.summary, rows) = try GeoNamesRows.collect { handOver in
+            try source.readPlaces(progress: { progress?("reading", $0) }) { record in
+                try insert.insert(record)
+                handOver(record)
+            }
+        }
+        try insert.finish()
+        guard rows.count > 0 else {
+            throw PindropError.unreadableData("\(source.label) holds no readable GeoNames rows (\(report.summary.skipped.count) malformed)")
+        }
+        return rows
+    }
+
+    /// Derives the read structures from the rows (and the street-level rows of the extracts) and writes them to the
+    /// structures file, and the countries, admin1 divisions and meta to the database.
+    mutating func derive(_ rows: inout GeoNamesRows, report: inout ImportReport, writing target: StructureTarget, meta: [String: String]) throws {
+        progress?("indexing", 0)
+        let allCountries = rows.finish(countries: countries, admin1Names: &admin1Names)
+        var places = rows.places, entries = rows.entries
+        rows = GeoNamesRows()
+        // Without street-level rows the name entries are complete: they are sorted on a thread of their own while the
+        // spatial index is built here.
+        let sortedBefore = streets == nil ? IndexBuilder.sortingNames({ [entries] in entries }, firstStreetLevelRow: places.count) : nil
+        if sortedBefore != nil { entries = NameEntries(keys: []) }
+        var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude, weight: { places.population[Int($0)] })
+        spatial.addNearestCells()
+        let towns = TownFinder(spatial: spatial)
+        // Of the GeoNames rows alone, so made before street-level rows join them; on this thread, while the name
+        // entries are sorted on the others (which take longer).
+        let corrections = CorrectionForms(places: places), labelOrder = places.labelOrder()
+        var street = StreetLevel.empty
+        if let streets {
+            street = try addStreetLevel(streets, places: &places, entries: &entries, spatial: spatial, towns: towns, report: &report)
+        }
+        let names = sortedBefore ?? IndexBuilder.sortingNames({ [entries] in entries }, firstStreetLevelRow: places.geonamesCount)
+        entries = NameEntries(keys: [])
+        // Each place's town, made as soon as the names are sorted (beside the sort both took longer), while the rest
+        // is written (one thread copies into the page cache); its section goes last.
+        let townsOfPlaces = Background { [spatial] in
+            _ = names.read()
+            return TownFinder.townsOfPlaces(spatial: spatial)
+        }
+        progress?("writing", 0.9)
+        try StructureFile.write(IndexStructures.encode(places: places, spatial: spatial, towns: towns, corrections: corrections,
+                                                       labelOrder: Column(labelOrder))
+                                    + street.blobs() + IndexBuilder.nameStructures(names)
+                                    + StoredArray.later(like: [StoredArray(TownFinder.townsSection, [Int32]())]) {
+                                        [StoredArray(TownFinder.townsSection, townsOfPlaces.wait())]
+                                    },
+                                buildID: target.buildID, to: target.path)
+        try IndexDatabase.writeTables(db, countries: allCountries, admin1Names: admin1Names, meta: meta.merging([
+            "source": source.label, "built_at": ISO8601DateFormatter().string(from: Date()), "places": String(places.count),
+            "osm_sources": streets?.labels.joined(separator: ",") ?? "", IndexDatabase.buildIDKey: target.buildID.uuidString.lowercased(),
+        ]) { given, _ in given })
+        report.nameEntries = names.read().index.count
+        report.count(street, places)
+    }
+
+    /// The extracts' features made rows after the GeoNames ones, and their names entries; the street level over them.
+    private func addStreetLevel(_ streets: any StreetDataSource, places: inout PlaceTable, entries: inout NameEntries, spatial: SpatialIndex,
+                                towns: TownFinder, report: inout ImportReport) throws -> StreetLevel {
+        let features = try streets.readFeatures()
+        ImportMemory.returnFreed()
+        report.skippedAreas = features.skippedAreas
+        var townsByName: [String: [Int]] = [:]
+        for row in AddressContext.nearbyTowns(of: features, spatial: spatial) {
+            for name in try IndexDatabase.names(db, geonameID: Int(places.geonameID[row])) {
+                townsByName[TextFolding.fold(name), default: []].append(row)
+            }
+        }
+        let first = places.count
+        var rows = StreetLevelRows(features, places: places, geonames: spatial, towns: towns, townsByName: townsByName)
+        places = PlaceTable.empty
+        let street = rows.append()
+        places = rows.places
+        entries.addRows(rows.names, firstRow: first, places: places)
+        return street
+    }
+}
+
+/// Where a build writes its structures file, and the build id the file carries.
+struct StructureTarget {
+    let path: String
+    let buildID: UUID
+}

@@ -1,0 +1,101 @@
+import Foundation
+import PindropCore
+
+/// Replacing only the street-level part of an index.
+extension IndexBuilder {
+    /// Replaces the OpenStreetMap part of the index at `path` with these extracts. The GeoNames part is
+    /// reused as stored (its folded names, spatial tree and rows), so only the street-level rows are derived
+    /// anew and only the structures are rewritten: to a new structures file, checked, which one meta update then
+    /// names (a failure before it leaves the index as it was). The index then holds the user's data: `origin`
+    /// is an import's unless told otherwise.
+    static func rebuild(_ path: String, streets source: any StreetDataSource, origin: String = IndexDatabase.importOrigin,
+                        progress: ImportProgress? = nil) throws -> ImportReport {
+        let started = Date()
+        ImportMemory.mapLargeBlocks()
+        var report = ImportReport()
+        let buildID = UUID(), structures = IndexFiles.structuresName(forIndexAt: path, buildID: buildID)
+        let structuresPath = IndexFiles.structuresPath(forIndexAt: path, named: structures)
+        do {
+            try writing(path) {
+                let rows = try writeStructures(of: path, streets: source, writing: StructureTarget(path: structuresPath, buildID: buildID),
+                                               report: &report, progress: progress)
+                // What the build held is freed: the read-back's pages do not come on top of it.
+                ImportMemory.returnFreed()
+                let database = try IndexDatabase(updatingAt: path)
+                do throws(PindropError) {
+                    _ = try IndexReader.decode(database, structures: structures, buildID: buildID.uuidString, verify: true)
+                } catch {
+                    throw PindropError.internalFailure("the new index did not read back (\(error.message))")
+                }
+                try database.replaceMeta(["places": String(rows), "osm_sources": source.labels.joined(separator: ","), "origin": origin,
+                                          IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures])
+            }
+        } catch {
+            unlink(structuresPath)
+            throw error
+        }
+        IndexFiles.removeStructures(besideIndexAt: path, except: structures)
+        progress?("done", 1)
+        report.seconds = Date().timeIntervalSince(started)
+        report.storeBytes = PlaceIndex.files(at: path).reduce(0) { $0 + fileSize($1) }
+        return report
+    }
+
+    /// `rebuild`'s structures: the stored GeoNames part of the index at `path` with the street-level rows of
+    /// `source`, written to the target. Fills in the report's counts and returns the number of rows. What it builds
+    /// is freed when it returns, and the features as soon as the rows are made from them.
+    private static func writeStructures(of path: String, streets source: any StreetDataSource, writing target: StructureTarget,
+                                        report: inout ImportReport, progress: ImportProgress?) throws -> Int {
+        let index = try PlaceIndex.open(at: path)
+        let stored = index.contents
+        let geonamesCount = stored.places.geonamesCount
+        progress?("reading", 0.1)
+        let street: StreetLevel, places: PlaceTable, rowNames: [(primary: [String], alternate: [String])]
+        do {
+            // The features and what made rows of them are freed at the end of this scope.
+            var rows = try streetLevelRows(source, of: stored, report: &report)
+            street = rows.append()
+            (places, rowNames) = (rows.places, rows.names)
+        }
+        ImportMemory.returnFreed()
+        progress?("indexing", 0.4)
+        // The stored GeoNames entries (already folded and scored), then the new street-level ones: gathered and sorted
+        // on a thread of their own while the rest of the structures is written, and written last.
+        let old = stored.names
+        let names = sortingNames({ [rowNames, places] in
+            var entries = NameEntries(keys: Array(old.keyBytes))
+            for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount { entries.append(e, of: old) }
+            entries.addRows(rowNames, firstRow: geonamesCount, places: places)
+            return entries
+        }, firstStreetLevelRow: geonamesCount)
+        progress?("writing", 0.8)
+        try StructureFile.write(IndexStructures.encode(places: places, spatial: stored.spatial, towns: stored.townFinder,
+                                                       corrections: stored.corrections, labelOrder: stored.labelOrder) + street.blobs()
+                                    + [StoredArray(TownFinder.townsSection, stored.townFinder.townOfPlace)] + nameStructures(names),
+                                buildID: target.buildID, to: target.path)
+        report.summary.rowsRead = geonamesCount
+        report.summary.rowsImported = geonamesCount
+        report.nameEntries = names.read().index.count
+        report.count(street, places)
+        return places.count
+    }
+
+    /// The extract's features, ready to be made rows after the stored GeoNames ones; the towns' names come from the
+    /// stored (folded) name entries.
+    private static func streetLevelRows(_ source: any StreetDataSource, of stored: IndexContents,
+                                        report: inout ImportReport) throws -> StreetLevelRows {
+        let places = stored.places.prefix(stored.places.geonamesCount), old = stored.names
+        let features = try source.readFeatures()
+        // The reader's blocks and node locations, freed.
+        ImportMemory.returnFreed()
+        report.skippedAreas = features.skippedAreas
+        var isTown = [Bool](repeating: false, count: places.count)
+        for town in AddressContext.nearbyTowns(of: features, spatial: stored.spatial) { isTown[town] = true }
+        var townsByName: [String: [Int]] = [:]
+        for e in 0..<old.count where old.entryKind[e] != NameIndex.Kind.innerWord.rawValue && Int(old.entryPlace[e]) < isTown.count
+            && isTown[Int(old.entryPlace[e])] {
+            townsByName[String(decoding: old.key(e), as: UTF8.self), default: []].append(Int(old.entryPlace[e]))
+        }
+        return StreetLevelRows(features, places: places, geonames: stored.spatial, towns: stored.townFinder, townsByName: townsByName)
+    }
+}

@@ -1,0 +1,179 @@
+import PindropCore
+
+/// An import's OpenStreetMap features made rows after the GeoNames ones: venues, address points (one row per
+/// address), streets (one per name and town) and areas (those no GeoNames place stands for). Each row takes its
+/// country and admin1 from the nearest GeoNames place, and its town and postcode as `AddressContext` completes them.
+struct StreetLevelRows {
+    let features: OSMFeatures
+    /// The place table, the GeoNames rows first; the street-level rows are appended to it.
+    var places: PlaceTable
+    /// Each appended row's names: its own (primary) and its other ones.
+    var names: [(primary: [String], alternate: [String])] = []
+    /// The GeoNames rows and their tree, which rows are placed by.
+    let geonamesRows: PlaceTable
+    let geonames: SpatialIndex
+    var areas: AreaIndex
+    let context: AddressContext
+    /// Folded names of the GeoNames places near the data.
+    let townsByName: [String: [Int]]
+
+    init(_ features: OSMFeatures, places: PlaceTable, geonames: SpatialIndex, towns: TownFinder, townsByName: [String: [Int]]) {
+        self.features = features
+        self.places = places
+        geonamesRows = places
+        self.geonames = geonames
+        self.townsByName = townsByName
+        areas = AreaIndex(features.areas)
+        context = AddressContext(features: features, places: places, spatial: geonames, towns: towns, townsByName: townsByName, areas: areas)
+    }
+
+    /// Appends every kind of row and returns the street level built over them. Each kind's scratch (placements,
+    /// lookups) lives in a call of its own, freed before the next kind's: at the end the street level is built beside
+    /// the features, the import's peak.
+    mutating func append() -> StreetLevel {
+        appendVenues()
+        let addressPoints = appendAddresses()
+        let lines = appendStreets()
+        appendAreas()
+        let shapes = features.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
+            + features.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }
+        return StreetLevel(places: places, addressPoints: addressPoints, streetLines: lines, features: shapes, areas: areas)
+    }
+
+    /// Where a row belongs: the nearest GeoNames place, whose country and admin1 it takes (one in the same town where
+    /// a boundary says which that is, so a street near a border is not filed under the neighbouring town's admin1),
+    /// and its address. Only reads, so rows are placed on every core at once.
+    func placement(_ c: Coordinate, _ kind: PlaceTable.RowKind, _ address: Address?) -> (nearest: Int?, address: Address) {
+        let town = areas.isEmpty ? nil : areas.chain(at: c)[.city]
+        let nearest = town.flatMap { town in
+            geonames.nearest(latitude: c.latitude, longitude: c.longitude, k: 8).lazy.map { Int($0.place) }
+                .first { areas.contains(town, Coordinate(latitude: geonamesRows.latitude[$0], longitude: geonamesRows.longitude[$0])) }
+        } ?? geonames.nearest(latitude: c.latitude, longitude: c.longitude).map { Int($0.place) }
+        // An area's address is the areas that hold it, as given; everything else is completed where it lies.
+        let completed = kind == .area ? address ?? Address()
+            : context.complete(address ?? Address(), at: c, postcode: address?.street != nil && kind != .street)
+        return (nearest, completed)
+    }
+
+    /// The placements of rows of `kind` at these points, on every core.
+    private func placements(_ rows: [(Coordinate, Address?)], _ kind: PlaceTable.RowKind) -> [(nearest: Int?, address: Address)] {
+        rows.concurrentMap { placement($0.0, kind, $0.1) }
+    }
+
+    /// Appends one row.
+    mutating func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
+                         categoryKey: String? = nil, address: Address?, primary: [String], alternate: [String] = [],
+                         placed: (nearest: Int?, address: Address)? = nil) {
+        let (nearest, address) = placed ?? placement(c, kind, address)
+        places.geonameID.append(0)
+        places.latitude.append(c.latitude)
+        places.longitude.append(c.longitude)
+        places.population.append(0)
+        places.country.append(nearest.map { places.country[$0] } ?? PlaceTable.noCountry)
+        places.admin1.append(nearest.map { places.admin1[$0] } ?? -1)
+        places.nameBytes.append(contentsOf: name.utf8)
+        places.nameStart.append(UInt32(places.nameBytes.count))
+        places.kind.append(kind.rawValue)
+        places.extraBytes.modify { PlaceTable.appendExtras(to: &$0, id: id, category: category, categoryKey: categoryKey, address: address) }
+        places.extraStart.append(UInt32(places.extraBytes.count))
+        names.append((primary, alternate))
+    }
+
+    private mutating func appendVenues() {
+        // Placed from a copy, which is gone before the rows are appended (else each column would be copied on write).
+        let venuesPlaced = placements(features.venues.map { ($0.coordinate, $0.address) }, .venue)
+        for (v, placed) in zip(features.venues, venuesPlaced) {
+            append(v.name, v.coordinate, .venue, id: v.id, category: v.category, categoryKey: v.categoryKey, address: v.address,
+                   primary: [v.name], placed: placed)
+        }
+    }
+
+    /// One row per address (many shops inside one building carry the same address), but every point kept for
+    /// reverse geocoding, so anywhere in that building answers with its address. Returns the points and their rows.
+    private mutating func appendAddresses() -> [(row: Int, point: Coordinate)] {
+        var addressPoints: [(row: Int, point: Coordinate)] = []
+        var rowOfAddress: [String: Int] = [:]
+        var addressRows: [OSMAddressPoint] = []
+        for a in features.addressPoints {
+            guard let street = a.address.street, let number = a.address.houseNumber else { continue }
+            let key = TextFolding.fold("\(street) \(number)")
+            if let row = rowOfAddress[key] { addressPoints.append((row, a.coordinate)); continue }
+            rowOfAddress[key] = places.count + addressRows.count
+            addressPoints.append((places.count + addressRows.count, a.coordinate))
+            addressRows.append(a)
+        }
+        let addressesPlaced = placements(addressRows.map { ($0.coordinate, $0.address) }, .address)
+        for (a, placed) in zip(addressRows, addressesPlaced) {
+            let street = a.address.street ?? "", number = a.address.houseNumber ?? ""
+            append("\(street) \(number)", a.coordinate, .address, id: a.id, category: nil, address: a.address,
+                   primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"], placed: placed)
+        }
+        return addressPoints
+    }
+
+    /// One row per street name and town (a "Landstrasse" in each of three towns is three streets), at a point of its
+    /// longest piece in that town; every piece feeds the nearest-street tree. Returns the pieces and their rows.
+    private mutating func appendStreets() -> [(row: Int, points: [Coordinate])] {
+        var lines: [(row: Int, points: [Coordinate])] = []
+        let pieces = Self.splitAtTownBoundaries(features.streets.filter { $0.points.count >= 2 }, areas: areas)
+        let context = context
+        let pieceTowns = pieces.concurrentMap { context.complete(Address(), at: $0.label, postcode: false).town ?? "" }
+        let byName = Dictionary(grouping: zip(pieces, pieceTowns)) { piece, town in
+            TextFolding.fold(piece.street.name) + "\u{1F}" + town
+        }.mapValues { $0.map(\.0) }
+        for key in byName.keys.sorted() {
+            let ways = byName[key]!
+            let longest = ways.max { Self.length($0.street.points) < Self.length($1.street.points) }!
+            let row = places.count
+            append(longest.street.name, longest.label, .street, id: longest.street.id,
+                   category: longest.street.highway, address: Address(street: longest.street.name), primary: [longest.street.name])
+            lines += ways.map { (row, $0.street.points) }
+        }
+        return lines
+    }
+
+    /// Areas by name: one that a GeoNames place inside it is named after (Vaduz) lends that place its box at answer
+    /// time (its twin); any other (a district, a county) becomes a row of its own, at its centre.
+    private mutating func appendAreas() {
+        areas.twins = areas.areas.indices.map { a in
+            let area = areas.areas[a]
+            guard area.level != .postcode else { return -1 }
+            let twin = (townsByName[TextFolding.fold(area.name)] ?? [])
+                .filter { areas.contains(a, Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0])) }
+                .max { places.population[$0] < places.population[$1] }
+            if let twin { return Int32(twin) }
+            let osm = features.areas[a]
+            let centre = areas.centre(of: a)
+            let address = areas.address(of: areas.containing(centre).filter { areas.areas[$0].level < area.level })
+            append(area.name, centre, .area, id: area.id, category: "\(area.level)", address: address,
+                   primary: [area.name], alternate: osm.localizedNames.values.filter { $0 != area.name })
+            return -1
+        }
+    }
+
+    /// The streets cut where they cross from one town's boundary into another's, so each part counts as a street of
+    /// the town it runs through, each with a point inside that town to stand for it (its middle vertex there). A part
+    /// keeps the segments that cross into its neighbours, so the parts still join up. Where the index has no town
+    /// boundaries, each street is one part, labelled at its middle vertex.
+    static func splitAtTownBoundaries(_ streets: [OSMStreet], areas: AreaIndex) -> [(street: OSMStreet, label: Coordinate)] {
+        guard areas.areas.contains(where: { $0.level == .city }) else { return streets.map { ($0, $0.points[$0.points.count / 2]) } }
+        var parts: [(street: OSMStreet, label: Coordinate)] = []
+        for street in streets {
+            let towns = street.points.map { areas.chain(at: $0)[.city] ?? -1 }
+            var runStart = 0
+            for end in 1...street.points.count where end == street.points.count || towns[end] != towns[end - 1] {
+                // The run runStart ..< end lies in one town; with the vertices either side, it keeps its crossings.
+                let points = Array(street.points[max(runStart - 1, 0)...min(end, street.points.count - 1)])
+                parts.append((OSMStreet(id: street.id, name: street.name, highway: street.highway, points: points),
+                              street.points[(runStart + end - 1) / 2]))
+                runStart = end
+            }
+        }
+        return parts
+    }
+
+    /// A line's length in metres.
+    static func length(_ points: [Coordinate]) -> Double {
+        zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
+    }
+}

@@ -1,0 +1,125 @@
+import PindropCore
+
+/// The ways a typed text can be read, in the order they are tried: the first reading that finds anything answers.
+/// A pure value, made from the text alone, so what a text means is tested with tables of texts and readings
+/// (QueryReadingsTests) without an index.
+///
+/// Search reads "Springfield, IL" as a name and the qualifiers after each comma; "Paris France" (no comma) first as a
+/// whole name, then as a name and a trailing qualifier, longest name first; "Postikuja 2, 2. krs." as a whole name
+/// when the comma reading finds nothing (a comma inside a name); and last as a name one or two typos away. Suggest
+/// reads the text before the first comma as the start of a name (a trailing space ends the last word: "new " is not
+/// "Newark"), then with typos; with a comma, the rest as qualifiers whose last one is still being typed.
+/// A new kind of reading (a postcode, a category word) is a new case here, tried in its place in the order.
+struct QueryReadings: Sequence {
+    /// One way to read the text.
+    struct Reading: Equatable, CustomStringConvertible {
+        /// The folded name to look up.
+        var key: [UInt8]
+        /// Folded texts that must each name the place's country, admin1 division or town.
+        var qualifiers: [String] = []
+        /// Whether the last qualifier is still being typed (a prefix of what it names).
+        var lastIsPrefix = false
+        /// Which matches of the key count.
+        var mode: Candidate.Mode
+        /// Whether the key is matched one or two typos away instead of as typed.
+        var typos = false
+
+        var description: String {
+            let key = String(decoding: key, as: UTF8.self)
+            let kind = typos ? "typos" : "\(mode)"
+            return qualifiers.isEmpty ? "\(kind) \"\(key)\"" : "\(kind) \"\(key)\" in \(qualifiers)\(lastIsPrefix ? "…" : "")"
+        }
+    }
+
+    /// The text as asked.
+    let text: String
+    /// The folded name the text is first read as (empty: the text has none, and no reading).
+    let nameKey: [UInt8]
+    /// The folded qualifiers after the name's comma.
+    let qualifiers: [String]
+    /// Whether these are a suggestion's readings.
+    let suggesting: Bool
+    /// Whether the text has a comma (a suggestion's qualifiers are being typed).
+    let hasComma: Bool
+
+    /// The readings of a search.
+    init(search text: String) {
+        let parts = text.split(separator: ",").map { TextFolding.fold($0) }
+        self.text = text
+        nameKey = Array((parts.first ?? "").utf8)
+        qualifiers = Array(parts.dropFirst().filter { !$0.isEmpty })
+        suggesting = false
+        hasComma = !qualifiers.isEmpty
+    }
+
+    /// The readings of search as you type.
+    init(suggest text: String) {
+        self.text = text
+        suggesting = true
+        // The first comma found in the bytes: splitting the text by Characters costs more than folding it.
+        let comma = text.utf8.firstIndex(of: UInt8(ascii: ","))
+        hasComma = comma != nil
+        var key: [UInt8] = []
+        TextFolding.fold(text[..<(comma ?? text.endIndex)], into: &key)
+        // A trailing space means the last word is complete: "new " should not suggest "Newark".
+        if comma == nil, !key.isEmpty, text.utf8.last == 0x20 { key.append(0x20) }
+        nameKey = key
+        qualifiers = comma == nil ? [] : text.split(separator: ",", omittingEmptySubsequences: false).dropFirst()
+            .map { TextFolding.fold($0) }.filter { !$0.isEmpty }
+    }
+
+    func makeIterator() -> Iterator { Iterator(readings: self) }
+
+    /// The readings one at a time, each made only when asked for (most texts are answered by the first).
+    struct Iterator: IteratorProtocol {
+        let readings: QueryReadings
+        /// How many readings have been given.
+        var given = 0
+        /// A search's words, once its name is split into name and qualifier.
+        var words: [Substring]?
+
+        mutating func next() -> Reading? {
+            guard !readings.nameKey.isEmpty else { return nil }
+            given += 1
+            return readings.suggesting ? nextSuggestion() : nextSearch()
+        }
+
+        private func nextSuggestion() -> Reading? {
+            let r = readings
+            if r.hasComma { return given == 1 ? Reading(key: r.nameKey, qualifiers: r.qualifiers, lastIsPrefix: true, mode: .search) : nil }
+            switch given {
+            case 1: return Reading(key: r.nameKey, mode: .suggest)
+            case 2: return Reading(key: r.nameKey, mode: .suggest, typos: true)
+            default: return nil
+            }
+        }
+
+        private mutating func nextSearch() -> Reading? {
+            let r = readings
+            if given == 1 { return Reading(key: r.nameKey, qualifiers: r.qualifiers, mode: .search) }
+            if r.hasComma {
+                // A comma that is part of a name ("Postikuja 2, 2. krs.", "Salon X, parturi"): the whole text as a name.
+                if given == 2 { return Reading(key: Array(TextFolding.fold(r.text).utf8), mode: .search) }
+            } else {
+                // "Paris France", "Portland Oregon": the last words as a qualifier, the longest name first.
+                let words = self.words ?? String(decoding: r.nameKey, as: UTF8.self).split(separator: " ")
+                self.words = words
+                let split = words.count - (given - 1)
+                if split >= 1 {
+                    return Reading(key: Array(words[..<split].joined(separator: " ").utf8),
+                                   qualifiers: [words[split...].joined(separator: " ")], mode: .exact)
+                }
+            }
+            // Typos only when the text matches nothing as typed: exact and prefix matches always rank above typo
+            // matches, so they would only trail behind.
+            let typoReading = r.hasComma ? 3 : Swift.max(words?.count ?? 1, 1) + 1
+            return given == typoReading ? Reading(key: r.nameKey, qualifiers: r.qualifiers, mode: .search, typos: true) : nil
+        }
+    }
+
+    /// Letters in a folded key, spaces not counted: typo tolerance and corrections go by it.
+    static func letterCount(_ key: [UInt8]) -> Int {
+        // The key's scalars other than spaces: its UTF-8 bytes that start one.
+        key.reduce(0) { $0 + ($1 & 0xC0 != 0x80 && $1 != 0x20 ? 1 : 0) }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PindropCore
+
+/// Turns the named sections of the structures file back into the read structures (the import's side is
+/// `IndexStructures+Encode`). Opening checks what costs nothing per value: that the columns agree in length and
+/// their offsets end where their bytes do. `verify` adds every per-value check (each name entry's place and key
+/// within bounds, each place's country and admin1): a pass over all the structures, which the import makes on the
+/// file it writes before publishing it, and which would make opening as slow as copying would.
+enum IndexStructures {
+    /// The structures of an open index.
+    struct Decoded {
+        var places: PlaceTable, names: NameIndex, spatial: SpatialIndex, street: StreetLevel
+        /// The name entries of street-level rows, in key order (`IndexContents.streetLevelEntries`).
+        var streetLevelEntries: Column<Int32>
+        var towns: TownFinder
+        var corrections: CorrectionForms
+        /// The GeoNames rows biggest first (`PlaceTable.labelOrder`).
+        var labelOrder: Column<Int32>
+    }
+
+    /// The structures of an open index, as columns of the mapped file; with `verify`, every value checked.
+    static func decode(_ file: MappedStructures, countries: [GeoNamesCountry], admin1Names: [String: String], verify: Bool)
+        throws(PindropError) -> Decoded {
+        let (countryInfos, admin1Infos) = Divisions.make(countries: countries, admin1Names: admin1Names)
+        let places = try decodePlaces(file, countries: countryInfos, admin1s: admin1Infos)
+        let names = try decodeNames(file)
+        let spatial = SpatialIndex(
+            nodes: try file.column("spatial.nodes"),
+            cellStart: try file.column("spatial.cell_start"),
+            cellSlots: try file.column("spatial.cell_slots"),
+            cellBound: try file.column("spatial.cell_bound"))
+        let streetLevelEntries: Column<Int32> = try file.column("name.street_level_entries")
+        let labelOrder: Column<Int32> = try file.column("place.label_order")
+        // A mismatch means a damaged file, which must not crash a query later.
+        guard agree(places, names, spatial, verify: verify) && streetLevelEntries.count <= names.count && labelOrder.count == places.geonamesCount else {
+            throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it")
+        }
+        if verify {
+            let valid = valuesAreValid(places, names, spatial)
+                && streetLevelEntries.allSatisfy { $0 >= 0 && Int($0) < names.count }
+                // In range (a wrong order would only misplace labels; checking it is a random read a row).
+                && labelOrder.allSatisfy { $0 >= 0 && Int($0) < labelOrder.count }
+            guard valid else { throw .indexUnavailable("the index is corrupt: its structures hold values out of range; rebuild it") }
+        }
+        return Decoded(places: places, names: names, spatial: spatial, street: try StreetLevel.decode(file, placeCount: places.count),
+                       streetLevelEntries: streetLevelEntries, towns: try TownFinder(file, spatial: spatial, verify: verify),
+                       corrections: try CorrectionForms(file, geonamesCount: places.geonamesCount, verify: verify), labelOrder: labelOrder)
+    }
+
+    private static func decodePlaces(_ file: MappedStructures, countries: [CountryInfo], admin1s: [Admin1Info]) throws(PindropError) -> PlaceTable {
+        PlaceTable(
+            geonameID: try file.column("place.geonameid"),
+            latitude: try file.column("place.latitude"),
+            longitude: try file.column("place.longitude"),
+            population: try file.column("place.population"),
+            country: try file.column("place.country"),
+            admin1: try file.column("place.admin1"),
+            nameStart: try file.column("place.name_start"),
+            nameBytes: try file.column("place.name_bytes"),
+            kind: try file.column("place.kind"),
+            extraStart: try file.column("place.extra_start"),
+            extraBytes: try file.column("place.extra_bytes"),
+            countries: countries, admin1s: admin1s,
+            alternateStart: try file.column("place.alternate_start"),
+            alternateBytes: try file.column("place.alternate_bytes"))
+    }
+
+    private static func decodeNames(_ file: MappedStructures) throws(PindropError) -> NameIndex {
+        NameIndex(
+            keyBytes: try file.column("name.key_bytes"),
+            keyStart: try file.column("name.key_start"),
+            keyLength: try file.column("name.key_length"),
+            entryPlace: try file.column("name.place"),
+            entryKind: try file.column("name.kind"),
+            entryScore: try file.column("name.score"),
+            alternateAt: try file.column("name.alternate_at"),
+            tree: try file.column("name.tree"),
+            ownNameTree: try file.column("name.own_tree"),
+            buckets: try file.column("name.buckets"),
+            fence: try file.column("name.fence"))
+    }
+
+    /// Whether the columns agree in length and their offsets end where their bytes do (nothing read per value, but
+    /// the spatial cells' candidates with `verify`).
+    private static func agree(_ places: PlaceTable, _ names: NameIndex, _ spatial: SpatialIndex, verify: Bool) -> Bool {
+        let n = places.geonameID.count
+        return [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
+                places.admin1.count, places.nameStart.count - 1, places.kind.count, places.extraStart.count - 1].allSatisfy { $0 == n }
+            && spatial.count == places.geonamesCount
+            && spatial.cellsAreConsistent(verify: verify)
+            && Int(places.extraStart.last ?? 0) == places.extraBytes.count
+            && places.alternateStart.count == places.geonamesCount + 1 && Int(places.alternateStart.last ?? 0) == places.alternateBytes.count
+            && Int(places.nameStart.last ?? 0) == places.nameBytes.count
+            && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count, names.alternateAt.count]
+                .allSatisfy { $0 == names.entryPlace.count }
+            && names.tree.count == max(2 * NameIndex.treeLeaves(forEntries: names.count), 2) && names.ownNameTree.count == names.tree.count
+            && names.buckets.count == NameIndex.bucketCount && Int(names.buckets.last ?? 0) == names.count
+            && names.fence.count == NameIndex.fenceCount(forEntries: names.count)
+    }
+
+    /// Whether every value of the place table, the name index and the place tree is in range: a pass over all of them.
+    private static func valuesAreValid(_ places: PlaceTable, _ names: NameIndex, _ spatial: SpatialIndex) -> Bool {
+        let n = places.geonameID.count
+        return names.entryPlace.allSatisfy { $0 >= 0 && Int($0) < n }
+            && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }
+            && (names.count == 0 || names.tree.allSatisfy { names.holds($0, ownNamesFirst: false) }
+                && names.ownNameTree.allSatisfy { names.holds($0, ownNamesFirst: true) })
+            && zip(names.buckets, names.buckets.dropFirst()).allSatisfy { $0 <= $1 }
+            && names.fenceIsTheKeys()
+            && spatial.nodesAreValid(places: n)
+            && zip(places.nameStart, places.nameStart.dropFirst()).allSatisfy { $0 <= $1 }
+            && zip(places.extraStart, places.extraStart.dropFirst()).allSatisfy { $0 <= $1 }
+            && zip(places.alternateStart, places.alternateStart.dropFirst()).allSatisfy { $0 <= $1 }
+            && places.country.allSatisfy { $0 == PlaceTable.noCountry || Int($0) < places.countries.count }
+            && places.admin1.allSatisfy { $0 < Int32(places.admin1s.count) }
+    }
+}
+
+extension NameIndex {
+    /// Whether `node` names an entry of the index with that entry's score (as the own-names-first tree ranks it, when
+    /// `ownNamesFirst`): what an import checks of the trees it wrote.
+    func holds(_ node: TreeNode, ownNamesFirst: Bool) -> Bool {
+        node.entry >= 0 && Int(node.entry) < count && node.score == score(Int(node.entry), ownNamesFirst: ownNamesFirst)
+    }
+
+    /// Whether every fence entry is its entry's key head (the import's check of a stored index: a wrong one would
+    /// narrow searches to the wrong keys). Reads every `fenceStride`-th key.
+    func fenceIsTheKeys() -> Bool {
+        let keys = keys
+        return fence.indices.allSatisfy { fence[$0] == keys.head($0 * Self.fenceStride) }
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+@testable import PindropIndex
+
+/// What a typed text means, as readings tried in order: tables of texts and the readings they give, no index needed.
+@Suite("Query readings")
+struct QueryReadingsTests {
+    static func readings(search text: String) -> [String] { QueryReadings(search: text).map(\.description) }
+    static func readings(suggest text: String) -> [String] { QueryReadings(suggest: text).map(\.description) }
+
+    @Test("a search reads a name, then its last words as qualifiers (longest name first), then typos", arguments: [
+        ("Helsinki", [#"search "helsinki""#, #"typos "helsinki""#]),
+        ("Paris France", [#"search "paris france""#, #"exact "paris" in ["france"]"#, #"typos "paris france""#]),
+        ("New York City USA", [#"search "new york city usa""#, #"exact "new york city" in ["usa"]"#,
+                               #"exact "new york" in ["city usa"]"#, #"exact "new" in ["york city usa"]"#, #"typos "new york city usa""#]),
+        ("Zürich", [#"search "zurich""#, #"typos "zurich""#]),
+    ])
+    func searchReadings(text: String, expected: [String]) {
+        #expect(Self.readings(search: text) == expected)
+    }
+
+    @Test("a comma reads qualifiers after the name, then the whole text as a name with its comma", arguments: [
+        ("Springfield, IL", [#"search "springfield" in ["il"]"#, #"search "springfield il""#, #"typos "springfield" in ["il"]"#]),
+        ("Postikuja 2, 2. krs.", [#"search "postikuja 2" in ["2 krs"]"#, #"search "postikuja 2 2 krs""#, #"typos "postikuja 2" in ["2 krs"]"#]),
+        ("Portland, Oregon, US", [#"search "portland" in ["oregon", "us"]"#, #"search "portland oregon us""#,
+                                  #"typos "portland" in ["oregon", "us"]"#]),
+        // Empty parts between commas are no qualifiers; a comma first leaves the next part as the name.
+        ("Paris,, ", [#"search "paris""#, #"typos "paris""#]),
+        (",Paris", [#"search "paris""#, #"typos "paris""#]),
+    ])
+    func commaReadings(text: String, expected: [String]) {
+        #expect(Self.readings(search: text) == expected)
+    }
+
+    @Test("a text with no name in it has no reading", arguments: ["", "   ", ",", "!!!"])
+    func noName(text: String) {
+        #expect(Self.readings(search: text).isEmpty)
+        #expect(Self.readings(suggest: text).isEmpty)
+    }
+
+    @Test("a suggestion reads the start of a name, then typos; a trailing space ends the last word", arguments: [
+        ("hel", [#"suggest "hel""#, #"typos "hel""#]),
+        ("new ", [#"suggest "new ""#, #"typos "new ""#]),
+        ("Köln", [#"suggest "koln""#, #"typos "koln""#]),
+    ])
+    func suggestReadings(text: String, expected: [String]) {
+        #expect(Self.readings(suggest: text) == expected)
+    }
+
+    @Test("a suggestion with a comma reads its qualifiers, the last still being typed, with no typo reading", arguments: [
+        ("Portland, Or", [#"search "portland" in ["or"]…"#]),
+        ("Portland, ", [#"search "portland""#]),
+        ("Springfield, Illinois, U", [#"search "springfield" in ["illinois", "u"]…"#]),
+    ])
+    func suggestCommaReadings(text: String, expected: [String]) {
+        #expect(Self.readings(suggest: text) == expected)
+    }
+
+    @Test("letters are counted as scalars, spaces not", arguments: [("helsinki", 8), ("new york", 7), ("zürich", 6), ("", 0)])
+    func letters(key: String, count: Int) {
+        #expect(QueryReadings.letterCount(Array(key.utf8)) == count)
+    }
+}
