@@ -3,10 +3,11 @@ import Foundation
 import PindropCore
 import Synchronization
 
-/// Writing to the terminal: notes and progress on stderr, results on stdout.
+/// Writing to the terminal: notes and progress on stderr, results on stdout. Text from the data (names, the
+/// user's own input echoed in an error) has its control characters escaped, so that it cannot drive the terminal.
 enum Terminal {
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("pindrop: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("pindrop: \(ControlCharacters.escaped(message))\n".utf8))
     }
 
     static func write(_ bytes: [UInt8]) {
@@ -64,6 +65,7 @@ enum Terminal {
 
     /// Prints rows as aligned columns, the first row being the header; a row's `notes` line (if any) follows it.
     static func printColumns(_ rows: [[String]], notes: [String?] = []) {
+        let rows = rows.map { $0.map(ControlCharacters.escaped) }, notes = notes.map { $0.map(ControlCharacters.escaped) }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         for (n, row) in rows.enumerated() {
             print(row.enumerated().map { c, cell in cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) }

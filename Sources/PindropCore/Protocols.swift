@@ -38,16 +38,31 @@ public typealias Geocoder = PlaceSearching & Autocompleting & ReverseGeocoding &
 
 /// The user's saved places: unique by id, kept across restarts and index rebuilds.
 public protocol SavedPlaces: Sendable {
-    /// Saved places newest first, `limit` of them from the `offset`th.
-    func page(offset: Int, limit: Int) async throws -> [Place]
+    /// Saved places newest first: at most `limit` of those saved before the position `cursor` (a page's `next`;
+    /// nil: from the newest). A place keeps its position while it is saved, so a page follows the one before it
+    /// whatever was saved or removed in between.
+    func page(after cursor: Int64?, limit: Int) async throws -> SavedPage
     /// How many places are saved.
     func count() async throws -> Int
-    /// Saves a place; saving it again keeps one copy (and refreshes it).
-    func save(_ place: Place) async throws
+    /// Saves a place, every field of it; saving it again keeps one copy (refreshed, in its position). A new place
+    /// is saved only while fewer than `cap` are: the count is checked in the same transaction as the insert, so
+    /// saves racing each other never pass it (`PindropError.savedPlacesFull`). Returns whether the place is new.
+    @discardableResult func save(_ place: Place, cap: Int) async throws -> Bool
     /// Removes a place; returns whether it was saved.
     @discardableResult func remove(id: String) async throws -> Bool
     /// Whether the id is saved.
     func contains(id: String) async throws -> Bool
+}
+
+/// A page of saved places, newest first.
+public struct SavedPage: Sendable {
+    /// The places.
+    public var places: [Place]
+    /// The cursor of the next page (`SavedPlaces.page(after:limit:)`); nil after the last.
+    public var next: Int64?
+
+    /// Makes a page.
+    public init(places: [Place], next: Int64?) { self.places = places; self.next = next }
 }
 
 /// Addresses the user picked or pinned, de-duplicated, newest first.
@@ -61,7 +76,17 @@ public protocol RecentPlaces: Sendable {
 
 extension SavedPlaces {
     /// Every saved place, newest first.
-    public func all() async throws -> [Place] { try await page(offset: 0, limit: Int.max) }
+    public func all() async throws -> [Place] { try await page(after: nil, limit: Int.max).places }
+
+    /// Saves a place, however many are saved.
+    public func save(_ place: Place) async throws { try await save(place, cap: .max) }
+}
+
+extension PindropError {
+    /// A new save past the `cap` of saved places.
+    public static func savedPlacesFull(_ cap: Int) -> PindropError {
+        .limitReached("\(cap) places are saved, the most this server keeps; remove some to save more")
+    }
 }
 
 extension RecentPlaces {
@@ -154,7 +179,7 @@ public struct UserAccount: Sendable, Hashable {
         guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw .invalidInput("a user's name must not be empty")
         }
-        guard name.count <= maxNameLength else { throw .invalidInput("a user's name is at most \(maxNameLength) characters") }
+        guard RequestLimits.fits(name, within: maxNameLength) else { throw .invalidInput("a user's name is at most \(maxNameLength) characters") }
         guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }),
               name.trimmingCharacters(in: .whitespaces) == name else {
             throw .invalidInput("a user's name may not hold control characters or start or end with a space")

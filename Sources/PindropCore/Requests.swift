@@ -2,7 +2,18 @@ import Foundation
 
 /// Limits shared by every front end, so the CLI and the server reject the same things.
 public enum RequestLimits {
-    /// Longest query text accepted, in characters.
+    /// Whether `text` is at most `limit` characters long. Every length limit counts characters so: as Unicode
+    /// scalars (code points), which is what the OpenAPI document's `maxLength` counts (JSON Schema) and what a
+    /// letter with 10,000 combining marks is 10,001 of (as one grapheme it would pass any limit). The bytes settle
+    /// most texts without a count: each scalar is one to four of them.
+    public static func fits(_ text: some StringProtocol, within limit: Int) -> Bool {
+        let bytes = text.utf8.count
+        if bytes <= limit { return true }
+        if bytes > 4 * limit { return false }
+        return text.unicodeScalars.count <= limit
+    }
+
+    /// Longest query text accepted, in characters (`fits`).
     public static let maxTextLength = 256
     /// Most results one request may ask for.
     public static let maxResults = 100
@@ -90,13 +101,8 @@ public struct SearchRequest: Sendable, Hashable {
         return trimmed
     }
 
-    /// Whether text is at most `RequestLimits.maxTextLength` characters, and in bytes at most four times that (one
-    /// letter with 10,000 combining marks is one character). The characters are counted only when the bytes do not
-    /// settle it: counting them walks the text, and every suggestion as you type asks this.
-    static func isShortEnough(_ text: String) -> Bool {
-        let bytes = text.utf8.count
-        return bytes <= RequestLimits.maxTextLength || (bytes <= 4 * RequestLimits.maxTextLength && text.count <= RequestLimits.maxTextLength)
-    }
+    /// Whether text is at most `RequestLimits.maxTextLength` characters.
+    static func isShortEnough(_ text: String) -> Bool { RequestLimits.fits(text, within: RequestLimits.maxTextLength) }
 
     static func validated(limit: Int) throws(PindropError) -> Int {
         guard (1...RequestLimits.maxResults).contains(limit) else {

@@ -209,7 +209,7 @@ public enum WireEncoding {
         w.beginObject()
         w.key("type"); w.string("Point")
         w.key("coordinates")
-        w.beginArray(); w.number(coordinate.longitude); w.number(coordinate.latitude); w.endArray()
+        w.beginArray(); w.degrees(coordinate.longitude); w.degrees(coordinate.latitude); w.endArray()
         w.endObject()
         w.key("properties")
         w.beginObject()
@@ -230,8 +230,8 @@ public enum WireEncoding {
         w.key("name"); w.string(place.name)
         w.key("displayName"); w.string(place.displayText)
         if withCoordinates {
-            w.key("latitude"); w.number(place.coordinate.latitude)
-            w.key("longitude"); w.number(place.coordinate.longitude)
+            w.key("latitude"); w.degrees(place.coordinate.latitude)
+            w.key("longitude"); w.degrees(place.coordinate.longitude)
         }
         w.field("countryCode", place.countryCode)
         w.field("admin1", place.admin1)
@@ -254,7 +254,8 @@ public enum WireEncoding {
         if let box = place.boundingBox {
             w.key("boundingBox")
             w.beginObject()
-            w.field("south", box.south); w.field("west", box.west); w.field("north", box.north); w.field("east", box.east)
+            w.key("south"); w.degrees(box.south); w.key("west"); w.degrees(box.west)
+            w.key("north"); w.degrees(box.north); w.key("east"); w.degrees(box.east)
             w.endObject()
         }
         if let tags = place.tags, !tags.isEmpty { writeTags(tags, into: &w) }

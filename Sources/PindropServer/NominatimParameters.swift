@@ -157,7 +157,7 @@ extension QueryParameters {
     /// A finite number, nil when absent; 400 in Nominatim's words when not one.
     func compatNumber(_ name: String) throws -> Double? {
         guard let text = string(name) else { return nil }
-        guard let value = Double(text) ?? Double(text.trimmingWhitespace()), value.isFinite else {
+        guard let value = DecimalNumber.parse(text.trimmingWhitespace()) else {
             throw PindropError.invalidInput("Parameter '\(name)' must be a number.")
         }
         return value
@@ -188,7 +188,7 @@ extension QueryParameters {
     static func boundingBox(_ text: String) throws -> BoundingBox {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 4 else { throw PindropError.invalidInput("Bounding box parameter needs 4 coordinates.") }
-        let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
+        let numbers = parts.compactMap { DecimalNumber.parse($0.trimmingCharacters(in: .whitespaces)) }
         guard numbers.count == 4 else { throw PindropError.invalidInput("Bounding box parameter needs to be numbers.") }
         let x1 = min(max(numbers[0], -180), 180), x2 = min(max(numbers[2], -180), 180)
         let y1 = min(max(numbers[1], -90), 90), y2 = min(max(numbers[3], -90), 90)

@@ -53,7 +53,7 @@ enum NominatimWire {
             writeDetails(place, terms, into: &w, output: output)
             w.endObject()
             w.key("bbox"); w.beginArray()
-            for value in [terms.box.west, terms.box.south, terms.box.east, terms.box.north] { w.number(rounded(value)) }
+            for value in [terms.box.west, terms.box.south, terms.box.east, terms.box.north] { w.degrees(value) }
             w.endArray()
             w.key("geometry"); writeGeometry(n < geometries.count ? geometries[n] : .point(place.coordinate), into: &w)
             w.endObject()
@@ -175,7 +175,7 @@ enum NominatimWire {
     static func writePoint(_ c: Coordinate, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", "Point")
-        w.key("coordinates"); w.beginArray(); w.number(rounded(c.longitude)); w.number(rounded(c.latitude)); w.endArray()
+        w.key("coordinates"); w.beginArray(); w.degrees(c.longitude); w.degrees(c.latitude); w.endArray()
         w.endObject()
     }
 
@@ -233,8 +233,4 @@ enum NominatimWire {
         if negative { out[0] = UInt8(ascii: "-") }
         return count
     }
-
-    /// A coordinate rounded to Nominatim's 7 decimals, where it goes out as a number (GeoJSON's points and `bbox`,
-    /// Photon's `extent`).
-    static func rounded(_ value: Double) -> Double { (value * 1e7).rounded() / 1e7 }
 }

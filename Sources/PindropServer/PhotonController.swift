@@ -185,7 +185,7 @@ enum PhotonWire {
             if terms.hasExtent {
                 // Photon's order: the north-west corner, then the south-east one (not GeoJSON's bbox order).
                 w.key("extent"); w.beginArray()
-                for value in [terms.box.west, terms.box.north, terms.box.east, terms.box.south] { w.number(NominatimWire.rounded(value)) }
+                for value in [terms.box.west, terms.box.north, terms.box.east, terms.box.south] { w.degrees(value) }
                 w.endArray()
             }
             w.endObject()

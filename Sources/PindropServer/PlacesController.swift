@@ -10,6 +10,8 @@ struct PlacesController<Context: RequestContext>: Sendable {
     let suggestMinChars: Int
     /// Times each verb (`pindrop_engine_duration_seconds`); nil when metrics are off.
     let metrics: ServerMetrics?
+    /// Where nearby pages of more than `RequestLimits.maxResults` places are made.
+    let heavy: HeavyRoutes
 
     /// Every endpoint here only reads, so each is a GET.
     func addRoutes(to group: RouterGroup<Context>) {
@@ -60,8 +62,12 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let nearby = try NearbyRequest(coordinate: try query.requiredCoordinate(), radiusMeters: try query.number("radius") ?? 1000,
                                        limit: try query.limit(most: RequestLimits.maxNearbyPage),
                                        category: query.string("category"), cursor: query.string("cursor"))
+        let provider = query.provider()
         return try await Responses.answer(nearby.echo, format: try query.format()) {
-            try await metrics.timed(.nearby) { try await places.nearby(nearby, provider: query.provider()) }
+            guard nearby.limit > RequestLimits.maxResults else {
+                return try await metrics.timed(.nearby) { try await places.nearby(nearby, provider: provider) }
+            }
+            return try await heavy.run { [metrics, places] in try await metrics.timed(.nearby) { try await places.nearby(nearby, provider: provider) } }
         }
     }
 

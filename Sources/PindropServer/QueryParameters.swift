@@ -145,7 +145,7 @@ struct QueryParameters {
     /// A finite number, nil when absent.
     func number(_ name: String) throws -> Double? {
         guard let text = value(name) else { return nil }
-        guard let value = Double(text), value.isFinite else {
+        guard let value = DecimalNumber.parse(text) else {
             throw PindropError.invalidInput("\"\(name)\" must be a number, got \"\(text.prefix(40))\"")
         }
         return value
@@ -212,7 +212,7 @@ extension PlaceID {
     static func validated(_ id: String) throws -> String {
         guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw PindropError.invalidInput("the place id is empty") }
         guard !id.unicodeScalars.contains(where: QueryParameters.isControl) else { throw PindropError.invalidInput("the place id holds control characters") }
-        guard id.count <= maxLength else { throw PindropError.invalidInput("the place id is longer than \(maxLength) characters") }
+        guard RequestLimits.fits(id, within: maxLength) else { throw PindropError.invalidInput("the place id is longer than \(maxLength) characters") }
         return id
     }
 }

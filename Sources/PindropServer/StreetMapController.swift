@@ -9,6 +9,8 @@ import PindropCore
 ///   not overlapping at that zoom, for the map's place labels.
 struct StreetMapController<Context: RequestContext>: Sendable {
     let places: PlaceService
+    /// Where street maps are made (`HeavyRoutes`).
+    let heavy: HeavyRoutes
 
     /// The widest box served, in degrees on each side (about 11 km × 5.5 km at Helsinki's latitude).
     static var maxSpan: Double { 0.1 }
@@ -49,8 +51,8 @@ struct StreetMapController<Context: RequestContext>: Sendable {
             w.beginObject()
             w.key("id"); w.string(label.id)
             w.key("name"); w.string(label.name)
-            w.key("latitude"); w.number(label.coordinate.latitude)
-            w.key("longitude"); w.number(label.coordinate.longitude)
+            w.key("latitude"); w.degrees(label.coordinate.latitude)
+            w.key("longitude"); w.degrees(label.coordinate.longitude)
             w.key("population"); w.number(label.population)
             w.endObject()
         }
@@ -66,16 +68,18 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         // A box wider than maxSpan answers no features and says to zoom in (as a map shows no streets zoomed out).
         let zoomIn = !Self.isDrawable(box)
         let empty = zoomIn || box.north == box.south || box.east == box.west
-        let (features, attribution) = empty ? ([], []) : try await places.streetMap(in: box, limit: limit)
-        return Responses.json(Self.featureCollection(features, box: box, limit: limit, attribution: attribution, zoomIn: zoomIn),
-                              format: .geojson)
+        guard !empty else { return Responses.json(Self.featureCollection([], box: box, limit: limit, attribution: [], zoomIn: zoomIn), format: .geojson) }
+        return try await heavy.run { [places] in
+            let (features, attribution) = try await places.streetMap(in: box, limit: limit)
+            return Responses.json(Self.featureCollection(features, box: box, limit: limit, attribution: attribution, zoomIn: false), format: .geojson)
+        }
     }
 
     /// Parses "west,south,east,north": four numbers on the globe, the corners in either order (as Nominatim's
     /// viewbox takes them). A box with no area is valid and holds nothing.
     static func boundingBox(_ text: String) throws -> BoundingBox {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
+        let numbers = parts.compactMap { DecimalNumber.parse($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, numbers.count == 4 else {
             throw PindropError.invalidInput("\"bbox\" must be four numbers west,south,east,north, got \"\(text.prefix(80))\"")
         }

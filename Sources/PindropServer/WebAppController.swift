@@ -31,6 +31,23 @@ struct WebAppController<Context: RequestContext>: Sendable {
         }
     }
 
+    /// The web app's `Content-Security-Policy`: its own scripts, styles and data, Leaflet's from `leafletURL`
+    /// when it is set, map tiles from `tileURL`'s host (`{s}` is any subdomain), and no page may frame it
+    /// (`frame-ancestors 'none'`, against clickjacking). Leaflet sets styles inline.
+    static func contentSecurityPolicy(_ configuration: ServerConfiguration) -> String {
+        func origin(_ url: String) -> String? {
+            guard let scheme = url.range(of: "://") else { return nil }
+            let rest = url[scheme.upperBound...]
+            let host = rest.prefix { $0 != "/" }.replacingOccurrences(of: "{s}", with: "*")
+            return host.isEmpty || host.contains("{") ? nil : url[..<scheme.upperBound] + host
+        }
+        let leaflet = configuration.leafletURL.flatMap(origin).map { " " + $0 } ?? ""
+        let tiles = origin(configuration.tileURL).map { " " + $0 } ?? ""
+        return "default-src 'self'; script-src 'self'\(leaflet); style-src 'self' 'unsafe-inline'\(leaflet); "
+            + "img-src 'self' data:\(leaflet)\(tiles); connect-src 'self'; object-src 'none'; base-uri 'none'; "
+            + "form-action 'self'; frame-ancestors 'none'"
+    }
+
     @Sendable func config(_ request: Request, context: Context) async throws -> Response {
         var w = JSONWriter()
         w.beginObject()
