@@ -193,7 +193,8 @@ public enum WireEncoding {
             w.field("county", address.county)
             w.field("state", address.state)
             w.field("country", address.country)
-            w.key("formatted"); w.string(address.formatted(countryCode: result.place.countryCode))
+            // As the country writes it, lines separated by "\n" (`AddressFormatter`).
+            w.key("formatted"); w.string(AddressFormatter.format(AddressParts(address, countryCode: result.place.countryCode)))
             w.endObject()
         }
         if let box = result.place.boundingBox {

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { userApi } from "./account.js";
 import { setStatus, showMessage } from "./panel.js";
 import { showPlace } from "./map.js";
-import { placeName, placeBody, formatCoordinates } from "./place.js";
+import { placeName, placeBody, formatCoordinates, addressText } from "./place.js";
 
 const card = $("place-card");
 const saveButton = $("save-button");
@@ -29,10 +29,20 @@ export function openSingle(place) {
 export function showCard(place) {
   single = place;
   $("place-name").textContent = placeName(place);
+  showAddress(place);
   $("place-coords").textContent = formatCoordinates(place);
   card.hidden = false;
   updateSaveButton();
   history.replaceState(null, "", "#place=" + encodeURIComponent(place.id));
+}
+
+/** The address under the name, line under line as its country writes it; left out when the name already starts
+ * with it (an address's own list line: "Simonkatu 7, 00100 Helsinki"). */
+function showAddress(place) {
+  const text = addressText(place);
+  const shown = Boolean(text) && !placeName(place).startsWith(text.split("\n")[0]);
+  $("place-address").textContent = shown ? text : "";
+  $("place-address").hidden = !shown;
 }
 
 export function hideCard() {
