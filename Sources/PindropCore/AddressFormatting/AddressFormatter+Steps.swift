@@ -84,17 +84,20 @@ extension AddressFormatter {
     }
 
     /// The country's rewrites, each rule in order on each part that can reach the text.
-    func rewrite(_ values: inout [String?], _ others: inout [String: String], by rules: [ComponentRewrite], slots: [Int]) {
+    func rewrite(_ values: inout [String?], _ others: inout [String: String], by form: CountryFormat, slots: [Int]) {
+        let rules = form.replacements
         guard !rules.isEmpty else { return }
         for slot in slots {
             guard var value = values[slot] else { continue }
+            let filter = form.rewriteFilter(for: slot)
+            guard value.withUTF8Bytes({ filter.mayMatch($0) }) else { continue }
             for rule in rules { value = rule.apply(to: value, slot: slot) }
             values[slot] = value
         }
-        for (key, original) in others {
+        for (key, original) in others where original.withUTF8Bytes({ form.rewriteFilter.mayMatch($0) }) {
             var value = original
             for rule in rules { value = rule.apply(to: value, slot: nil) }
-            others[key] = value
+            if value != original { others[key] = value }
         }
     }
 
@@ -137,7 +140,7 @@ extension AddressFormatter {
     func abbreviate(_ values: inout [String?], languages: [Int]) {
         for language in languages {
             for abbreviation in abbreviations[language] {
-                guard var value = values[abbreviation.slot] else { continue }
+                guard var value = values[abbreviation.slot], value.withUTF8Bytes({ abbreviation.filter.mayMatch($0) }) else { continue }
                 for rule in abbreviation.rewrites {
                     if let shorter = rule.pattern.replacingFirst(in: value, with: rule.replacement) { value = shorter }
                 }

@@ -22,6 +22,8 @@ public struct AddressFormatter: Sendable {
     struct Abbreviation: Sendable {
         let slot: Int
         let rewrites: [TextRewrite]
+        /// Which values hold one of the long words.
+        let filter: BytePrefilter
     }
 
     /// The formatter of the templates shipped with PindropCore, made at first use.
@@ -69,13 +71,14 @@ public struct AddressFormatter: Sendable {
         var compiled: [Abbreviation] = []
         for entry in entries {
             guard let slot = components.slotByName[entry.component] else { continue }
-            var rewrites: [TextRewrite] = []
+            var rewrites: [TextRewrite] = [], filter = BytePrefilter()
             for pair in entry.pairs {
                 guard pair.count == 2 else { throw .invalidInput("address abbreviations: not a [long, short] pair") }
                 rewrites.append(TextRewrite(pattern: try TextPattern("(^|\\s)" + literalPattern(pair[0]) + "\\b"),
                                             replacement: PatternReplacement("$1" + pair[1])))
+                filter.add(word: pair[0])
             }
-            compiled.append(Abbreviation(slot: slot, rewrites: rewrites))
+            compiled.append(Abbreviation(slot: slot, rewrites: rewrites, filter: filter))
         }
         return compiled
     }
@@ -121,19 +124,25 @@ public struct AddressFormatter: Sendable {
         let hasRoadOrPostcode = values[components.road] != nil || values[components.postcode] != nil
         let template = hasRoadOrPostcode ? form.address ?? defaultFormat.address! : form.fallback ?? defaultFormat.fallback!
         fixNumericCountry(&values)
-        rewrite(&values, &others, by: form.replacements, slots: rewrittenSlots[template])
+        rewrite(&values, &others, by: form, slots: rewrittenSlots[template])
         if resolved != nil { addCodes(&values, form: form) }
-        if !others.isEmpty {
+        if others.count == 1 {
+            values[components.attention] = others.first?.value
+        } else if !others.isEmpty {
             values[components.attention] = others.sorted { $0.key < $1.key }.map(\.value).joined(separator: ", ")
         }
         if abbreviate { self.abbreviate(&values, languages: form.languages) }
         var text: [UInt8] = []
         text.reserveCapacity(256)
         templates[template].render(values, into: &text)
-        AddressText.clean(&text)
-        AddressText.distinctParts(&text)
-        for rule in form.postformat { _ = rule.pattern.replaceFirst(in: &text, with: rule.replacement) }
-        AddressText.clean(&text)
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(256)
+        AddressText.clean(&text, scratch: &scratch)
+        AddressText.distinctParts(&text, scratch: &scratch)
+        if !form.postformat.isEmpty, text.withUnsafeBufferPointer({ form.postformatFilter.mayMatch($0) }) {
+            for rule in form.postformat { _ = rule.pattern.replaceFirst(in: &text, with: rule.replacement) }
+        }
+        AddressText.clean(&text, scratch: &scratch)
         return Self.string(text, singleLine: singleLine)
     }
 

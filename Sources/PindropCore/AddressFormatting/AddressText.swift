@@ -11,28 +11,30 @@ enum AddressText {
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (0x09...0x0D).contains(b) }
 
     /// The reference's `_clean`: the steps below, then each line's parts de-duplicated; ends with a newline.
-    static func clean(_ text: inout [UInt8]) {
+    /// `scratch` is room to write on (its bytes are not kept).
+    static func clean(_ text: inout [UInt8], scratch: inout [UInt8]) {
         if text.contains(UInt8(ascii: "&")) { rewrite(&text, apostropheEntity) }
         while let last = text.last, isSpace(last) || last == comma || last == UInt8(ascii: "}") { text.removeLast() }
         var lead = 0
         while lead < text.count, isSpace(text[lead]) || text[lead] == comma { lead += 1 }
         text.removeFirst(lead)
         if text.starts(with: [UInt8(ascii: "-"), space]) { text.removeFirst(2) }
-        let commas = text.contains(comma)
-        if commas {
+        if text.contains(comma) {
             rewrite(&text, commaSpaceComma)
             rewrite(&text, blanksAroundComma)
-        }
-        rewrite(&text, blankRun)
-        rewrite(&text) { t, i in isBlank(t[i]) && i + 1 < t.count && t[i + 1] == newline ? (1, .nothing) : nil }
-        if commas {
+            rewrite(&text, blankRun)
+            rewrite(&text) { t, i in isBlank(t[i]) && i + 1 < t.count && t[i + 1] == newline ? (1, .nothing) : nil }
             rewrite(&text) { t, i in t[i] == newline && i + 1 < t.count && t[i + 1] == comma ? (2, .one(newline)) : nil }
             rewrite(&text, commaRun)
             rewrite(&text) { t, i in t[i] == comma && i + 1 < t.count && t[i + 1] == newline ? (1, .nothing) : nil }
+            rewrite(&text) { t, i in run(after: newline, of: isBlank, in: t, at: i) }
+            rewrite(&text) { t, i in run(after: newline, of: { $0 == newline }, in: t, at: i) }
+        } else {
+            // Without commas the comma steps do nothing, and the four white-space steps come to one.
+            rewrite(&text, whiteSpaceRun)
         }
-        rewrite(&text) { t, i in run(after: newline, of: isBlank, in: t, at: i) }
-        rewrite(&text) { t, i in run(after: newline, of: { $0 == newline }, in: t, at: i) }
-        text = distinctLines(text)
+        distinctLines(text, into: &scratch)
+        swap(&text, &scratch)
         while let last = text.last, isSpace(last) { text.removeLast() }
         lead = 0
         while lead < text.count, isSpace(text[lead]) { lead += 1 }
@@ -82,6 +84,20 @@ enum AddressText {
         return (j - i, .one(first))
     }
 
+    /// `s/\h\h+/ /g`, `s/\h\n/\n/g`, `s/\n\h+/\n/g` and `s/\n\n+/\n/g` in one: a run of blanks and newlines with a
+    /// newline in it becomes one newline, a run of two blanks or more one space (in a text without commas, where
+    /// the steps between them in the reference change nothing).
+    static func whiteSpaceRun(_ t: UnsafeMutableBufferPointer<UInt8>, _ i: Int) -> (Int, Written)? {
+        guard isBlank(t[i]) || t[i] == newline else { return nil }
+        var j = i, newlines = false
+        while j < t.count, isBlank(t[j]) || t[j] == newline {
+            newlines = newlines || t[j] == newline
+            j += 1
+        }
+        if newlines { return j - i > 1 ? (j - i, .one(newline)) : nil }
+        return j - i > 1 ? (j - i, .one(space)) : nil
+    }
+
     /// `s/,\s*,/, /g`.
     static func commaSpaceComma(_ t: UnsafeMutableBufferPointer<UInt8>, _ i: Int) -> (Int, Written)? {
         guard t[i] == comma else { return nil }
@@ -125,39 +141,50 @@ enum AddressText {
         return (5, .one(UInt8(ascii: "'")))
     }
 
-    /// Each line once, without blanks at its ends, and within it each comma-separated part once, joined by ", ".
-    static func distinctLines(_ text: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count + 8)
-        var lines: [Range<Int>] = []
-        for line in fields(of: text[...], separatedBy: newline) {
-            let trimmed = trimmedBlanks(line, in: text)
-            if lines.contains(where: { text[$0].elementsEqual(text[trimmed]) }) { continue }
-            lines.append(trimmed)
-            if lines.count > 1 { out.append(newline) }
-            var words: [Range<Int>] = []
-            for word in fields(of: text[trimmed], separatedBy: comma) {
-                let w = trimmedBlanks(word, in: text)
-                if !isNewYork(text[w]), words.contains(where: { text[$0].elementsEqual(text[w]) }) { continue }
-                if !words.isEmpty { out += [comma, space] }
-                words.append(w)
-                out += text[w]
+    /// Each line once, without blanks at its ends, and within it each comma-separated part once, joined by ", ",
+    /// written into `out`.
+    static func distinctLines(_ text: [UInt8], into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        var end = text.count
+        while end > 0, text[end - 1] == newline { end -= 1 }  // Perl's split leaves out trailing empty fields
+        guard end > 0 else { return }
+        let lineCount = text[..<end].count(where: { $0 == newline }) + 1
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: lineCount) { kept in
+            var keptCount = 0, start = 0
+            while start <= end {
+                var stop = start
+                while stop < end, text[stop] != newline { stop += 1 }
+                let line = trimmedBlanks(start..<stop, in: text)
+                start = stop + 1
+                if kept[..<keptCount].contains(where: { text[$0].elementsEqual(text[line]) }) { continue }
+                kept[keptCount] = line
+                keptCount += 1
+                if keptCount > 1 { out.append(newline) }
+                if text[line].contains(comma) { writeDistinctParts(of: line, in: text, into: &out) } else { out += text[line] }
             }
         }
-        return out
     }
 
-    /// Perl's `split`: the fields between separators, trailing empty ones left out.
-    static func fields(of text: ArraySlice<UInt8>, separatedBy separator: UInt8) -> [Range<Int>] {
-        var fields: [Range<Int>] = []
-        var start = text.startIndex
-        for i in text.indices where text[i] == separator {
-            fields.append(start..<i)
-            start = i + 1
+    /// A line's comma-separated parts (Perl's `split /,/`: trailing empty ones left out), each without blanks at its
+    /// ends, each once but "New York", joined by ", ".
+    static func writeDistinctParts(of line: Range<Int>, in text: [UInt8], into out: inout [UInt8]) {
+        var end = line.upperBound
+        while end > line.lowerBound, text[end - 1] == comma { end -= 1 }
+        let partCount = text[line.lowerBound..<end].count(where: { $0 == comma }) + 1
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: partCount) { kept in
+            var keptCount = 0, start = line.lowerBound
+            while start <= end, end > line.lowerBound {
+                var stop = start
+                while stop < end, text[stop] != comma { stop += 1 }
+                let part = trimmedBlanks(start..<stop, in: text)
+                start = stop + 1
+                if !isNewYork(text[part]), kept[..<keptCount].contains(where: { text[$0].elementsEqual(text[part]) }) { continue }
+                kept[keptCount] = part
+                keptCount += 1
+                if keptCount > 1 { out += [comma, space] }
+                out += text[part]
+            }
         }
-        fields.append(start..<text.endIndex)
-        while let last = fields.last, last.isEmpty { fields.removeLast() }
-        return fields
     }
 
     static func trimmedBlanks(_ range: Range<Int>, in text: [UInt8]) -> Range<Int> {
@@ -169,31 +196,33 @@ enum AddressText {
 
     /// "new york" in any case: the one part the reference never takes out as a repeat.
     static func isNewYork(_ part: ArraySlice<UInt8>) -> Bool {
-        part.count == 8 && zip(part, "new york".utf8).allSatisfy { ($0 | 0x20) == $1 || ($0 == $1) }
+        part.count == 8 && zip(part, "new york".utf8).allSatisfy { $0 == $1 || ($0 | 0x20) == $1 }
     }
 
-    /// The reference's first step after the template: the text's ", "-separated parts, each without white space at
-    /// its start, each once (but "New York").
-    static func distinctParts(_ text: inout [UInt8]) {
-        var parts: [Range<Int>] = []
-        var start = 0, i = 0
-        while i + 1 < text.count {
-            if text[i] == comma, text[i + 1] == space { parts.append(start..<i); start = i + 2; i += 2 } else { i += 1 }
+    /// The reference's first step after the template: the text's ", "-separated parts (trailing empty ones left
+    /// out), each without white space at its start, each once (but "New York"). `scratch` is room to write on.
+    static func distinctParts(_ text: inout [UInt8], scratch: inout [UInt8]) {
+        let separators = text.indices.dropLast().count(where: { text[$0] == comma && text[$0 + 1] == space })
+        guard separators > 0 else { return }
+        scratch.removeAll(keepingCapacity: true)
+        var end = text.count
+        while end >= 2, text[end - 2] == comma, text[end - 1] == space { end -= 2 }
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: separators + 1) { kept in
+            var keptCount = 0, start = 0
+            while start <= end, end > 0 {
+                var stop = start
+                while stop < end, !(text[stop] == comma && stop + 1 < end && text[stop + 1] == space) { stop += 1 }
+                var lower = start
+                while lower < stop, isSpace(text[lower]) { lower += 1 }
+                let piece = lower..<stop
+                start = stop + 2
+                if !isNewYork(text[piece]), kept[..<keptCount].contains(where: { text[$0].elementsEqual(text[piece]) }) { continue }
+                kept[keptCount] = piece
+                keptCount += 1
+                if keptCount > 1 { scratch += [comma, space] }
+                scratch += text[piece]
+            }
         }
-        guard !parts.isEmpty else { return }
-        parts.append(start..<text.count)
-        while let last = parts.last, last.isEmpty { parts.removeLast() }
-        var out: [UInt8] = [], kept: [Range<Int>] = []
-        out.reserveCapacity(text.count)
-        for part in parts {
-            var lower = part.lowerBound
-            while lower < part.upperBound, isSpace(text[lower]) { lower += 1 }
-            let piece = lower..<part.upperBound
-            if !isNewYork(text[piece]), kept.contains(where: { text[$0].elementsEqual(text[piece]) }) { continue }
-            if !kept.isEmpty { out += [comma, space] }
-            kept.append(piece)
-            out += text[piece]
-        }
-        text = out
+        swap(&text, &scratch)
     }
 }

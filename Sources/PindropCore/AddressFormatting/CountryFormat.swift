@@ -8,6 +8,10 @@ struct CountryFormat: Sendable {
     let address, fallback: Int?
     let replacements: [ComponentRewrite]
     let postformat: [TextRewrite]
+    /// Which values the rewrites may change: a component's that no rule names, each named one's, the written text.
+    let rewriteFilter: BytePrefilter
+    let namedRewriteFilters: [(slot: Int, filter: BytePrefilter)]
+    let postformatFilter: BytePrefilter
     let territory: Territory?
     let stateCodes, countyCodes: CodeTable?
     /// Indexes into the formatter's abbreviations.
@@ -37,6 +41,8 @@ struct CountryFormat: Sendable {
             let (from, to) = try Self.pair(pair)
             return TextRewrite(pattern: try TextPattern(from), replacement: PatternReplacement(to))
         }
+        (rewriteFilter, namedRewriteFilters) = Self.filters(replacements)
+        postformatFilter = postformat.reduce(into: BytePrefilter()) { $0.add($1.pattern) }
         territory = rules?.useCountry.map { target in
             let state = rules?.addComponent.flatMap { added -> String? in
                 let parts = added.split(separator: "=", maxSplits: 1)
@@ -48,6 +54,26 @@ struct CountryFormat: Sendable {
         countyCodes = data.countyCodes[code].map(CodeTable.init)
         languages = (data.countryLanguages[code] ?? []).compactMap { languageIndex[$0] }
         districtIsNeighbourhood = code.isEmpty || AddressComponents.smallDistrictCountries.contains(code)
+    }
+
+    /// The rewrites' filter for any component, and for each component a rule names (which also meets that rule's
+    /// own text).
+    private static func filters(_ rewrites: [ComponentRewrite]) -> (BytePrefilter, [(slot: Int, filter: BytePrefilter)]) {
+        let any = rewrites.reduce(into: BytePrefilter()) { $0.add($1.pattern) }
+        var named: [(slot: Int, filter: BytePrefilter)] = []
+        for rewrite in rewrites {
+            guard let slot = rewrite.slot, let exact = rewrite.exact, let pattern = rewrite.slotPattern else { continue }
+            if !named.contains(where: { $0.slot == slot }) { named.append((slot, any)) }
+            let n = named.firstIndex { $0.slot == slot }!
+            named[n].filter.add(pattern)
+            named[n].filter.add(whole: exact)
+        }
+        return (any, named)
+    }
+
+    /// The filter for the rewrites of the component in `slot`.
+    func rewriteFilter(for slot: Int) -> BytePrefilter {
+        namedRewriteFilters.first { $0.slot == slot }?.filter ?? rewriteFilter
     }
 
     private static func pair(_ pair: [String]) throws(PindropError) -> (String, String) {

@@ -28,8 +28,9 @@ struct TextPattern: Sendable {
     let slotCount: Int
     /// Matches only at the start (`^...`).
     let anchored: Bool
-    /// The byte every match starts with, when there is one: other starts are skipped unread.
-    let firstByte: UInt8?
+    /// The bytes every match starts with (empty when it starts with a class, a choice or a repeat): other starts are
+    /// skipped unread, and `BytePrefilter` tells from them which texts cannot match at all.
+    let literalPrefix: [UInt8]
 
     /// At most this many steps a search: a pathological text gives up (no match) instead of running long.
     static let stepBudget = 100_000
@@ -44,25 +45,37 @@ struct TextPattern: Sendable {
         program = emitter.program
         sets = parser.sets
         slotCount = 2 * (parser.groupCount + 1)
-        var first = program.drop { if case .save = $0 { true } else { false } }
-        anchored = first.first == .textStart
-        if anchored { first = first.dropFirst() }
-        if case .byte(let b) = first.first { firstByte = b } else { firstByte = nil }
+        var prefix: [UInt8] = [], anchored = false
+        walk: for instruction in program {
+            switch instruction {
+            case .save: continue
+            case .textStart where prefix.isEmpty && !anchored: anchored = true
+            case .byte(let b): prefix.append(b)
+            default: break walk
+            }
+        }
+        (self.anchored, literalPrefix) = (anchored, prefix)
+    }
+
+    /// Whether the literal start is at byte `i`.
+    @inline(__always)
+    private func prefixMatches(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        guard i + literalPrefix.count <= text.count else { return false }
+        for k in literalPrefix.indices where text[i + k] != literalPrefix[k] { return false }
+        return true
     }
 
     /// The first match's capture slots (byte offsets, -1 for a group that took no part), or nil.
     func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> [Int]? {
         let last = anchored ? 0 : text.count
-        if let firstByte {
-            // A quick look before any allocation: most rules do not apply to most texts.
-            guard (0..<min(last + 1, text.count)).contains(where: { text[$0] == firstByte }) else { return nil }
-        }
+        // A quick look before any allocation: most rules do not apply to most texts.
+        guard literalPrefix.isEmpty || (0...last).contains(where: { prefixMatches(text, at: $0) }) else { return nil }
         var captures = [Int](repeating: -1, count: slotCount)
         var stack: [Backtrack] = []
         var budget = Self.stepBudget
         for start in 0...last {
             if start < text.count, text[start] & 0xC0 == 0x80 { continue }  // inside a character
-            if let firstByte, start >= text.count || text[start] != firstByte { continue }
+            if !literalPrefix.isEmpty, !prefixMatches(text, at: start) { continue }
             if run(text, from: start, captures: &captures, stack: &stack, budget: &budget) { return captures }
             if budget <= 0 { return nil }
         }
