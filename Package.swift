@@ -35,8 +35,11 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Foundation only: value types, text normalisation, geo math, protocols, wire encoding.
-        .target(name: "PindropCore", swiftSettings: swiftSettings),
+        // Foundation only: value types, text normalisation, geo math, protocols, wire encoding. Its resource is
+        // OpenCage's address templates (MIT) as scripts/make-address-formats.py writes them, with their licence.
+        .target(name: "PindropCore",
+                resources: [.copy("AddressFormatting/address-formats.json"), .copy("AddressFormatting/address-formats.LICENSE.txt")],
+                swiftSettings: swiftSettings),
         // System zlib, for .gz GeoNames dumps.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // libdeflate, for the zlib-compressed blobs of OSM PBF files: whole blobs of known size, inflated in less

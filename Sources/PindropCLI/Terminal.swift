@@ -75,19 +75,34 @@ enum Terminal {
     }
 
     /// Prints results as an aligned table, or "No Results"; a result with an explanation gets its line under it.
+    /// When a result has a street address its name does not start with (a venue's, a building's), an address column
+    /// shows it as its country writes it, on one line.
     static func printTable(_ results: [PlaceResult]) {
         guard !results.isEmpty else { print("No Results"); return }
         let showDistance = results.contains { $0.distanceMeters != nil }
-        var rows = [["#", "name", "latitude", "longitude", "population"] + (showDistance ? ["distance"] : []) + ["id"]]
+        let addresses = results.map { addressLine($0.place) }
+        let showAddress = addresses.contains { $0 != nil }
+        var rows = [["#", "name"] + (showAddress ? ["address"] : []) + ["latitude", "longitude", "population"]
+                    + (showDistance ? ["distance"] : []) + ["id"]]
         for (i, r) in results.enumerated() {
             let p = r.place
-            var row = [String(i + 1), r.label, String(format: "%.5f", p.coordinate.latitude),
-                       String(format: "%.5f", p.coordinate.longitude), String(p.population)]
+            var row = [String(i + 1), r.label] + (showAddress ? [addresses[i] ?? ""] : [])
+            row += [String(format: "%.5f", p.coordinate.latitude), String(format: "%.5f", p.coordinate.longitude), String(p.population)]
             if showDistance { row.append(r.distanceMeters.map(formatDistance) ?? "") }
             row.append(p.id)
             rows.append(row)
         }
         printColumns(rows, notes: [nil] + results.map { r in r.explanation.map { explanationLine($0, placeName: r.place.name) } })
+    }
+
+    /// A place's street address on one line, as its country writes it ("Städtle 38, 9490 Vaduz, Liechtenstein");
+    /// nil for a place without a street, house number or postcode, or whose name starts with its address's first
+    /// line (an address's or a street's own list line says it already).
+    static func addressLine(_ place: Place) -> String? {
+        guard let a = place.address, a.street != nil || a.houseNumber != nil || a.postcode != nil else { return nil }
+        let lines = AddressFormatter.format(AddressParts(a, countryCode: place.countryCode)).split(separator: "\n")
+        guard let first = lines.first, !place.displayName.hasPrefix(first) else { return nil }
+        return lines.joined(separator: ", ")
     }
 
     /// Why a result ranked where it did, in one line:

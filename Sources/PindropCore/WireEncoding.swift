@@ -248,7 +248,8 @@ public enum WireEncoding {
             w.field("county", address.county)
             w.field("state", address.state)
             w.field("country", address.country)
-            w.key("formatted"); w.string(address.formatted(countryCode: place.countryCode))
+            // As the country writes it, lines separated by "\n" (`AddressFormatter`).
+            w.key("formatted"); w.string(AddressFormatter.format(AddressParts(address, countryCode: place.countryCode)))
             w.endObject()
         }
         if let box = place.boundingBox {

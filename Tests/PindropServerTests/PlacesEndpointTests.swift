@@ -115,7 +115,8 @@ struct PlacesEndpointTests {
             #expect(address["houseNumber"] as? String == "5")
             #expect(address["postcode"] as? String == "00100")
             #expect(address["town"] as? String == "Helsinki")
-            #expect(address["formatted"] as? String == "Mannerheimintie 5, 00100 Helsinki")
+            // As Finland writes it: street and number, then postcode and town, one line under the other.
+            #expect(address["formatted"] as? String == "Mannerheimintie 5\n00100 Helsinki")
             #expect((result["distanceMeters"] as? Double ?? 99) < 10)
             let geojson = try await client.get("/v1/reverse?lat=48.85&lon=2.35&format=geojson")
             let features = try #require(try geojson.json["features"] as? [[String: Any]])

@@ -21,27 +21,32 @@ enum LineBatch {
         return WireEncoding.batchLine(query: [("length", .integer(length))], .failure(error)).bytes
     }
 
+    /// What a worker is given: its number, a part of the input (whole lines, each ending in a newline) and the
+    /// number of the part's first line in the whole input (1 for the first).
+    typealias Answer = @Sendable (_ worker: Int, _ part: ArraySlice<UInt8>, _ firstLine: Int) async -> [UInt8]
+
     /// Reads everything `read` gives (it fills a buffer and returns the bytes read, 0 at the end, negative on
     /// failure), calls `answer` with a worker number and each part (whole lines, each ending in a newline), and
     /// hands each part's output to `write` in input order; a line too long to read gets `tooLongAnswer` instead,
     /// in its place.
-    static func run(read: (UnsafeMutableRawBufferPointer) -> Int, write: ([UInt8]) -> Void,
-                    answer: @escaping @Sendable (_ worker: Int, _ part: ArraySlice<UInt8>) async -> [UInt8]) async throws {
+    static func run(read: (UnsafeMutableRawBufferPointer) -> Int, write: ([UInt8]) -> Void, answer: @escaping Answer) async throws {
         var carried: [UInt8] = []  // the start of a line the last block cut off, at most maximumLineLength bytes
         var overlong: Int?  // the length so far of a line over the limit, being skipped
+        var linesBefore = 0
         var block = [UInt8](repeating: 0, count: blockSize)
         while true {
             let n = block.withUnsafeMutableBytes { read($0) }
             if n < 0 { throw PindropError.unreadableData("cannot read the batch input") }
             if n == 0 {
                 if let overlong { write(tooLongAnswer(length: overlong) + [0x0A]) }
-                if !carried.isEmpty { carried.append(0x0A); await answerParts(carried, write: write, answer: answer) }
+                if !carried.isEmpty { carried.append(0x0A); await answerParts(carried, after: linesBefore, write: write, answer: answer) }
                 return
             }
             var start = 0
             if let skipped = overlong {
                 guard let newline = firstNewline(in: block, 0..<n) else { overlong = skipped + n; continue }
                 write(tooLongAnswer(length: skipped + newline) + [0x0A])
+                linesBefore += 1
                 overlong = nil
                 start = newline + 1
             }
@@ -60,7 +65,7 @@ enum LineBatch {
                 overlong = carried.count
                 carried = []
             }
-            await answerParts(chunk, write: write, answer: answer)
+            linesBefore = await answerParts(chunk, after: linesBefore, write: write, answer: answer)
         }
     }
 
@@ -83,9 +88,11 @@ enum LineBatch {
         }
     }
 
-    /// Answers a chunk of whole lines, one part per worker, and writes the parts' output in order.
-    private static func answerParts(_ chunk: [UInt8], write: ([UInt8]) -> Void,
-                                    answer: @escaping @Sendable (Int, ArraySlice<UInt8>) async -> [UInt8]) async {
+    /// Answers a chunk of whole lines, one part per worker, and writes the parts' output in order; returns the
+    /// lines read so far (`linesBefore` and the chunk's).
+    @discardableResult
+    private static func answerParts(_ chunk: [UInt8], after linesBefore: Int, write: ([UInt8]) -> Void,
+                                    answer: @escaping Answer) async -> Int {
         let workers = min(workerCount, max(1, chunk.count / 65_536))
         var cuts = [0]
         for w in 1..<max(workers, 1) {
@@ -95,15 +102,19 @@ enum LineBatch {
         }
         cuts.append(chunk.count)
         let bounds = cuts
+        var firstLines = [linesBefore + 1]
+        for w in 0..<workers { firstLines.append(firstLines[w] + chunk[bounds[w]..<bounds[w + 1]].count(where: { $0 == 0x0A })) }
+        let starts = firstLines
         let outputs = await withTaskGroup(of: (Int, [UInt8]).self) { group in
             for w in 0..<workers {
-                group.addTask { (w, await answer(w, chunk[bounds[w]..<bounds[w + 1]])) }
+                group.addTask { (w, await answer(w, chunk[bounds[w]..<bounds[w + 1]], starts[w])) }
             }
             var outputs = [[UInt8]](repeating: [], count: workers)
             for await (w, out) in group { outputs[w] = out }
             return outputs
         }
         for out in outputs { write(out) }
+        return starts[workers] - 1
     }
 }
 

@@ -30,7 +30,7 @@ extension PlaceService {
         }
         _ = try chain(for: capability, preferring: provider)
         let reverser = fast
-        try await LineBatch.run(read: read, write: write) { worker, part in
+        try await LineBatch.run(read: read, write: write) { worker, part, _ in
             var out: [UInt8] = []
             out.reserveCapacity(part.count * 12)
             var start = part.startIndex

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { userApi } from "./account.js";
 import { setStatus, showMessage } from "./panel.js";
 import { showPlace } from "./map.js";
-import { placeName, placeBody, formatCoordinates } from "./place.js";
+import { placeName, placeBody, formatCoordinates, addressText } from "./place.js";
 import { enterMode } from "./modes.js";
 
 const card = $("place-card");
@@ -29,11 +29,22 @@ export function openSingle(place) {
 
 export function showCard(place) {
   single = place;
-  $("place-name").textContent = placeName(place);
+  const address = shownAddress(place);
+  // With its address under it, a venue is named by its own name; else by its list line.
+  $("place-name").textContent = address && place.name ? place.name : placeName(place);
+  $("place-address").textContent = address || "";
+  $("place-address").hidden = !address;
   $("place-coords").textContent = formatCoordinates(place);
   card.hidden = false;
   updateSaveButton();
   history.replaceState(null, "", "#place=" + encodeURIComponent(place.id));
+}
+
+/** The address the card shows under the name, line under line as its country writes it; null when the place has
+ * none or its list line starts with it (an address's own line: "Simonkatu 7, 00100 Helsinki"). */
+function shownAddress(place) {
+  const text = addressText(place);
+  return text && !placeName(place).startsWith(text.split("\n")[0]) ? text : null;
 }
 
 export function hideCard() {

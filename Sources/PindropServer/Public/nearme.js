@@ -7,7 +7,7 @@ import { $, element } from "./dom.js";
 import { api } from "./api.js";
 import { showMessage, setPanelCollapsed, collapseOnSmallScreens, uncoveredPadding } from "./panel.js";
 import { map, setCredit } from "./map.js";
-import { addressLine } from "./place.js";
+import { addressText } from "./place.js";
 import { registerMode, enterMode, leaveMode } from "./modes.js";
 
 const RADIUS = { initial: 1000, min: 100, max: 5000, step: 100 };
@@ -295,7 +295,7 @@ function popupContent(place) {
   const box = element("div", "venue-popup");
   box.append(element("div", "popup-name", place.name || place.displayName));
   if (place.category) box.append(element("div", "venue-category", categoryLabel(place.category)));
-  box.append(element("div", "venue-address", addressLine(place) || "No street address known"));
+  box.append(element("div", "venue-address", addressText(place) || "No street address known"));
   if (Number.isFinite(place.distanceMeters)) box.append(element("div", "venue-distance", formatDistance(place.distanceMeters) + " away"));
   return box;
 }

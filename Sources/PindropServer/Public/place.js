@@ -5,13 +5,19 @@
 export const placeName = (place) => place.displayName || place.name;
 
 /**
- * The street address as people write it, formatted once by the server: street and number, then
- * postcode and town, as in "Mannerheimintie 5, 00100 Helsinki"; null when the place has no street, house number or
- * postcode.
+ * The street address as its country writes it, formatted once by the server (`address.formatted`): its lines
+ * separated by "\n" ("Mannerheimintie 5\n00100 Helsinki", "350 5th Avenue\nNew York, NY 10118\nUnited States of
+ * America"); null when the place has no street, house number or postcode.
  */
-export function addressLine(place) {
+export function addressText(place) {
   const a = place.address;
-  return a && (a.street || a.houseNumber || a.postcode) ? a.formatted : null;
+  return a && (a.street || a.houseNumber || a.postcode) && a.formatted ? a.formatted : null;
+}
+
+/** The same address on one line, its lines joined by ", ": "Mannerheimintie 5, 00100 Helsinki". */
+export function addressLine(place) {
+  const text = addressText(place);
+  return text && text.split("\n").join(", ");
 }
 
 export function formatCoordinates(place) {
