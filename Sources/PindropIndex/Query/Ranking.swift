@@ -12,10 +12,15 @@ struct Ranking {
     // MARK: Importance
 
     /// A row's importance: log2 of its population plus 100 (people expect the biggest place of a name first; the 100
-    /// keeps a place of unknown population above nothing), plus its kind's bonus.
-    static func importance(population: Int32, kind: PlaceTable.RowKind) -> Float {
-        Float(log2(Double(population) + 100)) + kindBonus(kind)
+    /// keeps a place of unknown population above nothing), plus its kind's bonus, plus `capitalBonus` for a capital.
+    static func importance(population: Int32, kind: PlaceTable.RowKind, capital: Bool = false) -> Float {
+        Float(log2(Double(population) + 100)) + kindBonus(kind) + (capital ? capitalBonus : 0)
     }
+
+    /// A country's capital counts as a place 16 times its size: a capital is what people mean far more often than its
+    /// population says ("Vadu": Vaduz, 5,000 people, before villages of 13,000), while a big city still comes first
+    /// ("Val": Valencia, 800,000, before Valletta, 6,000 × 16).
+    static let capitalBonus: Float = 4
 
     /// What a row's kind adds to its importance: with no population to go by, a street outranks one of its addresses,
     /// a venue its address, and an area (a district, a county) ranks as a village of ~800 people would.
