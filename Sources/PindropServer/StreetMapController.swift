@@ -14,6 +14,8 @@ struct StreetMapController<Context: RequestContext>: Sendable {
 
     /// The widest box served, in degrees on each side (about 11 km × 5.5 km at Helsinki's latitude).
     static var maxSpan: Double { 0.1 }
+    /// The widest box served with a zoom, whose detail bounds the answer: a 512-pixel tile at zoom 12 is 0.176°.
+    static var maxZoomedSpan: Double { 0.2 }
     /// Features sent when the client does not say.
     static var defaultLimit: Int { 5000 }
     /// Most features one answer may hold.
@@ -69,7 +71,7 @@ struct StreetMapController<Context: RequestContext>: Sendable {
         let limit = try query.integer("limit", default: Self.defaultLimit, in: 1...Self.maxLimit)
         let zoom = try query.string("zoom") == nil ? nil : query.integer("zoom", default: 0, in: 0...Self.maxZoom)
         // A box wider than maxSpan answers no features and says to zoom in (as a map shows no streets zoomed out).
-        let zoomIn = !Self.isDrawable(box)
+        let zoomIn = !Self.isDrawable(box, span: zoom == nil ? Self.maxSpan : Self.maxZoomedSpan)
         let empty = zoomIn || box.north == box.south || box.east == box.west
         let (features, attribution) = empty ? ([], []) : try await places.streetMap(in: box, zoom: zoom, limit: limit)
         let writer = StreetMapGeoJSON(box: box, zoom: zoom)
@@ -95,7 +97,7 @@ struct StreetMapController<Context: RequestContext>: Sendable {
     }
 
     /// Whether the box is small enough to draw streets in (wider, and the map should zoom in first).
-    static func isDrawable(_ box: BoundingBox) -> Bool {
-        box.north - box.south <= maxSpan + 1e-9 && box.east - box.west <= maxSpan + 1e-9
+    static func isDrawable(_ box: BoundingBox, span: Double = maxSpan) -> Bool {
+        box.north - box.south <= span + 1e-9 && box.east - box.west <= span + 1e-9
     }
 }
