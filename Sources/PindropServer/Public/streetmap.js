@@ -68,7 +68,12 @@ export function initStreetMap() {
   state.notice.setAttribute("role", "status");
   state.notice.hidden = true;
   document.getElementById("map-notices").append(state.notice);
-  map.on("zoomend", () => { if (map.getZoom() < FIRST_ZOOM) showNotice(false); });
+  // The street data's credit goes with the streets.
+  map.on("zoomend", () => {
+    const shown = map.getZoom() >= FIRST_ZOOM;
+    if (!shown) showNotice(false);
+    setCredit("streets", shown && state.credit.length ? state.credit : null);
+  });
 }
 
 /** The features of every tile of the view at its zoom, each once (a feature crossing tiles is in each). */
