@@ -284,13 +284,21 @@ public struct NearbyRequest: Sendable, Hashable {
     public var limit: Int
     /// Keep only venues of this category ("cafe"); nil keeps all.
     public var category: String?
+    /// Keep only venues, places a person goes to: no towns or districts, and none of `notVenues`.
+    public var venuesOnly: Bool
     /// Where this page starts: after this place of the order; nil for the first page.
     public var after: NearbyPosition?
+
+    /// Categories of named things that are not places to go to, though OpenStreetMap files them under a venue's key:
+    /// street furniture (an information board, a vending machine, a bench...).
+    public static let notVenues: Set<String> = ["information", "vending_machine", "recycling", "outdoor_seating", "bench",
+                                                "waste_basket", "post_box", "telephone", "drinking_water", "parking_entrance",
+                                                "bicycle_parking", "clock", "fountain", "shelter"]
 
     /// Validates the radius (1 m ... 50 km), the limit (1 ... `RequestLimits.maxNearbyPage`) and the cursor
     /// (the `next` of an earlier page).
     public init(coordinate: Coordinate, radiusMeters: Double, limit: Int = RequestLimits.defaultLimit,
-                category: String? = nil, cursor: String? = nil) throws(PindropError) {
+                category: String? = nil, venuesOnly: Bool = false, cursor: String? = nil) throws(PindropError) {
         guard radiusMeters.isFinite, RequestLimits.radiusMeters.contains(radiusMeters) else {
             throw .invalidInput("radius must be between 1 and 50000 metres, got \(radiusMeters)")
         }
@@ -301,6 +309,7 @@ public struct NearbyRequest: Sendable, Hashable {
         self.radiusMeters = radiusMeters
         self.limit = limit
         self.category = category.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        self.venuesOnly = venuesOnly
         self.after = try cursor.map { c throws(PindropError) in try NearbyCursor.position(c) }
     }
 
@@ -308,6 +317,7 @@ public struct NearbyRequest: Sendable, Hashable {
     public var echo: [(String, QueryValue)] {
         var echo = coordinate.echo + [("radius", .number(radiusMeters)), ("limit", .integer(limit))]
         if let category { echo.append(("category", .text(category))) }
+        if venuesOnly { echo.append(("kind", .text("venue"))) }
         if let after { echo.append(("cursor", .text(NearbyCursor.cursor(after: after)))) }
         return echo
     }

@@ -163,7 +163,9 @@ public final class PostgresPlaceStore: PlaceStore {
 
     public func place(id: String) async throws -> Place? { index.place(id: id) }
 
-    public func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { index.streetMap(in: box, limit: limit) }
+    public func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] {
+        index.streetMap(in: box, zoom: zoom, limit: limit)
+    }
 
     public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
         index.mapLabels(in: box, zoom: zoom, limit: limit)
@@ -245,6 +247,7 @@ struct StoredPlaces: GeoNamesSource, StreetDataSource {
         try await rows.readPoints(into: &features)
         try await rows.readLines(into: &features)
         try await rows.readAreas(into: &features)
+        try await rows.readMapShapes(into: &features)
         return StoredPlaces(dataset: dataset, countryRows: countries, admin1: admin1, records: records, features: features)
     }
 }
@@ -334,7 +337,21 @@ struct PlaceRowReader {
     }
 }
 
+extension PlaceRowReader {
+    /// What else the map draws; an import from before map shapes has no such table, and a kind this build does not
+    /// know is left out.
+    func readMapShapes(into features: inout OSMFeatures) async throws {
+        let hasTable = try await query("SELECT to_regclass('\(schema).osm_map_shape') IS NOT NULL").decode(Bool.self).reduce(false) { $0 || $1 }
+        guard hasTable else { return }
+        for try await row in try await query("SELECT id, kind, category, name, ST_AsBinary(lines) FROM \(schema).osm_map_shape ORDER BY seq") {
+            let (id, kind, category, name, wkb) = try row.decode((String, String, String?, String?, ByteBuffer).self)
+            guard let kind = MapFeature.Kind(rawValue: kind) else { continue }
+            features.mapShapes.append(MapFeature(kind: kind, id: id, name: name, category: category, lines: try WKB.lines(Array(buffer: wkb))))
+        }
+    }
+}
+
 extension OSMFeatures {
     /// Whether nothing street-level is held.
-    var isEmpty: Bool { addressPoints.isEmpty && streets.isEmpty && venues.isEmpty && buildings.isEmpty && areas.isEmpty }
+    var isEmpty: Bool { addressPoints.isEmpty && streets.isEmpty && venues.isEmpty && buildings.isEmpty && areas.isEmpty && mapShapes.isEmpty }
 }

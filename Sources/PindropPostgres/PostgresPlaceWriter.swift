@@ -218,6 +218,18 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
         }
         try await copy(rows.bytes, into: "osm_area", columns: ["seq", "id", "name", "level", "admin_level", "localized_names", "rings"],
                        on: connection)
+        try await copyMapShapes(features.mapShapes, on: connection)
+    }
+
+    /// What else the map draws (water, parks, land use, railways, unnamed roads): kind, category, name and lines.
+    private func copyMapShapes(_ shapes: [MapFeature], on connection: PostgresConnection) async throws {
+        var rows = CopyRows()
+        for (seq, shape) in shapes.enumerated() {
+            rows.integer(seq); rows.text(shape.id); rows.text(shape.kind.rawValue); rows.text(shape.category); rows.text(shape.name)
+            rows.geometry(WKB.multiLineString(shape.lines))
+            rows.endRow()
+        }
+        try await copy(rows.bytes, into: "osm_map_shape", columns: ["seq", "id", "kind", "category", "name", "lines"], on: connection)
     }
 
     /// Sends encoded rows through one COPY, in pieces of 1 MB.

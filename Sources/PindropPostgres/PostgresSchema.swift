@@ -166,7 +166,23 @@ enum PostgresSchema {
             )
             """,
             areaTable(in: schema),
+            mapShapeTable(in: schema),
         ]
+    }
+
+    /// What else the map draws: kind is MapFeature.Kind's name (water, waterway, park, landuse, railway, or street
+    /// for an unnamed road), category the tag value; an area's rings even-odd, as the engine draws them.
+    private static func mapShapeTable(in schema: String) -> String {
+        """
+        CREATE TABLE \(schema).osm_map_shape (
+            seq integer PRIMARY KEY,
+            id text NOT NULL,
+            kind text NOT NULL,
+            category text,
+            name text,
+            lines geometry(MultiLineString, 4326) NOT NULL
+        )
+        """
     }
 
     /// Boundaries and other areas: their rings, outer and inner alike (even-odd, as the engine reads them;
@@ -203,6 +219,7 @@ enum PostgresSchema {
             "CREATE INDEX ON \(schema).osm_street USING gist (line)",
             "CREATE INDEX ON \(schema).osm_building USING gist (outlines)",
             "CREATE INDEX ON \(schema).osm_area USING gist (rings)",
+            "CREATE INDEX ON \(schema).osm_map_shape USING gist (lines)",
             "ANALYZE \(schema).geonames_place",
             "ANALYZE \(schema).osm_address",
             "ANALYZE \(schema).osm_venue",

@@ -66,7 +66,8 @@ public func buildRouter(configuration: ServerConfiguration, services: ServerServ
     StreetMapController<PindropRequestContext>(places: services.places, heavy: heavy).addRoutes(to: v1)
     MusicController<PindropRequestContext>(music: services.music).addRoutes(to: v1)
     BasemapController<PindropRequestContext>(coastline: services.coastline, heavy: heavy, world: WorldBasemaps()).addRoutes(to: v1)
-    WebAppController<PindropRequestContext>(configuration: configuration, coastline: services.coastline != nil).addRoutes(to: router)
+    WebAppController<PindropRequestContext>(configuration: configuration, coastline: services.coastline != nil, music: services.music != nil)
+        .addRoutes(to: router)
     CompatAPI.addRoutes(to: router, places: services.places, metrics: engineMetrics)
     HealthController<PindropRequestContext>(places: services.places, readiness: services.readiness).addRoutes(to: router)
     if let metrics { addMetricsRoute(to: router, metrics: metrics, places: services.places) }

@@ -61,7 +61,8 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let query = try QueryParameters(request)
         let nearby = try NearbyRequest(coordinate: try query.requiredCoordinate(), radiusMeters: try query.number("radius") ?? 1000,
                                        limit: try query.limit(most: RequestLimits.maxNearbyPage),
-                                       category: query.string("category"), cursor: query.string("cursor"))
+                                       category: query.string("category"), venuesOnly: try Self.venuesOnly(query),
+                                       cursor: query.string("cursor"))
         let provider = query.provider()
         return try await Responses.answer(nearby.echo, format: try query.format()) {
             guard nearby.limit > RequestLimits.maxResults else {
@@ -69,6 +70,13 @@ struct PlacesController<Context: RequestContext>: Sendable {
             }
             return try await heavy.run { [metrics, places] in try await metrics.timed(.nearby) { try await places.nearby(nearby, provider: provider) } }
         }
+    }
+
+    /// `kind=venue`: venues only; no `kind`: every place.
+    static func venuesOnly(_ query: QueryParameters) throws -> Bool {
+        guard let kind = query.string("kind") else { return false }
+        guard kind == "venue" else { throw PindropError.invalidInput("\"kind\" can only be \"venue\", got \"\(kind.prefix(40))\"") }
+        return true
     }
 
     @Sendable func place(_ request: Request, context: Context) async throws -> Response {

@@ -10,10 +10,13 @@ struct WebAppController<Context: RequestContext>: Sendable {
     let basemap: ByteBuffer?
     /// Whether `/v1/basemap` has coastline data to answer from.
     let coastline: Bool
+    /// Whether `/v1/music/places` has a music service to ask.
+    let music: Bool
 
-    init(configuration: ServerConfiguration, coastline: Bool = false) {
+    init(configuration: ServerConfiguration, coastline: Bool = false, music: Bool = false) {
         self.configuration = configuration
         self.coastline = coastline
+        self.music = music
         self.basemap = configuration.basemapFile
             .flatMap { FileManager.default.contents(atPath: $0) }
             .map { ByteBuffer(bytes: $0) }
@@ -63,6 +66,7 @@ struct WebAppController<Context: RequestContext>: Sendable {
         w.key("defaultZoom"); w.number(configuration.defaultZoom)
         w.key("basemap"); w.bool(basemap != nil)
         w.key("coastline"); w.bool(coastline)
+        w.key("music"); w.bool(music)
         w.endObject()
         return Responses.json(w)
     }

@@ -323,7 +323,7 @@ private struct StoreAtPath: PlaceStore {
     func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await places.reverse(request) }
     func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try await places.nearbyPage(request) }
     func place(id: String) async throws -> Place? { try await places.place(id: id) }
-    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
+    func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] { [] }
     func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
 }
 
@@ -343,7 +343,7 @@ private struct CorrectingStore: PlaceStore {
     func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await places.reverse(request) }
     func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try await places.nearbyPage(request) }
     func place(id: String) async throws -> Place? { try await places.place(id: id) }
-    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
+    func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] { [] }
     func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
 
     private func answer(_ text: String, explain: Bool, exact: Bool, _ ask: (String) async throws -> [PlaceResult]) async throws -> [PlaceResult] {

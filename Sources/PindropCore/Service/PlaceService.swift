@@ -155,11 +155,11 @@ public final class PlaceService: Sendable {
         try await requireStore().status()
     }
 
-    /// Streets and buildings inside a box for the offline street basemap, with the credits they need; empty
-    /// without a store.
-    public func streetMap(in box: BoundingBox, limit: Int) async throws -> (features: [MapFeature], attribution: [String]) {
+    /// What the offline street map draws inside a box (at `zoom`, or everything without one), with the credits it
+    /// needs; empty without a store.
+    public func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> (features: [MapFeature], attribution: [String]) {
         guard let store else { return ([], []) }
-        return (try await store.streetMap(in: box, limit: limit), store.streetAttribution)
+        return (try await store.streetMap(in: box, zoom: zoom, limit: limit), store.streetAttribution)
     }
 
     /// The place names to draw in a view of the offline map; empty without a store.

@@ -54,11 +54,13 @@ struct OSMExtraction {
             let isBuilding = way.tags["building"].map { $0 != "no" } ?? false
             let isCandidate = OSMFeatureExtractor.mayBeAddressOrVenue(way.tags)
             let areaLevel = extractor.areas ? AreaLevel.of(tags: way.tags) : nil
-            guard isStreet || isBuilding || isCandidate || areaLevel != nil else { continue }
+            let isClosed = way.nodeIDs.count >= 4 && way.nodeIDs.first == way.nodeIDs.last
+            let isMapShape = OSMMapShapes.classify(way.tags, isClosed: isClosed, named: way.tags["name"] != nil) != nil
+            guard isStreet || isBuilding || isCandidate || areaLevel != nil || isMapShape else { continue }
             let id = PlaceID.osm(.init(.way, way.id)).description
             let points = locations.coordinates(of: way.nodeIDs)
             guard !points.isEmpty else { continue }
-            let isClosed = way.nodeIDs.count >= 4 && way.nodeIDs.first == way.nodeIDs.last
+            if isMapShape { addMapShape(id: id, tags: way.tags, points: points, isClosed: isClosed) }
             if let highway = way.tags["highway"], let name = way.tags["name"], points.count >= 2 {
                 features.streets.append(OSMStreet(id: id, name: name, highway: highway, points: points))
             }
@@ -72,6 +74,19 @@ struct OSMExtraction {
                 wayCandidates.append(.init(id: id, key: OSMMemberKey(type: .way, id: way.id), tags: way.tags, coordinate: coordinate))
             }
         }
+    }
+
+    /// Adds what the map draws of a way besides a named street or a building (`OSMMapShapes`).
+    private mutating func addMapShape(id: String, tags: OSMTags, points: [Coordinate], isClosed: Bool) {
+        if let shape = OSMMapShapes.shape(id: id, tags: tags, points: points, isClosed: isClosed) { features.mapShapes.append(shape) }
+    }
+
+    /// Adds what the map draws of a multipolygon besides a building: a lake, a river's surface, a park, land use,
+    /// with its holes (`OSMMapShapes.area`).
+    private mutating func addMapShape(relation: OSMRelation, id: String) {
+        let pieces = relation.members.filter { $0.type == .way && ["outer", "inner", ""].contains($0.role) }.compactMap { memberWays[$0.id] }
+        let rings = OSMGeometry.assembleRings(pieces).map { locations.coordinates(of: $0) }
+        if let shape = OSMMapShapes.area(id: id, tags: relation.tags, rings: rings) { features.mapShapes.append(shape) }
     }
 
     /// Adds a named area, or notes why it is left out: member ways or nodes missing from the file (an extract
@@ -119,6 +134,7 @@ struct OSMExtraction {
             if let kind = relation.tags["building"], kind != "no", !rings.isEmpty {
                 features.buildings.append(OSMBuilding(id: id, kind: kind, name: relation.tags["name"], outlines: rings))
             }
+            addMapShape(relation: relation, id: id)
             guard OSMFeatureExtractor.mayBeAddressOrVenue(relation.tags) else { continue }
             // Clipped at the extract's edge, the rings may not close: use what is there.
             guard let coordinate = OSMGeometry.centroid(of: rings)

@@ -30,6 +30,7 @@ public struct OSMExtracts: StreetDataSource {
             features.venues += more.venues; features.addressPoints += more.addressPoints
             features.streets += more.streets; features.buildings += more.buildings
             features.areas += more.areas; features.skippedAreas += more.skippedAreas
+            features.mapShapes += more.mapShapes
         }
         let rows = features.venues.count + features.addressPoints.count + features.streets.count + features.buildings.count
             + features.areas.count
@@ -126,8 +127,9 @@ public struct OSMFeatureExtractor: Sendable {
     static let candidateKeys = Set(["name", "addr:housenumber", "addr:street", "addr:postcode", "addr:city"] + venueKeys)
 
     /// Every tag key the extraction reads (and `name:…`, an area's names in other languages): streets, buildings,
-    /// relations' types, areas' levels and postcodes, and the candidates' keys.
+    /// relations' types, areas' levels and postcodes, the candidates' keys, and what tells the map's shapes apart.
     static let tagKeys = candidateKeys.union(["type", "highway", "building", "boundary", "admin_level", "place", "postal_code", "ref"])
+        .union(OSMMapShapes.tagKeys)
 
     /// What a file is decoded with: the tags the extraction reads, and the relations it keeps. A country's file has
     /// thousands of keys and many relations (bus routes, say) that no feature is made from.

@@ -39,9 +39,11 @@ extension PlaceTable {
         }
     }
 
-    /// The `kind` byte of a GeoNames row named `name`: `sectionLike` when the name has a space before its last byte.
-    static func geonamesKind(name: some Collection<UInt8>) -> UInt8 {
-        name.count > 1 && name.dropLast().contains(0x20) ? RowKind.geonames.rawValue | sectionLike : RowKind.geonames.rawValue
+    /// The `kind` byte of a GeoNames row named `name`: `sectionLike` when the name has a space before its last byte,
+    /// `capital` for a country's capital.
+    static func geonamesKind(name: some Collection<UInt8>, capital isCapital: Bool = false) -> UInt8 {
+        (name.count > 1 && name.dropLast().contains(0x20) ? RowKind.geonames.rawValue | sectionLike : RowKind.geonames.rawValue)
+            | (isCapital ? capital : 0)
     }
 
     /// The GeoNames rows in `biggestFirst` order, as the import stores them for the map's labels (sorted on the

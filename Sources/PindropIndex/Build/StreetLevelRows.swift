@@ -41,6 +41,7 @@ struct StreetLevelRows {
         appendPostcodes()
         let shapes = features.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
             + features.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }
+            + features.mapShapes
         return StreetLevel(places: places, addressPoints: addressPoints, streetLines: lines, features: shapes, areas: areas)
     }
 

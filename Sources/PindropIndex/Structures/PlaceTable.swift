@@ -15,7 +15,8 @@ struct PlaceTable: Sendable {
     var nameStart: Column<UInt32>
     var nameBytes: Column<UInt8>
     /// What each row is (`RowKind`): GeoNames rows come first, sorted by id, then OpenStreetMap rows. A GeoNames
-    /// row that could be a section of a city also has `sectionLike` set (`couldBeSection`).
+    /// row that could be a section of a city also has `sectionLike` set (`couldBeSection`), a country's capital
+    /// `capital`.
     var kind: Column<UInt8>
     /// OpenStreetMap rows' id, category and address: extraBytes[extraStart[i] ..< extraStart[i + 1]] holds
     /// "id␟category␟houseNumber␟street␟postcode␟town" (␟ = U+001F); empty for GeoNames rows.
@@ -33,6 +34,9 @@ struct PlaceTable: Sendable {
     /// The bit of a row's `kind` byte set when its name could make it a section of a city (`couldBeSection`): ranking
     /// asks of every candidate, and the kind is read anyway, where the name was another two reads far apart.
     static let sectionLike: UInt8 = 0x80
+    /// The bit of a GeoNames row's `kind` byte set for a country's capital (GeoNames feature code PPLC), which ranking
+    /// weighs above its population (`Ranking.capitalBonus`).
+    static let capital: UInt8 = 0x40
 
     /// The kinds of rows, in the order they are stored.
     enum RowKind: UInt8 {
@@ -58,14 +62,17 @@ struct PlaceTable: Sendable {
         firstIndex(in: kind.indices) { rowKind($0) != .geonames }
     }
 
-    func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i] & ~(Self.sectionLike | Self.landmark)) ?? .geonames }
+    func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i] & ~(Self.sectionLike | Self.capital | Self.landmark)) ?? .geonames }
 
     /// The bit of a venue row's `kind` byte set when it is a named feature of the landscape or a landmark that ranks
     /// above a venue (a peak, a lake, a river, a hamlet's place node: Nominatim's search rank 22 or lower).
-    static let landmark: UInt8 = 0x40
+    static let landmark: UInt8 = 0x20
 
     /// Whether row i is a landmark (`landmark`).
     func isLandmark(_ i: Int) -> Bool { kind[i] & Self.landmark != 0 }
+
+    /// Whether row i is a country's capital.
+    func isCapital(_ i: Int) -> Bool { kind[i] & Self.capital != 0 }
 
     /// How many rows the table holds.
     var count: Int { geonameID.count }
@@ -93,7 +100,7 @@ struct PlaceTable: Sendable {
 
     /// Ranking weight: log2 of the population (people expect the biggest place of a name first).
     func importance(_ i: Int) -> Float {
-        Ranking.importance(population: population[i], kind: rowKind(i), landmark: isLandmark(i))
+        Ranking.importance(population: population[i], kind: rowKind(i), landmark: isLandmark(i), capital: isCapital(i))
     }
 
     /// A row's place id: "geonames:<id>" or the OpenStreetMap row's own.
