@@ -28,7 +28,7 @@ struct NamingStore: PlaceStore {
         return place
     }
     func status() async throws -> StoreStatus { try await inner.status() }
-    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
+    func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] { [] }
     func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
     func geometry(id: String) async throws -> PlaceGeometry? { id == Self.vaduz.id ? Self.outline : nil }
 }

@@ -20,7 +20,7 @@ struct BusyStore: PlaceStore {
     func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try await inner.nearbyPage(request) }
     func place(id: String) async throws -> Place? { try await inner.place(id: id) }
     func status() async throws -> StoreStatus { try await inner.status() }
-    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] {
+    func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] {
         usleep(UInt32(seconds * 1_000_000))  // holds the thread, as work does
         return []
     }

@@ -93,7 +93,7 @@ final class RecordingStore: PlaceStore {
         StoreStatus(name: "recording", placeCount: 4, location: "memory", attribution: [],
                     dataUpdated: Date(timeIntervalSince1970: 1_795_000_000))
     }
-    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
+    func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] { [] }
     func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
     func geometry(id: String) async throws -> PlaceGeometry? { outlines[id] }
 }
