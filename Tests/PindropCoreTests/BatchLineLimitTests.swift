@@ -45,8 +45,7 @@ struct BatchLineLimitTests {
         #expect(lines[1] == #"{"query":{"length":67108864},"error":{"code":"too_long","message":"the line is 67108864 bytes long; a line holds at most 65536"}}"#)
         #expect(lines[3].contains(#""length":70000"#) && lines[3].contains("too_long"))
         for i in [0, 2, 4] { #expect(lines[i].contains("\"Paris\""), "\(lines[i])") }
-        // Linear: 64 MiB skipped at memory speed, 0.3 s on a quiet machine, a few seconds beside the whole suite
-        // (main's release build took 1.9 s, and 12 s for 256 MiB).
+        // Linear: 64 MiB skipped at memory speed, 0.3 s on a quiet machine, a few seconds beside the whole suite.
         #expect(seconds < 30)
     }
 
