@@ -3,7 +3,8 @@ import PindropCore
 import Synchronization
 
 /// The routes whose answers take real time of a core (the basemap, the street map, nearby pages of more than
-/// `RequestLimits.maxResults`): at most one running per core, on threads of their own, and as many waiting; beyond
+/// `RequestLimits.maxResults`): at most one running per core, on threads of their own, and `waitingPerCore` a core
+/// waiting (a browser keeps six requests in flight per server, and the web map asks for a view's tiles at once); beyond
 /// that, 503 `overloaded` with `Retry-After: 1`. Everything else (health above all, which probes time out after a
 /// second) keeps the async pool's threads, which the engine's long work would otherwise hold: 16 clients asking
 /// for the world's basemap made `/healthz` wait 2 s.
@@ -12,10 +13,13 @@ final class HeavyRoutes: Sendable {
     let running: Int, waiting: Int
     private let inFlight = Atomic<Int>(0)
 
-    /// Room for one answer per core of this machine (`ProcessInfo.activeProcessorCount`), and as many waiting.
+    /// How many answers may wait for each core: a few browsers' views of street map tiles.
+    static let waitingPerCore = 8
+
+    /// Room for one answer per core of this machine (`ProcessInfo.activeProcessorCount`), and `waitingPerCore` waiting.
     init(cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
         running = max(1, cores)
-        waiting = running
+        waiting = running * Self.waitingPerCore
     }
 
     /// Runs `body` on the heavy routes' threads, or throws `.overloaded` when `running + waiting` are in flight.

@@ -23,6 +23,7 @@ export async function request(path, options) {
     error.status = response.status;
     error.code = e.code || null;
     error.detail = e.message || null;
+    error.retryAfter = Number.isFinite(retryAfter) ? retryAfter : null;
     throw error;
   }
   return response;

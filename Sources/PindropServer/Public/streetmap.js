@@ -139,7 +139,7 @@ async function loadTile(coords, zoom, key) {
   const box = [lon(coords.x), lat(coords.y + 1), lon(coords.x + 1), lat(coords.y)]
     .map((v, i) => Math.max(i % 2 ? -90 : -180, Math.min(i % 2 ? 90 : 180, v)).toFixed(6));
   state.requested += 1;
-  const body = await api("/v1/streetmap?zoom=" + zoom + "&limit=20000&bbox=" + box.join(","));
+  const body = await askTile("/v1/streetmap?zoom=" + zoom + "&limit=20000&bbox=" + box.join(","));
   if (!body || !Array.isArray(body.features)) throw new Error("The server sent street data the page cannot read.");
   const tile = { features: body.features, empty: body.features.length === 0 };
   tiles.set(key, tile);
@@ -150,6 +150,19 @@ async function loadTile(coords, zoom, key) {
   }
   state.lastError = null;
   return tile;
+}
+
+/** A tile's answer; a server busy with other maps (503 `overloaded`) is asked again after the wait it names, a few
+ *  times, as a tile that stays blank is worse than one that comes a second late. */
+async function askTile(path) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api(path);
+    } catch (error) {
+      if (error.code !== "overloaded" || attempt >= 4) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * (error.retryAfter || 1)));
+    }
+  }
 }
 
 /** Web Mercator pixels at `zoom` of a [longitude, latitude] position. */
