@@ -30,14 +30,16 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Foundation only: value types, text normalisation, geo math, protocols, wire encoding.
-        .target(name: "PindropCore", swiftSettings: swiftSettings),
+        // Foundation only: value types, text normalisation, geo math, protocols, wire encoding. Its resource is
+        // OpenCage's address templates (MIT) as scripts/make-address-formats.py writes them, with their licence.
+        .target(name: "PindropCore",
+                resources: [.copy("AddressFormatting/address-formats.json"), .copy("AddressFormatting/address-formats.LICENSE.txt")],
+                swiftSettings: swiftSettings),
         // System zlib, for .gz GeoNames dumps.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // libdeflate, for the zlib-compressed blobs of OSM PBF files: whole blobs of known size, inflated in less
@@ -55,6 +57,7 @@ let package = Package(
             dependencies: ["PindropCore", "CPrefetch", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Resources/category-phrases.tsv")],
             swiftSettings: swiftSettings
         ),
         // The shared store: PostgreSQL + PostGIS holds the places and the users' data; each server loads its
@@ -76,7 +79,6 @@ let package = Package(
             name: "PindropServer",
             dependencies: ["PindropCore", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
-                           .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

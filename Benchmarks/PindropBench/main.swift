@@ -3,7 +3,7 @@ import PindropCore
 import PindropImport
 import PindropIndex
 
-// `pindrop-bench [geonames|suggest-quality|suggest-mix|typos|near|scale|areas|music|cache] ...` — figures from a release build, each with a baseline measured
+// `pindrop-bench [geonames|suggest-quality|suggest-mix|typos|near|scale|areas|music|cache|format] ...` — figures from a release build, each with a baseline measured
 // in the same run, so a noisy shared machine moves both sides alike.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let rest = Array(arguments.dropFirst())
@@ -11,6 +11,7 @@ let rest = Array(arguments.dropFirst())
 do {
     switch arguments.first {
     case "music": try await runMusicBenchmark(arguments: rest)
+    case "format": try runFormatBenchmark(arguments: rest)
     case "cache": try await runProviderCacheBenchmark(arguments: rest)
     case "suggest-quality": try await runSuggestQualityBenchmark(arguments: rest)
     case "typos": try await runTypoBenchmark(arguments: rest)
@@ -24,7 +25,7 @@ do {
     case "serving-memory": try runServingMemory(indexPath: arguments[1])
     case "geonames", nil: try await runGeoNamesBenchmark(arguments: rest)
     default:
-        FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | suggest-mix INDEX PATHS [--rounds N] [--evict-mib M] | typos [--data DIR] [--per-kind N] [--seed S] [--misses] | near [--data DIR] [--osm FILE] [--sample N] | postgres --url URL [--queries N] | scale [--inputs build/scale] [--out build/scale/bench] [--geonames 1,10,50] [--osm 1,10,100] | areas [--osm FILE] [--fixtures DIR] [--points N] | music | cache\n".utf8))
+        FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | suggest-mix INDEX PATHS [--rounds N] [--evict-mib M] | typos [--data DIR] [--per-kind N] [--seed S] [--misses] | near [--data DIR] [--osm FILE] [--sample N] | postgres --url URL [--queries N] | scale [--inputs build/scale] [--out build/scale/bench] [--geonames 1,10,50] [--osm 1,10,100] | areas [--osm FILE] [--fixtures DIR] [--points N] | music | cache | format [--cases DIR] [--rounds N] [--passes N]\n".utf8))
         exit(64)
     }
 } catch {

@@ -21,6 +21,8 @@ struct ImportGeoNamesCommand: AsyncParsableCommand {
     func run() async throws {
         let location = try await reportingErrors { try store.location }
         try await reportingErrors(keeping: location) {
+            let lock = try ImportLock.forImport(into: location)
+            defer { withExtendedLifetime(lock) {} }
             let files = try GeoNamesReader.locate(source)
             Terminal.note("importing \(files.places)" + (files.admin1Codes == nil ? " (no admin1CodesASCII.txt beside it)" : ""))
             let bytes = (try? FileManager.default.attributesOfItem(atPath: files.places)[.size] as? Int) ?? nil
@@ -41,15 +43,19 @@ struct ImportOSMCommand: AsyncParsableCommand {
 
     @Argument(help: "OpenStreetMap PBF files.")
     var files: [String]
+    @Flag(help: "Import even when the files hold no street-level data, leaving the store without any.")
+    var allowEmpty = false
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
         let location = try await reportingErrors { try store.location }
         try await reportingErrors(keeping: location) {
             guard !files.isEmpty else { throw PindropError.invalidInput("give at least one .osm.pbf file") }
+            let lock = try ImportLock.forImport(into: location)
+            defer { withExtendedLifetime(lock) {} }
             // The street level sits on GeoNames places: on first use, build the default store first.
             try await location.buildDefaultIfMissing()
-            let report = try await location.writer.importStreets(OSMExtracts(files: files), progress: Terminal.progressBar())
+            let report = try await location.writer.importStreets(OSMExtracts(files: files, allowsEmpty: allowEmpty), progress: Terminal.progressBar())
             print("imported \(report.venues) venues, \(report.addresses) addresses, \(report.streets) streets, \(report.areas) areas"
                   + " in \(String(format: "%.2f", report.seconds)) s; \(location) (\(report.storeBytes / 1_048_576) MB)")
             Self.noteSkipped(report.skippedAreas)

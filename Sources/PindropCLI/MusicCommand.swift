@@ -172,8 +172,9 @@ final class MusicReport: Sendable {
         let type = (place.type ?? "-").padding(toLength: max(12, place.type?.count ?? 0), withPad: " ", startingAt: 0)
         let whereabouts = place.address ?? place.area ?? ""
         let point = String(format: "(%.5f, %.5f)", place.coordinate.latitude, place.coordinate.longitude)
-        return "\(place.openYear)  \(String(format: "%3d", place.lifespanSeconds)) s  \(type)  \(place.name)"
-            + (whereabouts.isEmpty ? "" : " — \(whereabouts)") + "  \(point)" + (place.isGeocoded ? " geocoded" : "") + "\n"
+        // MusicBrainz's texts, escaped: a name is anyone's edit.
+        return ControlCharacters.escaped("\(place.openYear)  \(String(format: "%3d", place.lifespanSeconds)) s  \(type)  \(place.name)"
+            + (whereabouts.isEmpty ? "" : " — \(whereabouts)") + "  \(point)" + (place.isGeocoded ? " geocoded" : "")) + "\n"
     }
 
     static func summaryLine(_ p: PagingProgress, status: String, sinceYear: Int) -> String {

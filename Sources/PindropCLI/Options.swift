@@ -77,6 +77,8 @@ struct TextQueryOptions: ParsableArguments {
     @Flag(help: "Say why each result ranked where it did: how the text matched which name, and the terms of its score.")
     var explain = false
 
+    @OptionGroup var language: LanguageOption
+
     func nearCoordinate() throws(PindropError) -> Coordinate? {
         try near.map { text throws(PindropError) in try Coordinate(parsing: text) }
     }
@@ -84,6 +86,21 @@ struct TextQueryOptions: ParsableArguments {
     /// `--batch` lines carry no explanations: the pair is refused rather than the flag ignored.
     func checkBatch(_ batch: BatchOptions) throws(PindropError) {
         if explain, batch.batch { throw .invalidInput("--explain does not apply to --batch") }
+        if language.lang != nil, batch.batch { throw .invalidInput("--lang does not apply to --batch") }
+    }
+}
+
+/// `--lang`: the languages names are given in, best first.
+struct LanguageOption: ParsableArguments {
+    @Option(help: "Languages for the names in the answer, best first, as an Accept-Language list (\"de,en\", \"fr-CH,fr;q=0.9\").")
+    var lang: String?
+
+    /// The languages of `--lang` (`LanguagePreference`); `.invalidInput` when it names none.
+    func languages() throws(PindropError) -> [String] {
+        guard let lang else { return [] }
+        let languages = LanguagePreference.languages(from: lang)
+        guard !languages.isEmpty else { throw .invalidInput("--lang must list languages such as \"de,en\", got \"\(lang.prefix(40))\"") }
+        return languages
     }
 }
 

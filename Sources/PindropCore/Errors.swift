@@ -12,6 +12,8 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(String)
     /// The request line (the URL) is longer than the server reads.
     case uriTooLong(String)
+    /// A line of a batch is longer than a batch reads; the answer gives its length, never its text.
+    case tooLong(String)
     /// The request's headers are larger than the server reads.
     case headersTooLarge(String)
     /// The request body is not JSON.
@@ -47,7 +49,7 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidInput(let m), .notFound(let m), .methodNotAllowed(let m), .tooLarge(let m), .notConfigured(let m),
              .indexUnavailable(let m), .unreadableData(let m), .internalFailure(let m), .uriTooLong(let m),
-             .headersTooLarge(let m), .unsupportedMediaType(let m), .forbidden(let m), .limitReached(let m),
+             .headersTooLarge(let m), .unsupportedMediaType(let m), .forbidden(let m), .limitReached(let m), .tooLong(let m),
              .unauthorized(let m), .storeUnavailable(let m),
              .tooManyRequests(let m, _), .overloaded(let m, _): m
         case .upstream(let p, let m): "\(p): \(m)"
@@ -63,6 +65,7 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
         case .methodNotAllowed: "method_not_allowed"
         case .tooLarge: "too_large"
         case .uriTooLong: "uri_too_long"
+        case .tooLong: "too_long"
         case .headersTooLarge: "headers_too_large"
         case .unsupportedMediaType: "unsupported_media_type"
         case .forbidden: "forbidden"
@@ -83,7 +86,7 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status an API answer carries for this error.
     public var httpStatus: Int {
         switch self {
-        case .invalidInput: 400
+        case .invalidInput, .tooLong: 400
         case .notFound: 404
         case .methodNotAllowed: 405
         case .tooLarge: 413
@@ -104,7 +107,7 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command line's exit status: 64 (EX_USAGE) when the user asked for something malformed, else 1.
     public var exitCode: Int32 {
         switch self {
-        case .invalidInput, .tooLarge: 64
+        case .invalidInput, .tooLarge, .tooLong: 64
         default: 1
         }
     }
@@ -120,7 +123,7 @@ public enum PindropError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether asking another provider could help (the request itself was not at fault).
     public var isProviderFailure: Bool {
         switch self {
-        case .invalidInput, .tooLarge: false
+        case .invalidInput, .tooLarge, .tooLong: false
         default: true
         }
     }

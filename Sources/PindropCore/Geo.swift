@@ -27,7 +27,7 @@ public struct Coordinate: Sendable, Hashable, Codable {
     /// Parses "lat,lon" or "lat lon" (as typed on a command line or a batch line).
     public init(parsing text: some StringProtocol) throws(PindropError) {
         let parts = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })
-        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else {
+        guard parts.count == 2, let lat = DecimalNumber.parse(parts[0]), let lon = DecimalNumber.parse(parts[1]) else {
             throw .invalidInput("expected a point as \"LAT,LON\" or \"LAT LON\", got \"\(text.prefix(60))\"")
         }
         try self.init(validatingLatitude: lat, longitude: lon)

@@ -261,6 +261,14 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
+    /// Writes a latitude or a longitude with at most 7 decimals (about a centimetre), as Nominatim writes them: the
+    /// noise of arithmetic on doubles (47.139368100000006) is never part of an answer. Every wire format writes
+    /// coordinates through this.
+    public mutating func degrees(_ value: Double) { number(Self.roundedDegrees(value)) }
+
+    /// `value` rounded to 7 decimals.
+    public static func roundedDegrees(_ value: Double) -> Double { (value * 1e7).rounded() / 1e7 }
+
     /// Writes `"key": value` for each non-nil optional.
     public mutating func field(_ name: StaticString, _ value: String?) { if let value { key(name); string(value) } }
     public mutating func field(_ name: StaticString, _ value: Double?) { if let value { key(name); number(value) } }

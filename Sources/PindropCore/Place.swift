@@ -10,6 +10,9 @@ public struct Address: Sendable, Hashable, Codable {
     public var neighbourhood: String?
     /// A named place a house belongs to where it has no street (OSM's `addr:place`: a hamlet, a farm, a square).
     public var place: String?
+    /// What `place` names in OSM's place terms ("village", "hamlet", "isolated_dwelling", "square"…), where a place of
+    /// that name holds the house; nil when not known (Nominatim then calls it a "locality").
+    public var placeKind: String?
     /// What the town is in OSM's place terms: "city", "town", "village" or "hamlet" (Nominatim's address key for it);
     /// nil when not known.
     public var townKind: String?
@@ -17,10 +20,10 @@ public struct Address: Sendable, Hashable, Codable {
     /// Makes an address from its parts.
     public init(houseNumber: String? = nil, street: String? = nil, postcode: String? = nil, town: String? = nil,
                 suburb: String? = nil, county: String? = nil, state: String? = nil, country: String? = nil,
-                neighbourhood: String? = nil, place: String? = nil, townKind: String? = nil) {
+                neighbourhood: String? = nil, place: String? = nil, townKind: String? = nil, placeKind: String? = nil) {
         self.houseNumber = houseNumber; self.street = street; self.postcode = postcode; self.town = town
         self.suburb = suburb; self.county = county; self.state = state; self.country = country
-        self.neighbourhood = neighbourhood; self.place = place; self.townKind = townKind
+        self.neighbourhood = neighbourhood; self.place = place; self.townKind = townKind; self.placeKind = placeKind
     }
 
     /// Whether no part is known.
@@ -45,9 +48,9 @@ public struct Address: Sendable, Hashable, Codable {
                                                            "ZA", "SG", "MY", "PH", "IL", "TH", "LK", "PK", "NG", "KE"]
 }
 
-/// What kind of thing a place is: a settlement (a GeoNames populated place), or an OpenStreetMap venue, address
-/// point, street or area (a boundary: a town's, a district's, a postcode's).
-public enum PlaceKind: String, Sendable, Hashable, Codable { case place, venue, address, street, area }
+/// What kind of thing a place is: a settlement (a GeoNames populated place), an OpenStreetMap venue or other named
+/// feature, address point, street or area (a boundary: a town's, a district's, a postcode's), or a postcode.
+public enum PlaceKind: String, Sendable, Hashable, Codable { case place, venue, address, street, area, postcode }
 
 /// A place any store or provider can return.
 public struct Place: Sendable, Hashable, Codable, Identifiable {

@@ -5,6 +5,8 @@
 public enum PlaceID: Hashable, Sendable, CustomStringConvertible {
     case geonames(Int32)
     case osm(OSMObject)
+    /// A postcode of a country, as a place of its own ("postcode:li:9490": the centre of the addresses that carry it).
+    case postcode(country: String, code: String)
     /// A provider's place: the provider's name and its own id (an OSM object's "way/45" for Nominatim and Photon).
     case provider(name: String, id: String)
 
@@ -54,6 +56,9 @@ public enum PlaceID: Hashable, Sendable, CustomStringConvertible {
         case "osm":
             guard let object = OSMObject(path: rest) else { return nil }
             self = .osm(object)
+        case "postcode":
+            guard let colon = rest.firstIndex(of: ":"), rest.startIndex < colon, rest.index(after: colon) < rest.endIndex else { return nil }
+            self = .postcode(country: String(rest[..<colon]), code: String(rest[rest.index(after: colon)...]))
         default:
             self = .provider(name: String(source), id: String(rest))
         }
@@ -64,6 +69,7 @@ public enum PlaceID: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .geonames(let number): "geonames:\(number)"
         case .osm(let object): "osm:\(object.path)"
+        case .postcode(let country, let code): "postcode:\(country):\(code)"
         case .provider(let name, let id): "\(name):\(id)"
         }
     }

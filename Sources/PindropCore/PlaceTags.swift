@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which OpenStreetMap tags a place keeps beyond its name and address (`Place.tags`), and how they read: its names in
 /// every language and form, and the extra tags Nominatim returns with `extratags=1`.
 public enum PlaceTags {
@@ -24,5 +26,44 @@ public enum PlaceTags {
     /// The name in `language` (an ISO 639 code, "de", or with a region, "zh-Hans"): `name:<language>`, else nil.
     public static func name(in tags: [String: String], language: String) -> String? {
         tags["name:\(language)"] ?? language.split(separator: "-").first.flatMap { tags["name:\($0)"] }
+    }
+
+    /// The tags as one text, for a store's column: a JSON object, its keys sorted; nil for none.
+    public static func text(_ tags: [String: String]?) -> String? {
+        guard let tags, !tags.isEmpty, let data = try? JSONEncoder.sortingKeys.encode(tags) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The tags `text` gives back; nil for none.
+    public static func tags(text: String?) -> [String: String]? {
+        text.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+    }
+}
+
+extension JSONEncoder {
+    /// An encoder that writes object keys sorted, so equal values give equal texts.
+    fileprivate static var sortingKeys: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+}
+
+extension PlaceTags {
+    /// The name a reader of `languages` (best first, as `LanguagePreference` lists them) sees, as Nominatim picks it:
+    /// the first `name:<language>` the tags have; nil when none has one (the place's own `name` is the answer then).
+    public static func name(in tags: [String: String], languages: [String]) -> String? {
+        for language in languages {
+            if let name = tags["name:\(language)"] { return name }
+        }
+        return nil
+    }
+}
+
+extension Place {
+    /// The place's name for a reader of `languages` (`PlaceTags.name(in:languages:)`), else its own `name`.
+    public func name(for languages: [String]) -> String {
+        guard !languages.isEmpty, let tags else { return name }
+        return PlaceTags.name(in: tags, languages: languages) ?? name
     }
 }

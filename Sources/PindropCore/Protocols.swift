@@ -25,6 +25,12 @@ public protocol NearbySearching: Sendable {
 public protocol PlaceLookup: Sendable {
     /// The place, or nil when the id is unknown to this store.
     func place(id: String) async throws -> Place?
+    /// The place with its name in the first of `languages` (best first) it has one in; by default `place(id:)`.
+    func place(id: String, languages: [String]) async throws -> Place?
+}
+
+extension PlaceLookup {
+    public func place(id: String, languages: [String]) async throws -> Place? { try await place(id: id) }
 }
 
 /// Everything the embedded engine answers; remote providers may conform to only some parts.
@@ -32,16 +38,31 @@ public typealias Geocoder = PlaceSearching & Autocompleting & ReverseGeocoding &
 
 /// The user's saved places: unique by id, kept across restarts and index rebuilds.
 public protocol SavedPlaces: Sendable {
-    /// Saved places newest first, `limit` of them from the `offset`th.
-    func page(offset: Int, limit: Int) async throws -> [Place]
+    /// Saved places newest first: at most `limit` of those saved before the position `cursor` (a page's `next`;
+    /// nil: from the newest). A place keeps its position while it is saved, so a page follows the one before it
+    /// whatever was saved or removed in between.
+    func page(after cursor: Int64?, limit: Int) async throws -> SavedPage
     /// How many places are saved.
     func count() async throws -> Int
-    /// Saves a place; saving it again keeps one copy (and refreshes it).
-    func save(_ place: Place) async throws
+    /// Saves a place, every field of it; saving it again keeps one copy (refreshed, in its position). A new place
+    /// is saved only while fewer than `cap` are: the count is checked in the same transaction as the insert, so
+    /// saves racing each other never pass it (`PindropError.savedPlacesFull`). Returns whether the place is new.
+    @discardableResult func save(_ place: Place, cap: Int) async throws -> Bool
     /// Removes a place; returns whether it was saved.
     @discardableResult func remove(id: String) async throws -> Bool
     /// Whether the id is saved.
     func contains(id: String) async throws -> Bool
+}
+
+/// A page of saved places, newest first.
+public struct SavedPage: Sendable {
+    /// The places.
+    public var places: [Place]
+    /// The cursor of the next page (`SavedPlaces.page(after:limit:)`); nil after the last.
+    public var next: Int64?
+
+    /// Makes a page.
+    public init(places: [Place], next: Int64?) { self.places = places; self.next = next }
 }
 
 /// Addresses the user picked or pinned, de-duplicated, newest first.
@@ -55,7 +76,17 @@ public protocol RecentPlaces: Sendable {
 
 extension SavedPlaces {
     /// Every saved place, newest first.
-    public func all() async throws -> [Place] { try await page(offset: 0, limit: Int.max) }
+    public func all() async throws -> [Place] { try await page(after: nil, limit: Int.max).places }
+
+    /// Saves a place, however many are saved.
+    public func save(_ place: Place) async throws { try await save(place, cap: .max) }
+}
+
+extension PindropError {
+    /// A new save past the `cap` of saved places.
+    public static func savedPlacesFull(_ cap: Int) -> PindropError {
+        .limitReached("\(cap) places are saved, the most this server keeps; remove some to save more")
+    }
 }
 
 extension RecentPlaces {
@@ -73,10 +104,13 @@ public struct StoreStatus: Sendable, Hashable {
     public var location: String
     /// Credits the data requires ("GeoNames (CC-BY 4.0)").
     public var attribution: [String]
+    /// When the data answered was last imported; nil where the store does not know.
+    public var dataUpdated: Date?
 
     /// Makes a status.
-    public init(name: String, placeCount: Int, location: String, attribution: [String]) {
+    public init(name: String, placeCount: Int, location: String, attribution: [String], dataUpdated: Date? = nil) {
         self.name = name; self.placeCount = placeCount; self.location = location; self.attribution = attribution
+        self.dataUpdated = dataUpdated
     }
 }
 
@@ -98,6 +132,9 @@ public protocol PlaceStore: Geocoder, StatusReporting, StreetMapping, MapLabelin
     /// Every place within the radius (of the category, when given) in the stable nearby order (`NearbyPosition`:
     /// distance, then id), `request.limit` of those after `request.after`, and how many the radius holds in all.
     func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage
+    /// The outline of the place with this id where the store keeps one (an area's rings, a street's or a stream's
+    /// line); nil otherwise (the default), and answers then show the place's box or point (`PlaceGeometry.fallback`).
+    func geometry(id: String) async throws -> PlaceGeometry?
 }
 
 extension PlaceStore {
@@ -108,6 +145,9 @@ extension PlaceStore {
 
     /// No fast path: batches go through `reverse` point by point.
     public func batchReverser(workers: Int) -> (any BatchReversing)? { nil }
+
+    /// No outlines kept.
+    public func geometry(id: String) async throws -> PlaceGeometry? { nil }
 }
 
 /// Answers many "nearest place to this point" questions without allocating per point, for `reverse --batch`.
@@ -139,7 +179,7 @@ public struct UserAccount: Sendable, Hashable {
         guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw .invalidInput("a user's name must not be empty")
         }
-        guard name.count <= maxNameLength else { throw .invalidInput("a user's name is at most \(maxNameLength) characters") }
+        guard RequestLimits.fits(name, within: maxNameLength) else { throw .invalidInput("a user's name is at most \(maxNameLength) characters") }
         guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }),
               name.trimmingCharacters(in: .whitespaces) == name else {
             throw .invalidInput("a user's name may not hold control characters or start or end with a space")

@@ -2,7 +2,18 @@ import Foundation
 
 /// Limits shared by every front end, so the CLI and the server reject the same things.
 public enum RequestLimits {
-    /// Longest query text accepted, in characters.
+    /// Whether `text` is at most `limit` characters long. Every length limit counts characters so: as Unicode
+    /// scalars (code points), which is what the OpenAPI document's `maxLength` counts (JSON Schema) and what a
+    /// letter with 10,000 combining marks is 10,001 of (as one grapheme it would pass any limit). The bytes settle
+    /// most texts without a count: each scalar is one to four of them.
+    public static func fits(_ text: some StringProtocol, within limit: Int) -> Bool {
+        let bytes = text.utf8.count
+        if bytes <= limit { return true }
+        if bytes > 4 * limit { return false }
+        return text.unicodeScalars.count <= limit
+    }
+
+    /// Longest query text accepted, in characters (`fits`).
     public static let maxTextLength = 256
     /// Most results one request may ask for.
     public static let maxResults = 100
@@ -29,30 +40,56 @@ public struct SearchRequest: Sendable, Hashable {
     public var explain: Bool
     /// Keep only places inside these areas (structured search: `city=`, `postcode=`, `county=`, `state=`).
     public var within: AreaFilter
+    /// The languages the reader asked for, best first (`LanguagePreference`): the names answers are given in.
+    public var languages: [String] = []
+    /// Keep only places of these layers (Nominatim's `layer`); empty keeps every layer.
+    public var layers: Set<PlaceLayer> = []
+    /// Keep only places of this level of the address hierarchy (Nominatim's `featureType`); nil keeps every level.
+    public var featureType: FeatureType?
+    /// Whether places that read the same (the segments of one street, a town and its boundary) are answered once
+    /// (Nominatim's `dedupe`, on by default).
+    public var dedupe = true
 
-    /// Validates and makes a request; throws `.invalidInput` for empty or oversized text or a bad limit.
+    /// Validates and makes a request; throws `.invalidInput` for empty or oversized text, a bad limit or a
+    /// language that is not a tag.
     public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
-                limit: Int = RequestLimits.defaultLimit, explain: Bool = false, within: AreaFilter = .none) throws(PindropError) {
+                limit: Int = RequestLimits.defaultLimit, explain: Bool = false, within: AreaFilter = .none,
+                languages: [String] = []) throws(PindropError) {
         self.text = try Self.validated(text: text)
         self.near = near
         self.countryCode = try countryCode.map { c throws(PindropError) in try Self.validated(countryCode: c) }
         self.limit = try Self.validated(limit: limit)
         self.explain = explain
         self.within = within
+        self.languages = try Self.validated(languages: languages)
     }
 
     /// The request as echoed back in every answer's `query` object.
     public var echo: [(String, QueryValue)] {
-        Self.echo(text: text, near: near, countryCode: countryCode, limit: limit) + within.parts.map { ($0.name, .text($0.value)) }
+        Self.echo(text: text, near: near, countryCode: countryCode, limit: limit, languages: languages)
+            + within.parts.map { ($0.name, .text($0.value)) }
     }
 
     /// The echo of a text query (search and suggest share it).
-    static func echo(text: String, near: Coordinate?, countryCode: String?, limit: Int) -> [(String, QueryValue)] {
+    static func echo(text: String, near: Coordinate?, countryCode: String?, limit: Int, languages: [String] = []) -> [(String, QueryValue)] {
         var echo: [(String, QueryValue)] = [("text", .text(text))]
         if let near { echo += near.echo }
         if let countryCode { echo.append(("country", .text(countryCode))) }
         echo.append(("limit", .integer(limit)))
+        if !languages.isEmpty { echo.append(("lang", .text(languages.joined(separator: ",")))) }
         return echo
+    }
+
+    /// `languages` when each is a language tag (`LanguagePreference.isTag`) and there are at most
+    /// `LanguagePreference.maxLanguages`.
+    static func validated(languages: [String]) throws(PindropError) -> [String] {
+        guard languages.count <= LanguagePreference.maxLanguages else {
+            throw .invalidInput("at most \(LanguagePreference.maxLanguages) languages, got \(languages.count)")
+        }
+        if let bad = languages.first(where: { !LanguagePreference.isTag($0) }) {
+            throw .invalidInput("a language is a tag such as \"de\" or \"zh-Hans\", got \"\(bad.prefix(40))\"")
+        }
+        return languages
     }
 
     static func validated(text: String) throws(PindropError) -> String {
@@ -64,13 +101,8 @@ public struct SearchRequest: Sendable, Hashable {
         return trimmed
     }
 
-    /// Whether text is at most `RequestLimits.maxTextLength` characters, and in bytes at most four times that (one
-    /// letter with 10,000 combining marks is one character). The characters are counted only when the bytes do not
-    /// settle it: counting them walks the text, and every suggestion as you type asks this.
-    static func isShortEnough(_ text: String) -> Bool {
-        let bytes = text.utf8.count
-        return bytes <= RequestLimits.maxTextLength || (bytes <= 4 * RequestLimits.maxTextLength && text.count <= RequestLimits.maxTextLength)
-    }
+    /// Whether text is at most `RequestLimits.maxTextLength` characters.
+    static func isShortEnough(_ text: String) -> Bool { RequestLimits.fits(text, within: RequestLimits.maxTextLength) }
 
     static func validated(limit: Int) throws(PindropError) -> Int {
         guard (1...RequestLimits.maxResults).contains(limit) else {
@@ -100,11 +132,13 @@ public struct SuggestRequest: Sendable, Hashable {
     public var explain: Bool
     /// Keep only places inside these areas, as `SearchRequest.within`.
     public var within: AreaFilter
+    /// The languages the reader asked for, best first, as `SearchRequest.languages`.
+    public var languages: [String] = []
 
     /// Validates and makes a request. Text shorter than `minChars` is valid and yields no suggestions.
     public init(text: String, near: Coordinate? = nil, countryCode: String? = nil,
                 limit: Int = RequestLimits.defaultLimit, minChars: Int = 3, explain: Bool = false,
-                within: AreaFilter = .none) throws(PindropError) {
+                within: AreaFilter = .none, languages: [String] = []) throws(PindropError) {
         guard (0...RequestLimits.maxTextLength).contains(minChars) else {
             throw .invalidInput("min-chars must be between 0 and \(RequestLimits.maxTextLength), got \(minChars)")
         }
@@ -120,10 +154,13 @@ public struct SuggestRequest: Sendable, Hashable {
         self.minChars = minChars
         self.explain = explain
         self.within = within
+        self.languages = try SearchRequest.validated(languages: languages)
     }
 
     /// The request as echoed back in every answer's `query` object.
-    public var echo: [(String, QueryValue)] { SearchRequest.echo(text: text, near: near, countryCode: countryCode, limit: limit) }
+    public var echo: [(String, QueryValue)] {
+        SearchRequest.echo(text: text, near: near, countryCode: countryCode, limit: limit, languages: languages)
+    }
 
     /// Whether the text is too short to suggest anything.
     public var isBelowMinimum: Bool {
@@ -140,17 +177,25 @@ public struct ReverseRequest: Sendable, Hashable {
     /// How coarse the first answer is: the building's address (the default), the street, or the suburb, town,
     /// county, state or country the point lies in.
     public var level: ReverseLevel
+    /// The languages the reader asked for, best first, as `SearchRequest.languages`.
+    public var languages: [String] = []
+    /// Answer only places of these layers (Nominatim's `layer`); empty: addresses and points of interest, as
+    /// Nominatim's reverse defaults to.
+    public var layers: Set<PlaceLayer> = []
 
     /// Makes a request; the coordinate is already validated by its own initialiser.
-    public init(coordinate: Coordinate, limit: Int = 1, level: ReverseLevel = .building) throws(PindropError) {
+    public init(coordinate: Coordinate, limit: Int = 1, level: ReverseLevel = .building,
+                languages: [String] = []) throws(PindropError) {
         self.coordinate = coordinate
         self.limit = try SearchRequest.validated(limit: limit)
         self.level = level
+        self.languages = try SearchRequest.validated(languages: languages)
     }
 
     /// The request as echoed back in every answer's `query` object (the level only when it is not the default).
     public var echo: [(String, QueryValue)] {
         coordinate.echo + (level == .building ? [] : [("level", .text(level.rawValue))])
+            + (languages.isEmpty ? [] : [("lang", .text(languages.joined(separator: ",")))])
     }
 }
 
@@ -239,13 +284,21 @@ public struct NearbyRequest: Sendable, Hashable {
     public var limit: Int
     /// Keep only venues of this category ("cafe"); nil keeps all.
     public var category: String?
+    /// Keep only venues, places a person goes to: no towns or districts, and none of `notVenues`.
+    public var venuesOnly: Bool
     /// Where this page starts: after this place of the order; nil for the first page.
     public var after: NearbyPosition?
+
+    /// Categories of named things that are not places to go to, though OpenStreetMap files them under a venue's key:
+    /// street furniture (an information board, a vending machine, a bench...).
+    public static let notVenues: Set<String> = ["information", "vending_machine", "recycling", "outdoor_seating", "bench",
+                                                "waste_basket", "post_box", "telephone", "drinking_water", "parking_entrance",
+                                                "bicycle_parking", "clock", "fountain", "shelter"]
 
     /// Validates the radius (1 m ... 50 km), the limit (1 ... `RequestLimits.maxNearbyPage`) and the cursor
     /// (the `next` of an earlier page).
     public init(coordinate: Coordinate, radiusMeters: Double, limit: Int = RequestLimits.defaultLimit,
-                category: String? = nil, cursor: String? = nil) throws(PindropError) {
+                category: String? = nil, venuesOnly: Bool = false, cursor: String? = nil) throws(PindropError) {
         guard radiusMeters.isFinite, RequestLimits.radiusMeters.contains(radiusMeters) else {
             throw .invalidInput("radius must be between 1 and 50000 metres, got \(radiusMeters)")
         }
@@ -256,6 +309,7 @@ public struct NearbyRequest: Sendable, Hashable {
         self.radiusMeters = radiusMeters
         self.limit = limit
         self.category = category.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        self.venuesOnly = venuesOnly
         self.after = try cursor.map { c throws(PindropError) in try NearbyCursor.position(c) }
     }
 
@@ -263,6 +317,7 @@ public struct NearbyRequest: Sendable, Hashable {
     public var echo: [(String, QueryValue)] {
         var echo = coordinate.echo + [("radius", .number(radiusMeters)), ("limit", .integer(limit))]
         if let category { echo.append(("category", .text(category))) }
+        if venuesOnly { echo.append(("kind", .text("venue"))) }
         if let after { echo.append(("cursor", .text(NearbyCursor.cursor(after: after)))) }
         return echo
     }

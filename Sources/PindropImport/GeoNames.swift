@@ -150,7 +150,8 @@ public enum GeoNamesReader {
 
     /// `parsePlace` of a line's columns (at least 15).
     private static func parsePlace(fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>) -> Result<GeoNamesRecord, LineProblem> {
-        func text(_ i: Int) -> String { String(decoding: fields[i], as: UTF8.self) }
+        // Without control characters: a name holding ESC [ 2 J must not clear the terminal that lists it.
+        func text(_ i: Int) -> String { ControlCharacters.string(utf8: fields[i]) }
         guard let id = Int(text(0)), id > 0 else { return .failure(LineProblem(reason: "geonameid \"\(text(0).prefix(20))\" is not a positive number")) }
         let name = text(1)
         guard !name.isEmpty else { return .failure(LineProblem(reason: "empty name")) }
@@ -176,7 +177,7 @@ public enum GeoNamesReader {
         var names: [String: String] = [:]
         try LineReader(path: path).forEachLine { line in
             let cols = String(decoding: line, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false)
-            if cols.count >= 2, !cols[0].isEmpty, !cols[1].isEmpty { names[String(cols[0])] = String(cols[1]) }
+            if cols.count >= 2, !cols[0].isEmpty, !cols[1].isEmpty { names[String(cols[0])] = ControlCharacters.removed(from: String(cols[1])) }
             return true
         }
         return names
@@ -189,7 +190,7 @@ public enum GeoNamesReader {
             guard line.first != UInt8(ascii: "#") else { return true }
             let cols = String(decoding: line, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false)
             if cols.count >= 5, cols[0].count == 2 {
-                countries.append(GeoNamesCountry(code: String(cols[0]), iso3: String(cols[1]), name: String(cols[4])))
+                countries.append(GeoNamesCountry(code: String(cols[0]), iso3: String(cols[1]), name: ControlCharacters.removed(from: String(cols[4]))))
             }
             return true
         }

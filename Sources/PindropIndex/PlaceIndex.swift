@@ -82,7 +82,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
 
     /// What this store holds.
     public func status() -> StoreStatus {
-        StoreStatus(name: "embedded", placeCount: contents.places.count, location: path, attribution: attribution)
+        StoreStatus(name: "embedded", placeCount: contents.places.count, location: path, attribution: attribution,
+                    dataUpdated: Self.files(at: path).last.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date })
     }
 
     // MARK: Queries (the protocol requirements are met by these synchronous methods)
@@ -117,8 +118,10 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// The places of `nearbyPage`.
     public func nearby(_ request: NearbyRequest) throws(PindropError) -> [PlaceResult] { try nearbyPage(request).results }
 
-    /// Streets and buildings inside a box, for drawing the street-level basemap.
-    public func streetMap(in box: BoundingBox, limit: Int) -> [MapFeature] { mapLayers.streetMap(in: box, limit: limit) }
+    /// What the street-level map draws inside a box (`MapLayers.streetMap`).
+    public func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) -> [MapFeature] {
+        mapLayers.streetMap(in: box, zoom: zoom, limit: limit)
+    }
 
     /// The names of the GeoNames places in a view, biggest first, de-cluttered for `zoom` (`MapLayers.mapLabels`).
     public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) -> [MapLabel] { mapLayers.mapLabels(in: box, zoom: zoom, limit: limit) }

@@ -53,6 +53,14 @@ enum OSMFeatureTables {
                 \(location)
             )
             """,
+            // What else the map draws: kind is MapFeature.Kind's name (water, waterway, park, landuse, railway, or street for an
+            // unnamed road), category the tag value; an area's rings even-odd, as the engine draws them.
+            """
+            CREATE TABLE \(schema).osm_map_shape (
+                seq integer PRIMARY KEY, id text NOT NULL, kind text NOT NULL, category text, name text,
+                lines geometry(MultiLineString, 4326) NOT NULL
+            )
+            """,
         ]
     }
 
@@ -67,6 +75,7 @@ enum OSMFeatureTables {
             "CREATE INDEX ON \(schema).osm_area USING gist (rings)",
             "CREATE INDEX ON \(schema).osm_interpolation USING gist (line)",
             "CREATE INDEX ON \(schema).osm_entrance USING gist (location)",
+            "CREATE INDEX ON \(schema).osm_map_shape USING gist (lines)",
             "ANALYZE \(schema).osm_address",
             "ANALYZE \(schema).osm_venue",
         ]
@@ -85,6 +94,7 @@ enum OSMFeatureTables {
         ("osm_interpolation", ["seq", "id", "scheme", "line"], { interpolationRows($0.interpolations) }),
         ("osm_interpolation_stop", ["interpolation", "seq", "point"] + addressColumns, { stopRows($0.interpolations) }),
         ("osm_entrance", ["seq", "id", "kind", "latitude", "longitude", "tag_keys", "tag_values", "ways"], { entranceRows($0.entrances) }),
+        ("osm_map_shape", ["seq", "id", "kind", "category", "name", "lines"], { mapShapeRows($0.mapShapes) }),
     ]
 
     // MARK: Rows
@@ -179,6 +189,15 @@ enum OSMFeatureTables {
         for (seq, e) in entrances.enumerated() {
             rows.integer(seq); rows.text(e.id); rows.text(e.kind); rows.double(e.coordinate.latitude); rows.double(e.coordinate.longitude)
             tags(e.tags, into: &rows); rows.textArray(e.ways); rows.endRow()
+        }
+        return rows
+    }
+
+    private static func mapShapeRows(_ shapes: [MapFeature]) -> CopyRows {
+        var rows = CopyRows()
+        for (seq, shape) in shapes.enumerated() {
+            rows.integer(seq); rows.text(shape.id); rows.text(shape.kind.rawValue); rows.text(shape.category); rows.text(shape.name)
+            rows.geometry(WKB.multiLineString(shape.lines)); rows.endRow()
         }
         return rows
     }

@@ -12,6 +12,7 @@ extension PlaceRowReader {
         try await readAreas(into: &features)
         try await readInterpolations(into: &features)
         try await readEntrances(into: &features)
+        try await readMapShapes(into: &features)
     }
 
     /// The columns a table of the served import has; none when it has no such table.
@@ -144,6 +145,16 @@ extension PlaceRowReader {
                 id: try row["id"].decode(String.self), kind: try row["kind"].decode(String.self),
                 coordinate: Coordinate(latitude: try row["latitude"].decode(Double.self), longitude: try row["longitude"].decode(Double.self)),
                 tags: try Self.tags(row), ways: try row["ways"].decode([String].self)))
+        }
+    }
+
+    /// What else the map draws; a kind this build does not know is left out.
+    func readMapShapes(into features: inout OSMFeatures) async throws {
+        guard try await !columns(of: "osm_map_shape").isEmpty else { return }
+        for try await row in try await query("SELECT id, kind, category, name, ST_AsBinary(lines) FROM \(schema).osm_map_shape ORDER BY seq") {
+            let (id, kind, category, name, wkb) = try row.decode((String, String, String?, String?, ByteBuffer).self)
+            guard let kind = MapFeature.Kind(rawValue: kind) else { continue }
+            features.mapShapes.append(MapFeature(kind: kind, id: id, name: name, category: category, lines: try WKB.lines(Array(buffer: wkb))))
         }
     }
 }

@@ -163,7 +163,9 @@ public final class PostgresPlaceStore: PlaceStore {
 
     public func place(id: String) async throws -> Place? { index.place(id: id) }
 
-    public func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { index.streetMap(in: box, limit: limit) }
+    public func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] {
+        index.streetMap(in: box, zoom: zoom, limit: limit)
+    }
 
     public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
         index.mapLabels(in: box, zoom: zoom, limit: limit)
@@ -280,6 +282,6 @@ extension OSMFeatures {
     /// Whether nothing street-level is held.
     var isEmpty: Bool {
         addressPoints.isEmpty && streets.isEmpty && venues.isEmpty && buildings.isEmpty && areas.isEmpty && interpolations.isEmpty
-            && entrances.isEmpty
+            && entrances.isEmpty && mapShapes.isEmpty
     }
 }

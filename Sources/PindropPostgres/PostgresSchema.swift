@@ -55,6 +55,16 @@ enum PostgresSchema {
             """,
             "CREATE INDEX recent_place_newest ON pindrop.recent_place (user_id, position DESC)",
         ]),
+        // A place is kept whole: the address's suburb, county, state and country, the category's key, the kind and
+        // the bounding box were accepted and answered, then lost.
+        ("v2 whole places", ["saved_place", "recent_place"].map { table in
+            "ALTER TABLE pindrop.\(table) " + """
+                ADD COLUMN suburb text, ADD COLUMN county text, ADD COLUMN state text, ADD COLUMN country text,
+                ADD COLUMN category_key text, ADD COLUMN kind text,
+                ADD COLUMN box_south float8, ADD COLUMN box_west float8, ADD COLUMN box_north float8, ADD COLUMN box_east float8,
+                ADD COLUMN neighbourhood text, ADD COLUMN address_place text, ADD COLUMN town_kind text, ADD COLUMN tags text
+                """
+        }),
     ]
 
     /// A saved or recent place's columns: the whole place, so it outlives the index it came from.

@@ -76,14 +76,19 @@ struct PostgresUserPlaces: SavedPlaces, RecentPlaces {
     let userID: Int64
 
     static let columns = ["id", "name", "display_name", "latitude", "longitude", "country_code", "admin1", "population",
-                          "category", "house_number", "street", "postcode", "town", "source"]
+                          "category", "house_number", "street", "postcode", "town", "source",
+                          "suburb", "county", "state", "country", "category_key", "kind",
+                          "box_south", "box_west", "box_north", "box_east", "neighbourhood", "address_place", "town_kind", "tags"]
     static let names = columns.joined(separator: ", ")
     static let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
     // MARK: SavedPlaces
 
-    func page(offset: Int, limit: Int) async throws -> [Place] {
-        try await places(in: "saved_place", offset: offset, limit: limit)
+    func page(after cursor: Int64?, limit: Int) async throws -> SavedPage {
+        // One more than asked says whether there is a next page.
+        let rows = try await places(in: "saved_place", before: cursor, offset: 0, limit: limit == .max ? limit : max(0, limit) + 1)
+        let kept = rows.prefix(max(0, limit))
+        return SavedPage(places: kept.map { $0.place }, next: rows.count > kept.count ? kept.last?.position : nil)
     }
 
     func count() async throws -> Int {
@@ -93,10 +98,18 @@ struct PostgresUserPlaces: SavedPlaces, RecentPlaces {
         }
     }
 
-    /// Saves a place; saving it again keeps one copy, refreshed, in its original position.
-    func save(_ place: Place) async throws {
-        try await writing("saving a place") { connection, logger in
+    /// Saves a place; saving it again keeps one copy, refreshed, in its original position. The cap is checked in
+    /// the transaction that inserts, after the user's row is locked: one user's saves run one after the other.
+    @discardableResult func save(_ place: Place, cap: Int) async throws -> Bool {
+        try await writing("saving a place") { [userID] connection, logger in
+            let rows = try await connection.query("""
+                SELECT EXISTS (SELECT 1 FROM pindrop.saved_place WHERE user_id = \(userID) AND id = \(place.id)),
+                       (SELECT count(*) FROM pindrop.saved_place WHERE user_id = \(userID))
+                """, logger: logger)
+            let (exists, count) = try await rows.decode((Bool, Int).self).first { _ in true } ?? (false, 0)
+            if !exists, count >= cap { throw PindropError.savedPlacesFull(cap) }
             try await connection.query(insert(place, into: "saved_place", conflict: "DO UPDATE SET \(Self.updates)"), logger: logger)
+            return !exists
         }
     }
 
@@ -118,7 +131,7 @@ struct PostgresUserPlaces: SavedPlaces, RecentPlaces {
     // MARK: RecentPlaces
 
     func recent(offset: Int, limit: Int) async throws -> [Place] {
-        try await places(in: "recent_place", offset: offset, limit: limit)
+        try await places(in: "recent_place", before: nil, offset: offset, limit: limit).map { $0.place }
     }
 
     /// Records a place as the newest, moving it up (and refreshing it) if it was there; the same address twice in a
@@ -164,6 +177,11 @@ struct PostgresUserPlaces: SavedPlaces, RecentPlaces {
         bindings.append(place.countryCode); bindings.append(place.admin1); bindings.append(place.population)
         bindings.append(place.category); bindings.append(a?.houseNumber); bindings.append(a?.street)
         bindings.append(a?.postcode); bindings.append(a?.town); bindings.append(place.source)
+        bindings.append(a?.suburb); bindings.append(a?.county); bindings.append(a?.state); bindings.append(a?.country)
+        bindings.append(place.categoryKey); bindings.append(place.kind?.rawValue)
+        let box = place.boundingBox
+        bindings.append(box?.south); bindings.append(box?.west); bindings.append(box?.north); bindings.append(box?.east)
+        bindings.append(a?.neighbourhood); bindings.append(a?.place); bindings.append(a?.townKind); bindings.append(PlaceTags.text(place.tags))
         let placeholders = (1...bindings.count).map { "$\($0)" }.joined(separator: ", ")
         return PostgresQuery(unsafeSQL: """
             INSERT INTO pindrop.\(table) (user_id, \(Self.names)) VALUES (\(placeholders))
@@ -171,22 +189,40 @@ struct PostgresUserPlaces: SavedPlaces, RecentPlaces {
             """, binds: bindings)
     }
 
-    private func places(in table: String, offset: Int, limit: Int) async throws -> [Place] {
+    /// A table's places newest first, with their positions: those before `cursor` (nil: all), from the `offset`th.
+    private func places(in table: String, before cursor: Int64?, offset: Int, limit: Int) async throws -> [(place: Place, position: Int64)] {
         try await database.withConnection("reading places") { [userID, logger = database.logger] connection in
             let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-                SELECT \(Self.names) FROM pindrop.\(table) WHERE user_id = $1 ORDER BY position DESC LIMIT $2 OFFSET $3
-                """, binds: Self.bindings(userID, Int64(max(0, min(limit, Int(Int64.max)))), Int64(max(0, offset)))), logger: logger)
-            var places: [Place] = []
-            typealias Columns = (String, String, String, Double, Double, String?, String?, Int, String?, String?, String?, String?,
-                                 String?, String?)
-            for try await c in rows.decode(Columns.self) {
-                let address = Address(houseNumber: c.9, street: c.10, postcode: c.11, town: c.12)
-                places.append(Place(id: c.0, name: c.1, displayName: c.2, coordinate: Coordinate(latitude: c.3, longitude: c.4),
-                                    countryCode: c.5, admin1: c.6, population: c.7, category: c.8,
-                                    address: address.isEmpty ? nil : address, source: c.13))
-            }
+                SELECT \(Self.names), position FROM pindrop.\(table) WHERE user_id = $1 AND position < $2
+                ORDER BY position DESC LIMIT $3 OFFSET $4
+                """, binds: Self.bindings(userID, cursor ?? .max, Int64(max(0, min(limit, Int(Int64.max)))), Int64(max(0, offset)))),
+                logger: logger)
+            var places: [(place: Place, position: Int64)] = []
+            for try await row in rows { places.append(try Self.place(row.makeRandomAccess())) }
             return places
         }
+    }
+
+    /// A place row (`columns` then `position`) as a place and its position.
+    private static func place(_ c: PostgresRandomAccessRow) throws -> (place: Place, position: Int64) {
+        func text(_ i: Int) throws -> String? { try c[i].decode(String?.self) }
+        func number(_ i: Int) throws -> Double? { try c[i].decode(Double?.self) }
+        let address = Address(houseNumber: try text(9), street: try text(10), postcode: try text(11), town: try text(12),
+                              suburb: try text(14), county: try text(15), state: try text(16), country: try text(17),
+                              neighbourhood: try text(24), place: try text(25), townKind: try text(26))
+        let box: BoundingBox? = if let south = try number(20), let west = try number(21), let north = try number(22),
+                                   let east = try number(23) {
+            BoundingBox(south: south, west: west, north: north, east: east)
+        } else {
+            nil
+        }
+        var place = Place(id: try c[0].decode(String.self), name: try c[1].decode(String.self), displayName: try c[2].decode(String.self),
+                          coordinate: Coordinate(latitude: try c[3].decode(Double.self), longitude: try c[4].decode(Double.self)),
+                          countryCode: try text(5), admin1: try text(6), population: try c[7].decode(Int.self), category: try text(8),
+                          address: address.isEmpty ? nil : address, source: try text(13), boundingBox: box,
+                          kind: try text(19).flatMap(PlaceKind.init(rawValue:)), categoryKey: try text(18))
+        place.tags = PlaceTags.tags(text: try text(27))
+        return (place, try c[28].decode(Int64.self))
     }
 
     private static func bindings(_ values: Int64...) -> PostgresBindings {

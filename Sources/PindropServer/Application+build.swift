@@ -47,31 +47,27 @@ public func buildMetricsApplication(configuration: ServerConfiguration, metrics:
 public func buildRouter(configuration: ServerConfiguration, services: ServerServices, metrics: ServerMetrics? = nil,
                         engineMetrics: ServerMetrics? = nil) -> Router<PindropRequestContext> {
     let router = Router(context: PindropRequestContext.self)
-    var quietLogger = Logger(label: "Pindrop.files")
-    quietLogger.logLevel = .warning
     router.add(middleware: JSONErrorMiddleware())
-    router.add(middleware: FileMiddleware(
-        configuration.publicDirectory ?? publicResourcesPath(),
-        cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]),
-        searchForIndexHtml: true, logger: quietLogger))
+    router.add(middleware: StaticFiles(folder: configuration.publicDirectory ?? publicResourcesPath(), servesIndex: true,
+                                       cacheControl: "no-cache", contentSecurityPolicy: WebAppController<PindropRequestContext>.contentSecurityPolicy(configuration)))
     if configuration.leafletURL == nil {
-        router.add(middleware: FileMiddleware(
-            configuration.leafletDirectory, urlBasePath: "/vendor/leaflet",
-            cacheControl: CacheControl([(MediaType(type: .any), [.maxAge(3600)])]), logger: quietLogger))
+        router.add(middleware: StaticFiles(folder: configuration.leafletDirectory, basePath: "/vendor/leaflet", cacheControl: "max-age=3600"))
     }
 
     let v1 = router.group("v1")
+    let heavy = HeavyRoutes()
     PlacesController<PindropRequestContext>(places: services.places, suggestMinChars: configuration.suggestMinChars,
-                                            metrics: engineMetrics)
+                                            metrics: engineMetrics, heavy: heavy)
         .addRoutes(to: v1)
     UserDataController<PindropRequestContext>(places: services.places, users: services.users, requireToken: configuration.requireToken,
                                               maxBodyBytes: configuration.maxBodyBytes, maxSaved: configuration.maxSavedPlaces,
                                               metrics: engineMetrics)
         .addRoutes(to: v1)
-    StreetMapController<PindropRequestContext>(places: services.places).addRoutes(to: v1)
+    StreetMapController<PindropRequestContext>(places: services.places, heavy: heavy).addRoutes(to: v1)
     MusicController<PindropRequestContext>(music: services.music).addRoutes(to: v1)
-    BasemapController<PindropRequestContext>(coastline: services.coastline).addRoutes(to: v1)
-    WebAppController<PindropRequestContext>(configuration: configuration, coastline: services.coastline != nil).addRoutes(to: router)
+    BasemapController<PindropRequestContext>(coastline: services.coastline, heavy: heavy, world: WorldBasemaps()).addRoutes(to: v1)
+    WebAppController<PindropRequestContext>(configuration: configuration, coastline: services.coastline != nil, music: services.music != nil)
+        .addRoutes(to: router)
     CompatAPI.addRoutes(to: router, places: services.places, metrics: engineMetrics)
     HealthController<PindropRequestContext>(places: services.places, readiness: services.readiness).addRoutes(to: router)
     if let metrics { addMetricsRoute(to: router, metrics: metrics, places: services.places) }

@@ -15,7 +15,9 @@ import PindropCore
 /// - no complete request head, an idle keep-alive, or a stalled body for `idleTimeoutSeconds`: closed;
 /// - a body not finished `requestTimeoutSeconds` after its head (a slow drip): closed;
 /// - a request line over `maxRequestLineBytes`: 414; a head over `maxHeadBytes`: 431; a malformed head: 400;
-/// - `Expect: 100-continue`: answered with 100 Continue, so uploads do not wait a second for nothing.
+/// - `Expect: 100-continue`: answered with 100 Continue, so uploads do not wait a second for nothing;
+/// - two `Host` headers, or none in HTTP/1.1: 400; an absolute-form target's authority is the host checked; an
+///   HTTP/1.0 request without keep-alive is answered, then the connection closes (`HeadGate`).
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
     let responder: HTTPChannelHandler.Responder
@@ -47,7 +49,12 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeadBytes,
                                             maxHeaderListSize: configuration.maxHeadBytes, maxHeaderFieldCount: 100))
-        return HTTP1Channel(responder: responder, configuration: http).setup(channel: channel, logger: logger)
+        return HTTP1Channel(responder: responder, configuration: http).setup(channel: channel, logger: logger).flatMapThrowing { value in
+            // Right after the HTTP/1 parser, where the request line's version and every Host header are still seen.
+            let parser = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try channel.pipeline.syncOperations.addHandler(HeadGate(), position: .after(parser))
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {
@@ -92,6 +99,7 @@ func rawErrorResponse(_ error: PindropError) -> ByteBuffer {
     default: .init(code: error.httpStatus)
     }
     var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\nContent-Type: application/json; charset=utf-8\r\n"
+    head += "X-Content-Type-Options: nosniff\r\n"
     head += "Content-Length: \(body.count)\r\nConnection: close\r\n"
     if let retryAfter = error.retryAfter { head += "Retry-After: \(retryAfter)\r\n" }
     var buffer = ByteBuffer(string: head + "\r\n")
@@ -207,6 +215,7 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
             ? .headersTooLarge("the request's headers are larger than the server accepts") : .invalidInput("the request is not valid HTTP/1.1")
         var head = HTTPResponse(status: .init(code: failure.httpStatus))
         head.headerFields[.contentType] = "application/json; charset=utf-8"
+        head.headerFields[contentTypeOptionsField] = "nosniff"
         head.headerFields[.connection] = "close"
         let body = WireEncoding.errorDocument(failure).withUnsafeBytes { ByteBuffer(bytes: $0) }
         head.headerFields[.contentLength] = String(body.readableBytes)
@@ -219,7 +228,7 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
 /// Closes the connection once `write` is done (a close right away could drop a response still queued). With
 /// `linger`, the output closes first and the rest after two seconds of discarding what the client still sends:
 /// closing with unread input would reset the connection and lose the answer (nginx's lingering close).
-private func closeAfter(_ write: EventLoopFuture<Void>, _ context: ChannelHandlerContext, linger: Bool) {
+func closeAfter(_ write: EventLoopFuture<Void>, _ context: ChannelHandlerContext, linger: Bool) {
     let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
     write.whenComplete { _ in
         let context = bound.value

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import PindropCore
 
-/// HTTP methods as a careful server answers them: HEAD wherever GET is (the GET's status and headers, no
-/// body), and a method the path does not take is a 405 with `Allow` listing those it does (the API's methods
+/// HTTP methods as a careful server answers them: HEAD wherever GET is (the GET's status and headers, its
+/// `Content-Length` included, no body), and a method the path does not take is a 405 with `Allow` listing those it does (the API's methods
 /// come from the OpenAPI document, so the two cannot disagree; everything else is the web app's files: GET and
 /// HEAD). An API path no route has stays a 404 further down.
 ///
@@ -33,7 +33,10 @@ struct MethodResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context:
         var head = request.head
         head.method = .get
         var response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
+        // The GET's length, as RFC 9110 has HEAD say (emptying the body would set it to 0).
+        let length = response.headers[.contentLength]
         response.body = ResponseBody()
+        response.headers[.contentLength] = length
         return response
     }
 

@@ -1,12 +1,38 @@
 import Hummingbird
 import PindropCore
+import Synchronization
 
 /// `/v1/music/places`: a music place search (MusicBrainz behind `MusicPlaceSearching`) streamed to the client as
 /// Server-Sent Events while its pages arrive. The search runs only while the client listens: when the connection
-/// closes, the search's task is cancelled and no further upstream request is sent.
+/// closes, the search's task is cancelled and no further upstream request is sent. At most
+/// `maxConcurrentSearches` streams run at once (503 `overloaded` beyond): the service's requests are shared by all.
 struct MusicController<Context: RequestContext>: Sendable {
     /// nil when the server was started without a music service: every request is a 503.
     let music: (any MusicPlaceSearching)?
+    /// The streams running.
+    let streams = Streams()
+
+    /// A count of the streams running.
+    final class Streams: Sendable {
+        fileprivate let running = Atomic<Int>(0)
+
+        /// A slot for one more stream, held until it is let go of, unless `limit` run already.
+        func enter(limit: Int) -> Slot? {
+            guard running.add(1, ordering: .relaxed).newValue <= limit else {
+                running.subtract(1, ordering: .relaxed)
+                return nil
+            }
+            return Slot(streams: self)
+        }
+
+        /// A stream's slot: given back when the answer that holds it goes, however it ends (written, or dropped
+        /// with its connection before a byte of it was).
+        final class Slot: Sendable {
+            let streams: Streams
+            init(streams: Streams) { self.streams = streams }
+            deinit { streams.running.subtract(1, ordering: .relaxed) }
+        }
+    }
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("music/places", use: places)
@@ -18,12 +44,17 @@ struct MusicController<Context: RequestContext>: Sendable {
                 + "--musicbrainz-contact (for the public MusicBrainz) or --musicbrainz-url")
         }
         let search = music.searchMusicPlaces(try Self.searchRequest(try QueryParameters(request)))
+        guard let slot = streams.enter(limit: music.maxConcurrentSearches) else {
+            throw PindropError.overloaded("\(music.maxConcurrentSearches) music searches are running, the most this server runs at once"
+                                          + " (they share the service's requests); try again in a few seconds", retryAfter: 10)
+        }
         let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { withExtendedLifetime(slot) {} }
             // Hummingbird cancels the operation when the client's side of the connection closes; cancelling the
             // task that iterates a `PagedSearch` stops its waits and its request in flight at once.
             try await request.body.consumeWithCancellationOnInboundClose { _ in
-                try await writer.write(MusicEventStream.event(.progress(PagingProgress())))
+                try await writer.write(MusicEventStream.event(.progress(search.startingProgress)))
                 for await event in search {
                     try await writer.write(MusicEventStream.event(event))
                 }

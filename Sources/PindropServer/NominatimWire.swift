@@ -8,9 +8,10 @@ enum NominatimWire {
     /// The attribution sent as `licence`: the embedded index is OpenStreetMap and GeoNames data.
     static let licence = "Data © OpenStreetMap contributors, ODbL 1.0. https://osm.org/copyright; GeoNames, CC BY 4.0"
 
-    /// One result of the json (`classLabel` "class") or jsonv2 ("category") formats.
-    static func writeResult(_ place: Place, into w: inout JSONWriter, classLabel: String, language: String?, details: Bool,
-                            extratags: Bool, namedetails: Bool) {
+    /// One result of the json (`classLabel` "class") or jsonv2 ("category") formats, with its `geometry` in the forms
+    /// asked for.
+    static func writeResult(_ place: Place, into w: inout JSONWriter, classLabel: String, output: NominatimOutput,
+                            geometry: PlaceGeometry? = nil) {
         let terms = OSMTerms(place)
         w.beginObject()
         w.key("place_id"); w.number(Int(terms.placeID))
@@ -18,25 +19,29 @@ enum NominatimWire {
         writeOSMObject(terms, into: &w)
         w.key("lat"); writeDegrees(place.coordinate.latitude, into: &w)
         w.key("lon"); writeDegrees(place.coordinate.longitude, into: &w)
-        writeClassification(place, terms, into: &w, classLabel: classLabel, language: language)
-        if details { w.key("address"); writeAddress(place, terms, into: &w, language: language) }
-        if extratags { w.key("extratags"); writeExtratags(place, into: &w) }
-        if namedetails { w.key("namedetails"); writeNamedetails(place, into: &w) }
+        writeClassification(place, terms, into: &w, classLabel: classLabel, languages: output.languages)
+        writeDetails(place, terms, into: &w, output: output)
         let box = terms.box
         w.key("boundingbox"); w.beginArray()
         for value in [box.south, box.north, box.west, box.east] { writeDegrees(value, into: &w) }
         w.endArray()
+        if let geometry {
+            if output.geometries.contains(.text) { w.field("geotext", GeometryText.wkt(geometry)) }
+            if output.geometries.contains(.kml) { w.field("geokml", GeometryText.kml(geometry)) }
+            if output.geometries.contains(.geojson) { w.key("geojson"); writeGeometry(geometry, into: &w) }
+            if output.geometries.contains(.svg) { w.field("svg", GeometryText.svg(geometry)) }
+        }
         w.endObject()
     }
 
-    /// The geojson format: a FeatureCollection of points, each with the jsonv2 fields as properties and a `bbox`.
-    static func writeGeoJSON(_ places: [Place], into w: inout JSONWriter, language: String?, details: Bool,
-                             extratags: Bool, namedetails: Bool) {
+    /// The geojson format: a FeatureCollection, each feature with the jsonv2 fields as properties, a `bbox`, and as
+    /// geometry the place's shape where `polygon_geojson` asked for it, else its point.
+    static func writeGeoJSON(_ places: [Place], into w: inout JSONWriter, output: NominatimOutput, geometries: [PlaceGeometry] = []) {
         w.beginObject()
         w.field("type", "FeatureCollection")
         w.field("licence", licence)
         w.key("features"); w.beginArray()
-        for place in places {
+        for (n, place) in places.enumerated() {
             let terms = OSMTerms(place)
             w.beginObject()
             w.field("type", "Feature")
@@ -44,15 +49,13 @@ enum NominatimWire {
             w.key("place_id"); w.number(Int(terms.placeID))
             writeOSMObject(terms, into: &w)
             w.key("place_rank"); w.number(terms.rank)
-            writeClassification(place, terms, into: &w, classLabel: "category", language: language, rank: false)
-            if details { w.key("address"); writeAddress(place, terms, into: &w, language: language) }
-            if extratags { w.key("extratags"); writeExtratags(place, into: &w) }
-            if namedetails { w.key("namedetails"); writeNamedetails(place, into: &w) }
+            writeClassification(place, terms, into: &w, classLabel: "category", languages: output.languages, rank: false)
+            writeDetails(place, terms, into: &w, output: output)
             w.endObject()
             w.key("bbox"); w.beginArray()
-            for value in [terms.box.west, terms.box.south, terms.box.east, terms.box.north] { w.number(rounded(value)) }
+            for value in [terms.box.west, terms.box.south, terms.box.east, terms.box.north] { w.degrees(value) }
             w.endArray()
-            w.key("geometry"); writePoint(place.coordinate, into: &w)
+            w.key("geometry"); writeGeometry(n < geometries.count ? geometries[n] : .point(place.coordinate), into: &w)
             w.endObject()
         }
         w.endArray()
@@ -60,8 +63,8 @@ enum NominatimWire {
     }
 
     /// The geocodejson format (GeocodeJSON 0.1.0): the address as flat `properties.geocoding` fields.
-    static func writeGeocodeJSON(_ places: [Place], into w: inout JSONWriter, query: String?, language: String?, details: Bool,
-                                 distances: [Double?] = []) {
+    static func writeGeocodeJSON(_ places: [Place], into w: inout JSONWriter, query: String?, output: NominatimOutput,
+                                 distances: [Double?] = [], geometries: [PlaceGeometry] = []) {
         w.beginObject()
         w.field("type", "FeatureCollection")
         w.key("geocoding"); w.beginObject()
@@ -82,32 +85,36 @@ enum NominatimWire {
             w.field("osm_value", terms.value)
             w.field("type", geocodeJSONType(terms.addressRank))
             if n < distances.count, let distance = distances[n] { w.field("accuracy", Int(distance)) }
-            w.key("label"); w.string(displayName(place, language: language))
-            if terms.layer != "house" || place.kind != .address { w.field("name", place.name) }
-            if details {
-                let parts = AddressParts(place, terms, language: language)
-                w.field("housenumber", parts.houseNumber)
-                w.field("postcode", parts.postcode)
-                w.field("street", parts.road)
-                w.field("district", parts.suburb)
-                w.field("city", parts.city)
-                w.field("county", parts.county)
-                w.field("state", parts.state)
-                w.field("country", parts.country)
-                w.field("country_code", parts.countryCode)
-                w.key("admin"); w.beginObject()
-                if let country = parts.country { w.field("level2", country) }
-                if let state = parts.state { w.field("level4", state) }
-                if let county = parts.county { w.field("level6", county) }
-                if let city = parts.city { w.field("level8", city) }
-                if let suburb = parts.suburb { w.field("level10", suburb) }
-                w.endObject()
-            }
+            w.key("label"); w.string(displayName(place, languages: output.languages))
+            if terms.layer != "house" || place.kind != .address { w.field("name", localName(place, languages: output.languages)) }
+            if output.addressDetails { writeGeocodeJSONAddress(AddressParts(place, terms, languages: output.languages), into: &w) }
+            if output.extratags { w.key("extra"); writeTags(extraTags(place), into: &w) }
             w.endObject(); w.endObject()
-            w.key("geometry"); writePoint(place.coordinate, into: &w)
+            w.key("geometry"); writeGeometry(n < geometries.count ? geometries[n] : .point(place.coordinate), into: &w)
             w.endObject()
         }
         w.endArray()
+        w.endObject()
+    }
+
+    /// GeocodeJSON's address fields and its `admin` levels.
+    private static func writeGeocodeJSONAddress(_ parts: AddressParts, into w: inout JSONWriter) {
+        w.field("housenumber", parts.houseNumber)
+        w.field("postcode", parts.postcode)
+        w.field("street", parts.road ?? parts.place?.name)
+        w.field("locality", parts.neighbourhood)
+        w.field("district", parts.suburb)
+        w.field("city", parts.city)
+        w.field("county", parts.county)
+        w.field("state", parts.state)
+        w.field("country", parts.country)
+        w.field("country_code", parts.countryCode)
+        w.key("admin"); w.beginObject()
+        if let country = parts.country { w.field("level2", country) }
+        if let state = parts.state { w.field("level4", state) }
+        if let county = parts.county { w.field("level6", county) }
+        if let city = parts.city { w.field("level8", city) }
+        if let suburb = parts.suburb { w.field("level10", suburb) }
         w.endObject()
     }
 
@@ -122,71 +129,60 @@ enum NominatimWire {
 
     /// `class`/`category`, `type`, `place_rank`, `importance`, `addresstype`, `name`, `display_name`.
     static func writeClassification(_ place: Place, _ terms: OSMTerms, into w: inout JSONWriter, classLabel: String,
-                                    language: String?, rank: Bool = true) {
+                                    languages: [String], rank: Bool = true) {
         w.field(named: classLabel, terms.key)
         w.field("type", terms.value)
         if rank { w.key("place_rank"); w.number(terms.rank) }
         w.key("importance"); w.number(terms.importance)
         w.field("addresstype", terms.addressType)
-        w.field("name", place.kind == .address ? "" : place.name)
-        w.key("display_name"); w.string(displayName(place, language: language))
+        w.field("name", place.kind == .address ? "" : localName(place, languages: languages))
+        w.key("display_name"); w.string(displayName(place, languages: languages))
     }
 
-    /// The address, fine to coarse, keyed as Nominatim keys it (`house_number`, `road`, `suburb`, `city`, …).
-    static func writeAddress(_ place: Place, _ terms: OSMTerms, into w: inout JSONWriter, language: String?) {
-        let parts = AddressParts(place, terms, language: language)
-        w.beginObject()
-        if let own = parts.own { w.field(named: own.key, own.name) }
-        w.field("house_number", parts.houseNumber)
-        w.field("road", parts.road)
-        w.field("suburb", parts.suburb)
-        w.field("city", parts.city)
-        w.field("county", parts.county)
-        w.field("state", parts.state)
-        w.field("postcode", parts.postcode)
-        w.field("country", parts.country)
-        w.field("country_code", parts.countryCode)
-        w.endObject()
+    /// The optional parts asked for: `address`, `extratags`, `namedetails`.
+    static func writeDetails(_ place: Place, _ terms: OSMTerms, into w: inout JSONWriter, output: NominatimOutput) {
+        if output.addressDetails {
+            let parts = AddressParts(place, terms, languages: output.languages)
+            w.key("address"); w.beginObject()
+            for (key, value) in parts.keyed { w.field(named: key, value) }
+            w.field("country_code", parts.countryCode)
+            w.endObject()
+        }
+        if output.extratags { w.key("extratags"); writeTags(extraTags(place), into: &w) }
+        if output.namedetails { w.key("namedetails"); writeTags(nameDetails(place), into: &w) }
     }
 
-    /// The tags Pindrop keeps beyond the name: a place's population (as OSM tags it), nothing else.
-    static func writeExtratags(_ place: Place, into w: inout JSONWriter) {
-        w.beginObject()
-        if place.population > 0 { w.field("population", String(place.population)) }
-        w.endObject()
+    /// The tags a place keeps beyond its names (`Place.tags`), by key, with its population where a source gives one
+    /// and the tags do not.
+    static func extraTags(_ place: Place) -> [(key: String, value: String)] {
+        var tags = (place.tags ?? [:]).filter { !PlaceTags.isName($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        if place.population > 0, !tags.contains(where: { $0.0 == "population" }) { tags.append(("population", String(place.population))) }
+        return tags
     }
 
-    /// The names Pindrop returns for a place: its own name (`name`).
-    static func writeNamedetails(_ place: Place, into w: inout JSONWriter) {
+    /// Every name of a place: `name` first, then its other names by key ("name:de", "alt_name", "ref").
+    static func nameDetails(_ place: Place) -> [(key: String, value: String)] {
+        [("name", place.name)] + (place.tags ?? [:]).filter { $0.key != "name" && PlaceTags.isName($0.key) }.sorted { $0.key < $1.key }
+            .map { ($0.key, $0.value) }
+    }
+
+    static func writeTags(_ tags: [(key: String, value: String)], into w: inout JSONWriter) {
         w.beginObject()
-        w.field("name", place.name)
+        for (key, value) in tags { w.key(named: key); w.string(value) }
         w.endObject()
     }
 
     static func writePoint(_ c: Coordinate, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", "Point")
-        w.key("coordinates"); w.beginArray(); w.number(rounded(c.longitude)); w.number(rounded(c.latitude)); w.endArray()
+        w.key("coordinates"); w.beginArray(); w.degrees(c.longitude); w.degrees(c.latitude); w.endArray()
         w.endObject()
     }
 
-    /// The one line of a place with its country at the end, as Nominatim's `display_name` always ends:
-    /// "Mannerheimintie 5, 00100 Helsinki, Finland".
-    static func displayName(_ place: Place, language: String?) -> PlaceText {
-        let line = place.displayText   // as the store kept it: written into the answer without a String when it ends right
-        guard let code = place.countryCode, let country = place.address?.country ?? OSMTerms.countryName(code, language: language)
-        else { return line }
-        // The English name is the one just looked up unless the address or the language named another.
-        let english = place.address?.country == nil && (language == nil || language == "en") ? country
-            : OSMTerms.countryName(code, language: nil) ?? country
-        // Byte for byte: both names come from the same tables, and `hasSuffix` compared them character by character.
-        let endsRight = line.withUTF8 { bytes in
-            func endsWith(_ suffix: String) -> Bool {
-                bytes.count >= suffix.utf8.count && bytes.reversed().starts(with: suffix.utf8.reversed())
-            }
-            return endsWith(country) || endsWith(english)
-        }
-        return endsRight ? line : .written(place.displayName + ", " + country)
+    /// A shape as a GeoJSON geometry object (a point written in place: every feature of every answer has one).
+    static func writeGeometry(_ geometry: PlaceGeometry, into w: inout JSONWriter) {
+        if case .point(let c) = geometry { return writePoint(c, into: &w) }
+        w.raw(Array(GeometryText.geoJSON(geometry).utf8))
     }
 
     /// GeocodeJSON's `type` of an address rank (Nominatim's `GEOCODEJSON_RANKS`).
@@ -236,48 +232,5 @@ enum NominatimWire {
         }
         if negative { out[0] = UInt8(ascii: "-") }
         return count
-    }
-
-    /// A coordinate rounded to Nominatim's 7 decimals, where it goes out as a number (GeoJSON's points and `bbox`,
-    /// Photon's `extent`).
-    static func rounded(_ value: Double) -> Double { (value * 1e7).rounded() / 1e7 }
-}
-
-/// A place's address as both compatible APIs name its parts: the place's own name under its kind (a venue's
-/// `amenity`, a town's `city`), then house number, road, suburb, city, county, state, postcode and country.
-struct AddressParts {
-    var own: (key: String, name: String)?
-    var houseNumber, road, suburb, city, county, state, postcode, country: String?
-    /// The country's code in lower case, as Nominatim writes it (made when asked: Photon's answers do not).
-    var countryCode: String? { upperCaseCountryCode?.lowercased() }
-    private let upperCaseCountryCode: String?
-
-    init(_ place: Place, _ terms: OSMTerms, language: String?) {
-        let address = place.address ?? Address()
-        houseNumber = address.houseNumber
-        road = address.street
-        suburb = address.suburb
-        city = address.town
-        county = address.county
-        state = address.state
-        postcode = address.postcode
-        upperCaseCountryCode = place.countryCode
-        country = place.countryCode.flatMap { OSMTerms.countryName($0, language: language) } ?? address.country
-        switch place.kind ?? OSMTerms.inferredKind(place) {
-        case .place:
-            city = place.name
-        case .area:
-            own = (terms.addressType, place.name)
-            if terms.addressType == "city" { city = place.name; own = nil }
-            if terms.addressType == "country" { own = nil }
-        case .venue:
-            own = (terms.key, place.name)
-        case .street:
-            road = place.name
-        case .address:
-            break
-        }
-        // GeoNames' first-level division is a state or region (Uusimaa); in Liechtenstein it is the town itself.
-        if state == nil, let admin1 = place.admin1, admin1 != city { state = admin1 }
     }
 }

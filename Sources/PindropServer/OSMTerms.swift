@@ -16,7 +16,7 @@ struct OSMTerms {
     /// The main tag: Nominatim's `class`/`category` and `type`, Photon's `osm_key` and `osm_value`.
     let key: String, value: String
     /// Nominatim's `addresstype`: what the place would be called as part of an address ("city", "road").
-    let addressType: String
+    private(set) var addressType: String
     /// Nominatim's `place_rank` (its search rank): 4 a country … 16 a city, 18 a town … 26 a street, 30 a house or a venue.
     let rank: Int
     /// Nominatim's address rank: as `rank`, but every municipality is 16.
@@ -56,10 +56,34 @@ struct OSMTerms {
             (key, value, addressType, layer, rank) = ("highway", place.category ?? "road", "road", "street", 26)
         case .address:
             (key, value, addressType, layer, rank) = ("place", "house", "place", "house", 30)
+        case .postcode:
+            (key, value, addressType, layer, rank) = ("place", "postcode", "postcode", "other", PlaceRank.of(key: "place", value: "postcode").search)
         case .venue:
-            let key = place.categoryKey ?? "amenity"
-            (self.key, value, addressType, layer, rank) = (key, place.category ?? "yes", key, "house", 30)
+            let key = place.categoryKey ?? "amenity", value = place.category ?? "yes"
+            (self.key, self.value, addressType, layer) = (key, value, key == "place" ? value : key, key == "place" ? "locality" : "house")
+            rank = PlaceRank.of(key: key, value: value).search
         }
+        // Nominatim names a place of the address hierarchy by its place type where the object says it ("town" for
+        // a municipality's boundary that is a town).
+        if rank < 26, let type = place.tags?["place"] ?? place.tags?["linked_place"] { addressType = type }
+    }
+
+    /// Whether a reverse question at `point` may be answered with this place: a town or village only within its
+    /// reach, as Nominatim's `reverse_place_diameter` gives it by rank (a city 0.16°, a village 0.04°), so that a
+    /// point at sea is answered by nothing rather than by a village hundreds of kilometres away.
+    func reaches(_ point: Coordinate) -> Bool {
+        guard key == "place", rank < 26 else { return true }
+        let diameter = switch rank {
+        case ...4: 5.0
+        case ...8: 1.8
+        case ...12: 0.6
+        case ...17: 0.16
+        case 18: 0.08
+        case 19: 0.04
+        default: 0.02
+        }
+        let dx = point.longitude - coordinate.longitude, dy = point.latitude - coordinate.latitude
+        return (dx * dx + dy * dy).squareRoot() <= diameter
     }
 
     /// Photon's layer of each area level.
@@ -119,6 +143,22 @@ struct OSMTerms {
         return name
     }
 
+    /// The name of a country in the first of `languages` the system's CLDR data knows, else in English.
+    static func countryName(_ code: String, languages: [String]) -> String? {
+        countryName(code, language: languages.first(where: knowsLanguage))
+    }
+
+    /// Whether the system's CLDR data names countries in `language` ("fo", "zh-Hans", "en-CA": by its language part).
+    static func knowsLanguage(_ language: String) -> Bool {
+        let base = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        return cldrLanguages.contains(base)
+    }
+
+    /// The languages of the system's locales ("fo", "zh", "de"), made on first use.
+    private static let cldrLanguages: Set<String> = Set(Locale.availableIdentifiers.compactMap { identifier in
+        identifier.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() }
+    })
+
     private struct CountryNameKey: Hashable { var language: String; var code: String }
     /// Every ISO region's English name (nil where ICU has none but the code), made on first use.
     private static let englishCountryNames: [String: String?] = Dictionary(uniqueKeysWithValues: Locale.Region.isoRegions.map { region in
@@ -129,12 +169,3 @@ struct OSMTerms {
     private static let maxRememberedNames = 20_000
 }
 
-/// The first language of an `Accept-Language` header or parameter ("de-CH,de;q=0.9" → "de-CH"), or nil.
-func preferredLanguage(_ text: String?) -> String? {
-    guard let text else { return nil }
-    let first = text.split(separator: ",").first.map { $0.split(separator: ";").first ?? $0 } ?? ""
-    let tag = first.trimmingCharacters(in: .whitespaces)
-    guard !tag.isEmpty, tag.count <= 35, tag != "*", tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-    else { return nil }
-    return tag
-}

@@ -38,15 +38,16 @@ struct PhotonController<Context: RequestContext>: Sendable {
             case (nil, _): throw PindropError.invalidInput("Missing parameter 'lat'.")
             default: try query.compatCoordinate()
             }
+            let languages = query.languages("lang")
             let suggest = try SuggestRequest(text: text, near: near, limit: filter.isEmpty ? limit : max(limit, Self.filteredPool),
-                                             minChars: 1, within: within)
+                                             minChars: 1, within: within, languages: languages)
             let answer = try await metrics.timed(.suggest) { try await places.suggest(suggest, provider: query.provider()) }
             // Nothing to narrow (most questions): the answer as it came, without copying it.
             guard !within.isEmpty || !filter.isEmpty else {
-                return PhotonWire.featureCollection(answer.results.prefix(limit), language: query.language("lang"))
+                return PhotonWire.featureCollection(answer.results.prefix(limit), languages: languages)
             }
             let found = answer.results.filter { within.admits($0.place) && (filter.isEmpty || filter.admits(OSMTerms($0.place))) }
-            return PhotonWire.featureCollection(found.prefix(limit), language: query.language("lang"))
+            return PhotonWire.featureCollection(found.prefix(limit), languages: languages)
         }
     }
 
@@ -57,12 +58,13 @@ struct PhotonController<Context: RequestContext>: Sendable {
             let radiusKm = try query.number("radius") ?? Self.defaultRadiusKm
             guard radiusKm > 0 else { throw PindropError.invalidInput("Invalid value for 'radius' parameter: it must be above 0 km.") }
             let filter = try PhotonTagFilter(query)
-            let reverse = try ReverseRequest(coordinate: coordinate, limit: filter.isEmpty ? limit : Self.filteredPool)
+            let languages = query.languages("lang")
+            let reverse = try ReverseRequest(coordinate: coordinate, limit: filter.isEmpty ? limit : Self.filteredPool, languages: languages)
             let answer = try await metrics.timed(.reverse) { try await places.reverse(reverse, provider: query.provider()) }
             let found = answer.results.filter { result in
                 (result.distanceMeters ?? 0) <= radiusKm * 1000 && (filter.isEmpty || filter.admits(OSMTerms(result.place)))
             }
-            return PhotonWire.featureCollection(found.prefix(limit), language: query.language("lang"))
+            return PhotonWire.featureCollection(found.prefix(limit), languages: languages)
         }
     }
 
@@ -151,7 +153,7 @@ enum PhotonWire {
     /// Parameters Photon takes that need data Pindrop does not keep (full geometries, categories, OpenSearch queries).
     static let unsupportedParameters: Set<String> = ["geometry", "include", "exclude", "query_string_filter"]
 
-    static func featureCollection(_ results: ArraySlice<PlaceResult>, language: String?) -> JSONWriter {
+    static func featureCollection(_ results: ArraySlice<PlaceResult>, languages: [String]) -> JSONWriter {
         var w = JSONWriter(capacity: 400 * max(results.count, 1))
         w.beginObject()
         w.field("type", "FeatureCollection")
@@ -159,7 +161,7 @@ enum PhotonWire {
         for result in results {
             let place = result.place
             let terms = OSMTerms(place)
-            let parts = AddressParts(place, terms, language: language)
+            let parts = AddressParts(place, terms, languages: languages)
             w.beginObject()
             w.field("type", "Feature")
             w.key("properties"); w.beginObject()
@@ -171,7 +173,7 @@ enum PhotonWire {
             w.field("osm_value", terms.value)
             w.field("type", terms.layer)
             w.field("housenumber", parts.houseNumber)
-            if place.kind != .address { w.field("name", place.name) }
+            if place.kind != .address { w.field("name", NominatimWire.localName(place, languages: languages)) }
             w.field("street", place.kind == .street ? nil : parts.road)
             w.field("district", parts.suburb)
             w.field("city", place.kind == .place || terms.addressType == "city" ? nil : parts.city)
@@ -183,7 +185,7 @@ enum PhotonWire {
             if terms.hasExtent {
                 // Photon's order: the north-west corner, then the south-east one (not GeoJSON's bbox order).
                 w.key("extent"); w.beginArray()
-                for value in [terms.box.west, terms.box.north, terms.box.east, terms.box.south] { w.number(NominatimWire.rounded(value)) }
+                for value in [terms.box.west, terms.box.north, terms.box.east, terms.box.south] { w.degrees(value) }
                 w.endArray()
             }
             w.endObject()

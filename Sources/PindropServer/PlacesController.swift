@@ -10,6 +10,8 @@ struct PlacesController<Context: RequestContext>: Sendable {
     let suggestMinChars: Int
     /// Times each verb (`pindrop_engine_duration_seconds`); nil when metrics are off.
     let metrics: ServerMetrics?
+    /// Where nearby pages of more than `RequestLimits.maxResults` places are made.
+    let heavy: HeavyRoutes
 
     /// Every endpoint here only reads, so each is a GET.
     func addRoutes(to group: RouterGroup<Context>) {
@@ -26,7 +28,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
                                     state: query.string("state"))
         let search = try SearchRequest(text: try query.requiredString("q"), near: try query.coordinate(),
                                        countryCode: query.string("country"), limit: try query.limit(), explain: try query.flag("explain"),
-                                       within: within)
+                                       within: within, languages: query.languages())
         return try await Responses.answer(search.echo, format: try query.format()) {
             try await metrics.timed(.search) { try await places.search(search, provider: query.provider()) }
         }
@@ -37,7 +39,7 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let suggest = try SuggestRequest(text: try query.requiredString("q"), near: try query.coordinate(),
                                          countryCode: query.string("country"), limit: try query.limit(),
                                          minChars: try query.integer("minChars", default: suggestMinChars, in: 0...RequestLimits.maxTextLength),
-                                         explain: try query.flag("explain"))
+                                         explain: try query.flag("explain"), languages: query.languages())
         return try await Responses.answer(suggest.echo, format: try query.format()) {
             try await metrics.timed(.suggest) { try await places.suggest(suggest, provider: query.provider()) }
         }
@@ -46,7 +48,8 @@ struct PlacesController<Context: RequestContext>: Sendable {
     @Sendable func reverse(_ request: Request, context: Context) async throws -> Response {
         let query = try QueryParameters(request)
         let level = try query.string("level").map { text throws(PindropError) in try ReverseLevel(parsing: text) } ?? .building
-        let reverse = try ReverseRequest(coordinate: try query.requiredCoordinate(), limit: try query.limit(default: 1), level: level)
+        let reverse = try ReverseRequest(coordinate: try query.requiredCoordinate(), limit: try query.limit(default: 1), level: level,
+                                         languages: query.languages())
         return try await Responses.answer(reverse.echo, format: try query.format()) {
             try await metrics.timed(.reverse) { try await places.reverse(reverse, provider: query.provider()) }
         }
@@ -58,16 +61,31 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let query = try QueryParameters(request)
         let nearby = try NearbyRequest(coordinate: try query.requiredCoordinate(), radiusMeters: try query.number("radius") ?? 1000,
                                        limit: try query.limit(most: RequestLimits.maxNearbyPage),
-                                       category: query.string("category"), cursor: query.string("cursor"))
+                                       category: query.string("category"), venuesOnly: try Self.venuesOnly(query),
+                                       cursor: query.string("cursor"))
+        let provider = query.provider()
         return try await Responses.answer(nearby.echo, format: try query.format()) {
-            try await metrics.timed(.nearby) { try await places.nearby(nearby, provider: query.provider()) }
+            guard nearby.limit > RequestLimits.maxResults else {
+                return try await metrics.timed(.nearby) { try await places.nearby(nearby, provider: provider) }
+            }
+            return try await heavy.run { [metrics, places] in try await metrics.timed(.nearby) { try await places.nearby(nearby, provider: provider) } }
         }
+    }
+
+    /// `kind=venue`: venues only; no `kind`: every place.
+    static func venuesOnly(_ query: QueryParameters) throws -> Bool {
+        guard let kind = query.string("kind") else { return false }
+        guard kind == "venue" else { throw PindropError.invalidInput("\"kind\" can only be \"venue\", got \"\(kind.prefix(40))\"") }
+        return true
     }
 
     @Sendable func place(_ request: Request, context: Context) async throws -> Response {
         let id = try PlaceID.from(context)
-        let format = try QueryParameters(request).format()
-        return Responses.places(query: [("id", .text(id))], places: [try await metrics.timed(.lookup) { try await places.lookup(id: id) }], format: format)
+        let query = try QueryParameters(request)
+        let format = try query.format(), languages = query.languages()
+        let echo: [(String, QueryValue)] = [("id", .text(id))] + (languages.isEmpty ? [] : [("lang", .text(languages.joined(separator: ",")))])
+        let place = try await metrics.timed(.lookup) { try await places.lookup(id: id, languages: languages) }
+        return Responses.places(query: echo, places: [place], format: format)
     }
 
     @Sendable func status(_ request: Request, context: Context) async throws -> Response {

@@ -11,15 +11,23 @@ struct QueryParameters {
     let acceptLanguage: String?
 
     /// Reads the query string; `.invalidInput` when its percent-encoded bytes are not UTF-8 (rather than
-    /// answering for text with U+FFFD in it) or a value holds control characters.
-    init(_ request: Request) throws(PindropError) {
+    /// answering for text with U+FFFD in it) or a value holds control characters. With `spacingControls` the controls
+    /// that space text (line feed, vertical tab, form feed, carriage return) become spaces instead, as Nominatim reads
+    /// them as white space.
+    init(_ request: Request, spacingControls: Bool = false) throws(PindropError) {
         guard Self.isUTF8(request.uri.query ?? "") else { throw .invalidInput("the query string is not valid UTF-8") }
         var parameters: [(name: String, value: String)] = []
-        for (key, value) in request.uri.queryParameters {
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = Self.decoded(parts[0])
+            var value = parts.count > 1 ? Self.decoded(parts[1]) : ""
+            if spacingControls, value.unicodeScalars.contains(where: Self.isSpacingControl) {
+                value = String(String.UnicodeScalarView(value.unicodeScalars.map { Self.isSpacingControl($0) ? " " : $0 }))
+            }
             guard !value.unicodeScalars.contains(where: Self.isControl) else {
                 throw .invalidInput("\"\(key.prefix(40))\" holds control characters")
             }
-            parameters.append((String(key), String(value)))
+            parameters.append((key, value))
         }
         self.parameters = parameters
         acceptLanguage = request.headers[.acceptLanguage]
@@ -34,10 +42,41 @@ struct QueryParameters {
     /// A parameter's value (its last, when given twice), nil when absent.
     private func value(_ name: String) -> String? { parameters.last { $0.name == name }?.value }
 
-    /// The language asked for: the parameter `name` (`accept-language`, Photon's `lang`), else the
-    /// `Accept-Language` header; its first tag ("de-CH"), nil when neither says.
-    func language(_ name: String = "accept-language") -> String? {
-        preferredLanguage(value(name)) ?? preferredLanguage(acceptLanguage)
+    /// The reader's languages, best first: the parameter `name` (`/v1`'s and Photon's `lang`, Nominatim's
+    /// `accept-language`), else the `Accept-Language` header, each read by `LanguagePreference`; empty when neither says.
+    func languages(_ name: String = "lang") -> [String] {
+        if let list = value(name), !list.isEmpty { return LanguagePreference.languages(from: list) }
+        return acceptLanguage.map(LanguagePreference.languages(from:)) ?? []
+    }
+
+    /// A name or value of a query string as a form sends it: "+" a space, "%XX" the byte XX (a malformed escape as
+    /// written). Python's and JavaScript's form encoders, and so geopy and most Nominatim clients, write spaces as "+".
+    static func decoded(_ component: Substring) -> String {
+        guard component.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(component) }
+        let input = Array(component.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.count)
+        var i = 0
+        while i < input.count {
+            if input[i] == UInt8(ascii: "%"), i + 2 < input.count, let high = hexDigit(input[i + 1]), let low = hexDigit(input[i + 2]) {
+                bytes.append(high << 4 | low)
+                i += 3
+            } else {
+                bytes.append(input[i] == UInt8(ascii: "+") ? UInt8(ascii: " ") : input[i])
+                i += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The value of a hexadecimal digit's byte, nil for another byte.
+    @inline(__always) static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Whether a raw query string, percent-decoded, is valid UTF-8 ("+" and malformed escapes are left alone).
@@ -45,20 +84,12 @@ struct QueryParameters {
     static func isUTF8(_ query: String) -> Bool {
         // A Swift string is UTF-8 already; only escapes can make it otherwise.
         guard query.utf8.contains(UInt8(ascii: "%")) else { return true }
-        @inline(__always) func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
         var query = query
         return query.withUTF8 { input in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: input.count) { bytes in
                 var n = 0, i = 0
                 while i < input.count {
-                    if input[i] == UInt8(ascii: "%"), i + 2 < input.count, let high = hex(input[i + 1]), let low = hex(input[i + 2]) {
+                    if input[i] == UInt8(ascii: "%"), i + 2 < input.count, let high = hexDigit(input[i + 1]), let low = hexDigit(input[i + 2]) {
                         bytes[n] = high << 4 | low
                         i += 3
                     } else {
@@ -79,6 +110,9 @@ struct QueryParameters {
             }
         }
     }
+
+    /// Line feed, vertical tab, form feed and carriage return.
+    static func isSpacingControl(_ scalar: Unicode.Scalar) -> Bool { (0x0A...0x0D).contains(scalar.value) }
 
     /// C0 and C1 control characters and DEL; a tab is allowed.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
@@ -111,7 +145,7 @@ struct QueryParameters {
     /// A finite number, nil when absent.
     func number(_ name: String) throws -> Double? {
         guard let text = value(name) else { return nil }
-        guard let value = Double(text), value.isFinite else {
+        guard let value = DecimalNumber.parse(text) else {
             throw PindropError.invalidInput("\"\(name)\" must be a number, got \"\(text.prefix(40))\"")
         }
         return value
@@ -178,7 +212,7 @@ extension PlaceID {
     static func validated(_ id: String) throws -> String {
         guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw PindropError.invalidInput("the place id is empty") }
         guard !id.unicodeScalars.contains(where: QueryParameters.isControl) else { throw PindropError.invalidInput("the place id holds control characters") }
-        guard id.count <= maxLength else { throw PindropError.invalidInput("the place id is longer than \(maxLength) characters") }
+        guard RequestLimits.fits(id, within: maxLength) else { throw PindropError.invalidInput("the place id is longer than \(maxLength) characters") }
         return id
     }
 }

@@ -7,8 +7,12 @@ import Synchronization
 /// `X-Request-Id`, the request's id in answers and log lines.
 let requestIDField = HTTPField.Name("X-Request-Id")!
 
+/// `X-Content-Type-Options`, `nosniff` on every answer: a browser takes each as the type it says (an answer
+/// echoing the request as JSON is never read as HTML or script).
+let contentTypeOptionsField = HTTPField.Name("X-Content-Type-Options")!
+
 /// The outermost responder: gives every request an id (a proxy's well-formed `X-Request-Id`, else a new one) and
-/// sends it back in `X-Request-Id`, then counts the answer in the metrics and writes one access-log line. It sits
+/// sends it back in `X-Request-Id` (with `X-Content-Type-Options: nosniff`), then counts the answer in the metrics and writes one access-log line. It sits
 /// outside the request screen, so refusals (403, 405, 429) are counted and logged too. Requests are named by their
 /// route pattern, never by their path or query: a query's text or a token never reaches a log or a label.
 struct RequestObserver<Inner: HTTPResponder>: HTTPResponder where Inner.Context: RequestContext {
@@ -30,6 +34,7 @@ struct RequestObserver<Inner: HTTPResponder>: HTTPResponder where Inner.Context:
             throw error
         }
         response.headers[requestIDField] = id
+        response.headers[contentTypeOptionsField] = "nosniff"
         record(request, status: Int(response.status.code), bytes: response.body.contentLength ?? 0, id: id, start: start)
         return response
     }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdAuth
 import NIOCore
 import PindropCore
 
@@ -32,8 +31,8 @@ struct UserDataController<Context: RequestContext>: Sendable {
     /// The places of the user the request names: its bearer token's user (401 for a token no user has), else
     /// the local user unless a token is required or the store has none (401). Any other `Authorization` is 401.
     func userPlaces(_ request: Request) async throws -> any SavedPlaces & RecentPlaces {
-        if let bearer = request.headers.bearer {
-            guard let user = try await users.user(withToken: bearer.token) else {
+        if let token = Self.bearerToken(request.headers[.authorization]) {
+            guard let user = try await users.user(withToken: token) else {
                 throw PindropError.unauthorized("the bearer token is not one this server knows; ask for a new one (pindrop users add NAME)")
             }
             return users.places(of: user)
@@ -47,20 +46,35 @@ struct UserDataController<Context: RequestContext>: Sendable {
         return local
     }
 
-    /// A page of saved places, newest first: `limit` (default 100) from `cursor` (the previous page's `next`).
+    /// The token of `Authorization: Bearer <token>`, the scheme in any case (RFC 9110 makes schemes
+    /// case-insensitive: `bearer` is one too); nil for any other value.
+    static func bearerToken(_ authorization: String?) -> String? {
+        guard let parts = authorization?.split(separator: " ", maxSplits: 1), parts.count == 2,
+              parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// A page of saved places, newest first: `limit` (default 100) after `cursor` (the previous page's `next`: the
+    /// position of its last place, so a save or a removal in between moves no place to another page).
     @Sendable func listSaved(_ request: Request, context: Context) async throws -> Response {
         let query = try QueryParameters(request)
         let limit = try query.integer("limit", default: 100, in: 1...Self.maxSavedPage)
-        let offset = try Self.offset(of: query)
+        let cursor = try query.string("cursor").map { text in
+            guard let position = Int64(text), position >= 0 else {
+                throw PindropError.invalidInput("\"cursor\" must be the \"next\" of an earlier page")
+            }
+            return position
+        }
         let format = try query.format()
         let saved = try await userPlaces(request)
-        let places = try await saved.page(offset: offset, limit: limit)
+        let page = try await saved.page(after: cursor, limit: limit)
         let total = try await saved.count()
-        let next = offset + places.count < total ? String(offset + places.count) : nil
-        return Responses.places(query: Self.pageEcho(limit: limit, offset: offset), places: places, format: format, page: ResultPage(total: total, next: next))
+        let echo: [(String, QueryValue)] = [("limit", .integer(limit))] + (cursor.map { [("cursor", .text(String($0)))] } ?? [])
+        return Responses.places(query: echo, places: page.places, format: format, page: ResultPage(total: total, next: page.next.map(String.init)))
     }
 
-    /// The position a `cursor` names (a page's `next`), 0 without one.
+    /// The offset a recent list's `cursor` names (a page's `next`), 0 without one.
     static func offset(of query: QueryParameters) throws -> Int {
         guard let cursor = query.string("cursor") else { return 0 }
         guard let offset = Int(cursor), offset >= 0, offset <= 10_000_000 else {
@@ -90,13 +104,11 @@ struct UserDataController<Context: RequestContext>: Sendable {
         } else {
             place = try await metrics.timed(.lookup) { try await places.lookup(id: id) }
         }
-        let wasSaved = try await saved.contains(id: id)
-        if !wasSaved, try await saved.count() >= maxSaved {
-            throw PindropError.limitReached("\(maxSaved) places are saved, the most this server keeps; remove some to save more")
-        }
-        try await saved.save(place)
+        // The cap is the store's to check, in the transaction that inserts: checked here first, concurrent saves
+        // all passed it (200 at once with a cap of 10 kept up to 115).
+        let isNew = try await saved.save(place, cap: maxSaved)
         metrics?.savesWritten.increment()
-        return Responses.places(query: [("id", .text(id))], places: [place], format: .json, status: wasSaved ? .ok : .created)
+        return Responses.places(query: [("id", .text(id))], places: [place], format: .json, status: isNew ? .created : .ok)
     }
 
     @Sendable func remove(_ request: Request, context: Context) async throws -> Response {
@@ -196,17 +208,19 @@ struct WirePlace: Decodable {
     /// The whole place under `id`, validated: a non-empty name, coordinates on the globe, no oversized text.
     func place(id: String) throws -> Place {
         let id = try PlaceID.validated(id)
-        guard let name, !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        // Kept without bidirectional overrides, which would show a saved name in another order than it is written.
+        func plain(_ text: String?) -> String? { text.map(ControlCharacters.removingBidiControls) }
+        guard let name = plain(name), !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw PindropError.invalidInput("a place needs a non-empty \"name\"")
         }
         guard let latitude, let longitude else { throw PindropError.invalidInput("a place needs \"latitude\" and \"longitude\"") }
         let coordinate = try Coordinate(validatingLatitude: latitude, longitude: longitude)
-        guard name.count <= Self.maxNameLength, (displayName?.count ?? 0) <= Self.maxDisplayNameLength else {
+        guard RequestLimits.fits(name, within: Self.maxNameLength), RequestLimits.fits(displayName ?? "", within: Self.maxDisplayNameLength) else {
             throw PindropError.invalidInput("a place's name is at most \(Self.maxNameLength) characters and its display name \(Self.maxDisplayNameLength)")
         }
         let texts = [countryCode, admin1, category, source, address?.houseNumber, address?.street, address?.postcode, address?.town,
                      address?.suburb, address?.county, address?.state, address?.country]
-        guard texts.allSatisfy({ ($0?.count ?? 0) <= Self.maxFieldLength }) else {
+        guard texts.allSatisfy({ RequestLimits.fits($0 ?? "", within: Self.maxFieldLength) }) else {
             throw PindropError.invalidInput("a text field of the place is longer than \(Self.maxFieldLength) characters")
         }
         guard !([name, displayName] + texts).contains(where: { $0?.unicodeScalars.contains(where: QueryParameters.isControl) ?? false }) else {
@@ -218,10 +232,11 @@ struct WirePlace: Decodable {
                 throw PindropError.invalidInput("a place's boundingBox needs south ≤ north within -90...90 and west, east within -180...180")
             }
         }
-        let address = address.map { Address(houseNumber: $0.houseNumber, street: $0.street, postcode: $0.postcode, town: $0.town,
-                                             suburb: $0.suburb, county: $0.county, state: $0.state, country: $0.country) }
-        return Place(id: id, name: name, displayName: displayName ?? name, coordinate: coordinate,
-                     countryCode: countryCode, admin1: admin1, population: max(0, population ?? 0), category: category,
-                     address: address.flatMap { $0.isEmpty ? nil : $0 }, source: source, boundingBox: boundingBox)
+        let address = address.map { Address(houseNumber: plain($0.houseNumber), street: plain($0.street), postcode: plain($0.postcode),
+                                             town: plain($0.town), suburb: plain($0.suburb), county: plain($0.county),
+                                             state: plain($0.state), country: plain($0.country)) }
+        return Place(id: id, name: name, displayName: plain(displayName) ?? name, coordinate: coordinate,
+                     countryCode: plain(countryCode), admin1: plain(admin1), population: max(0, population ?? 0), category: plain(category),
+                     address: address.flatMap { $0.isEmpty ? nil : $0 }, source: plain(source), boundingBox: boundingBox)
     }
 }

@@ -10,10 +10,13 @@ struct WebAppController<Context: RequestContext>: Sendable {
     let basemap: ByteBuffer?
     /// Whether `/v1/basemap` has coastline data to answer from.
     let coastline: Bool
+    /// Whether `/v1/music/places` has a music service to ask.
+    let music: Bool
 
-    init(configuration: ServerConfiguration, coastline: Bool = false) {
+    init(configuration: ServerConfiguration, coastline: Bool = false, music: Bool = false) {
         self.configuration = configuration
         self.coastline = coastline
+        self.music = music
         self.basemap = configuration.basemapFile
             .flatMap { FileManager.default.contents(atPath: $0) }
             .map { ByteBuffer(bytes: $0) }
@@ -31,6 +34,23 @@ struct WebAppController<Context: RequestContext>: Sendable {
         }
     }
 
+    /// The web app's `Content-Security-Policy`: its own scripts, styles and data, Leaflet's from `leafletURL`
+    /// when it is set, map tiles from `tileURL`'s host (`{s}` is any subdomain), and no page may frame it
+    /// (`frame-ancestors 'none'`, against clickjacking). Leaflet sets styles inline.
+    static func contentSecurityPolicy(_ configuration: ServerConfiguration) -> String {
+        func origin(_ url: String) -> String? {
+            guard let scheme = url.range(of: "://") else { return nil }
+            let rest = url[scheme.upperBound...]
+            let host = rest.prefix { $0 != "/" }.replacingOccurrences(of: "{s}", with: "*")
+            return host.isEmpty || host.contains("{") ? nil : url[..<scheme.upperBound] + host
+        }
+        let leaflet = configuration.leafletURL.flatMap(origin).map { " " + $0 } ?? ""
+        let tiles = origin(configuration.tileURL).map { " " + $0 } ?? ""
+        return "default-src 'self'; script-src 'self'\(leaflet); style-src 'self' 'unsafe-inline'\(leaflet); "
+            + "img-src 'self' data:\(leaflet)\(tiles); connect-src 'self'; object-src 'none'; base-uri 'none'; "
+            + "form-action 'self'; frame-ancestors 'none'"
+    }
+
     @Sendable func config(_ request: Request, context: Context) async throws -> Response {
         var w = JSONWriter()
         w.beginObject()
@@ -46,6 +66,7 @@ struct WebAppController<Context: RequestContext>: Sendable {
         w.key("defaultZoom"); w.number(configuration.defaultZoom)
         w.key("basemap"); w.bool(basemap != nil)
         w.key("coastline"); w.bool(coastline)
+        w.key("music"); w.bool(music)
         w.endObject()
         return Responses.json(w)
     }

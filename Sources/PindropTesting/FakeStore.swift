@@ -24,10 +24,18 @@ public final class FakeStore: PlaceStore {
     /// Credits of the street data, when there is any.
     public var streetAttribution: [String] { mapFeatures.isEmpty ? [] : ["© OpenStreetMap contributors"] }
 
-    /// The features with a point inside `box`, streets first, at most `limit`.
-    public func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] {
-        let inside = mapFeatures.filter { feature in feature.lines.contains { line in line.contains(where: box.contains) } }
-        let ordered = inside.filter { $0.kind == .street } + inside.filter { $0.kind == .building }
+    /// The features with a point inside `box`, streets first, at most `limit`; with a `zoom`, those drawn at it
+    /// (`MapDetail.isDrawn`) and from `MapDetail.poiZoom` the places with a category, as points.
+    public func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] {
+        let inside = mapFeatures.filter { feature in
+            guard feature.lines.contains(where: { line in line.contains(where: box.contains) }) else { return false }
+            guard let zoom, let extent = BoundingBox(covering: feature.lines.joined()) else { return true }
+            return MapDetail.isDrawn(feature.kind, feature.category, box: extent, zoom: zoom)
+        }
+        let venues = (zoom ?? 0) < MapDetail.poiZoom ? [] : places.filter { $0.category != nil && box.contains($0.coordinate) }.map {
+            MapFeature(kind: .poi, id: $0.id, name: $0.name, category: $0.category, lines: [[$0.coordinate]])
+        }
+        let ordered = inside.filter { $0.kind == .street } + inside.filter { $0.kind != .street } + venues
         return Array(ordered.prefix(max(0, limit)))
     }
 
@@ -61,6 +69,7 @@ public final class FakeStore: PlaceStore {
         let inside = byDistance(from: request.coordinate).filter { result in
             (result.distanceMeters ?? .infinity) <= request.radiusMeters
                 && (request.category == nil || result.place.category == request.category)
+                && (!request.venuesOnly || result.place.category.map { !NearbyRequest.notVenues.contains($0) } ?? false)
         }.sorted { NearbyPosition($0) < NearbyPosition($1) }
         let rest = inside.filter { result in request.after.map { $0 < NearbyPosition(result) } ?? true }
         return NearbyPage(results: Array(rest.prefix(request.limit)), total: inside.count)

@@ -1,35 +1,47 @@
 import Foundation
 import PindropCore
 
-/// Saved places kept in memory, with the same rules as the durable store: unique by id, newest first,
-/// saving again refreshes the copy but keeps its place in the order.
+/// Saved places kept in memory, with the same rules as the durable store: unique by id, newest first, each in
+/// the position it was first saved at (saving again refreshes the copy there), the cap checked with the insert.
 public actor InMemorySavedPlaces: SavedPlaces {
-    private var list: [Place]
+    /// Newest first, with their positions.
+    private var list: [(place: Place, position: Int64)]
 
     /// Starts with `places` already saved (first = newest).
-    public init(_ places: [Place] = []) { list = places }
+    public init(_ places: [Place] = []) {
+        list = places.enumerated().map { ($1, Int64(places.count - $0)) }
+    }
 
-    /// Saved places newest first, `limit` of them from the `offset`th.
-    public func page(offset: Int, limit: Int) async throws -> [Place] { Array(list.dropFirst(max(0, offset)).prefix(max(0, limit))) }
+    /// Saved places newest first: at most `limit` of those before position `cursor` (nil: from the newest).
+    public func page(after cursor: Int64?, limit: Int) async throws -> SavedPage {
+        let after = list.drop(while: { $0.position >= cursor ?? .max })
+        let kept = after.prefix(max(0, limit))
+        return SavedPage(places: kept.map(\.place), next: after.count > kept.count ? kept.last?.position : nil)
+    }
 
     /// How many places are saved.
     public func count() async throws -> Int { list.count }
 
-    /// Saves a place once; saving again replaces the stored copy in place.
-    public func save(_ place: Place) async throws {
-        if let index = list.firstIndex(where: { $0.id == place.id }) { list[index] = place }
-        else { list.insert(place, at: 0) }
+    /// Saves a place once; saving again replaces the stored copy in place. A new one only below `cap`.
+    @discardableResult public func save(_ place: Place, cap: Int) async throws -> Bool {
+        if let index = list.firstIndex(where: { $0.place.id == place.id }) {
+            list[index].place = place
+            return false
+        }
+        guard list.count < cap else { throw PindropError.savedPlacesFull(cap) }
+        list.insert((place, (list.first?.position ?? 0) + 1), at: 0)
+        return true
     }
 
     /// Removes a place; returns whether it was saved.
     @discardableResult public func remove(id: String) async throws -> Bool {
-        guard let index = list.firstIndex(where: { $0.id == id }) else { return false }
+        guard let index = list.firstIndex(where: { $0.place.id == id }) else { return false }
         list.remove(at: index)
         return true
     }
 
     /// Whether the id is saved.
-    public func contains(id: String) async throws -> Bool { list.contains { $0.id == id } }
+    public func contains(id: String) async throws -> Bool { list.contains { $0.place.id == id } }
 }
 
 /// Recent places kept in memory: de-duplicated by id, newest first.
@@ -108,9 +120,13 @@ public actor InMemoryUserAccounts: UserAccounts {
         let accounts: InMemoryUserAccounts
         let id: Int64
 
-        func page(offset: Int, limit: Int) async throws -> [Place] { try await accounts.lists(of: id).saved.page(offset: offset, limit: limit) }
+        func page(after cursor: Int64?, limit: Int) async throws -> SavedPage {
+            try await accounts.lists(of: id).saved.page(after: cursor, limit: limit)
+        }
         func count() async throws -> Int { try await accounts.lists(of: id).saved.count() }
-        func save(_ place: Place) async throws { try await accounts.lists(of: id).saved.save(place) }
+        @discardableResult func save(_ place: Place, cap: Int) async throws -> Bool {
+            try await accounts.lists(of: id).saved.save(place, cap: cap)
+        }
         @discardableResult func remove(id place: String) async throws -> Bool { try await accounts.lists(of: id).saved.remove(id: place) }
         func contains(id place: String) async throws -> Bool { try await accounts.lists(of: id).saved.contains(id: place) }
         func recent(offset: Int, limit: Int) async throws -> [Place] { try await accounts.lists(of: id).recent.recent(offset: offset, limit: limit) }

@@ -145,7 +145,7 @@ extension StoreConformance {
         Check(description: "nearby pages: every place within the radius once, by distance then id, with the total on every page") { s in
             let centre = Coordinate(latitude: 60.1699, longitude: 24.9384)
             // Truth by brute force over the imported rows: the venues and GeoNames places within 1 km.
-            let truth = s.data.streets.venues.filter { $0.coordinate.distance(to: centre) <= 1000 }.count
+            let truth = s.data.distinctVenues.filter { $0.coordinate.distance(to: centre) <= 1000 }.count
                 + s.data.places.filter { Coordinate(latitude: $0.latitude, longitude: $0.longitude).distance(to: centre) <= 1000 }.count
             let whole = try await s.store.nearbyPage(NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 1000))
             try require(whole.total == truth && whole.results.count == min(truth, 1000) && truth > 300,
@@ -174,19 +174,62 @@ extension StoreConformance {
             try require(afterTie.results.map(\.place.id) == whole.results[(tie + 1)...].prefix(2).map(\.place.id),
                         "the page after \(positions[tie].id) starts at \(afterTie.results.first?.place.id ?? "nothing")")
             let cafes = try await s.store.nearbyPage(NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 1, category: "cafe"))
-            try require(cafes.total == s.data.streets.venues.filter { $0.category == "cafe" && $0.coordinate.distance(to: centre) <= 1000 }.count,
+            try require(cafes.total == s.data.distinctVenues.filter { $0.category == "cafe" && $0.coordinate.distance(to: centre) <= 1000 }.count,
                         "\(cafes.total) cafés counted")
+            // Venues only: every venue within the radius but street furniture, no town or district; counted by brute force.
+            let venues = s.data.distinctVenues.filter { !NearbyRequest.notVenues.contains($0.category) && $0.coordinate.distance(to: centre) <= 1000 }
+            var venueRequest = try NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 1000, venuesOnly: true)
+            var listed: [String] = [], total: Int? = nil
+            while true {
+                let page = try await s.store.nearbyPage(venueRequest)
+                total = total ?? page.total
+                listed += page.results.map(\.place.id)
+                guard page.results.count == venueRequest.limit, let last = page.results.last else { break }
+                venueRequest.after = NearbyPosition(last)
+            }
+            try require(total == venues.count && Set(listed) == Set(venues.map(\.id)) && listed.count == venues.count,
+                        "venues only: \(total ?? -1) counted, \(listed.count) listed, \(venues.count) venues within 1 km")
         },
         Check(description: "ids, lookup, attribution and the street map for a box") { s in
             let stockmann = try await s.store.place(id: "osm:way/122595241")
             try require(stockmann?.name == "Stockmann" && stockmann?.address?.houseNumber == "52", "osm:way/122595241 → \(String(describing: stockmann))")
             try require(s.store.attribution.contains { $0.contains("GeoNames") } && s.store.streetAttribution.contains { $0.contains("OpenStreetMap contributors") },
                         "attribution \(s.store.attribution), streets \(s.store.streetAttribution)")
-            let shapes = try await s.store.streetMap(in: BoundingBox(south: 60.166, west: 24.936, north: 60.171, east: 24.946), limit: 10_000)
+            let shapes = try await s.store.streetMap(in: BoundingBox(south: 60.166, west: 24.936, north: 60.171, east: 24.946), zoom: nil, limit: 10_000)
             try require(shapes.contains { $0.kind == .street && $0.name == "Aleksanterinkatu" } && shapes.contains { $0.kind == .building },
                         "the street map of central Helsinki lacks Aleksanterinkatu or buildings")
-            try require(try await s.store.streetMap(in: BoundingBox(south: 10, west: 10, north: 11, east: 11), limit: 100).isEmpty,
+            try require(try await s.store.streetMap(in: BoundingBox(south: 10, west: 10, north: 11, east: 11), zoom: nil, limit: 100).isEmpty,
                         "street features in the Sahara")
         },
+        mapAtZoom(12), mapAtZoom(14), mapAtZoom(16),
     ]
+
+    /// A check that the street map of a box of central Helsinki at `zoom` holds exactly what the import's features
+    /// say that zoom draws (`MapDetail.isDrawn`: streets, buildings and the other shapes whose box meets the view;
+    /// from `MapDetail.poiZoom` the venues in it), each with its kind, category and name, found by brute force.
+    static func mapAtZoom(_ zoom: Int) -> Check {
+        Check(description: "the street map at zoom \(zoom) holds what the import's features draw there, each as imported") { s in
+            let box = BoundingBox(south: 60.1655, west: 24.9385, north: 60.1700, east: 24.9475)
+            let f = s.data.streets
+            let all = f.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
+                + f.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }
+                + f.mapShapes
+            var expected = Set(all.compactMap { feature -> String? in
+                guard let extent = BoundingBox(covering: feature.lines.joined()), extent.south <= box.north, extent.north >= box.south,
+                      extent.west <= box.east, extent.east >= box.west,
+                      MapDetail.isDrawn(feature.kind, feature.category, box: extent, zoom: zoom) else { return nil }
+                return "\(feature.kind.rawValue) \(feature.id) \(feature.category ?? "") \(feature.name ?? "") \(feature.lines.count)"
+            })
+            if zoom >= MapDetail.poiZoom {
+                expected.formUnion(s.data.distinctVenues.filter { box.contains($0.coordinate) }.map { "poi \($0.id) \($0.category) \($0.name) 1" })
+            }
+            let answer = try await s.store.streetMap(in: box, zoom: zoom, limit: 20_000)
+            let got = Set(answer.map { "\($0.kind.rawValue) \($0.id) \($0.category ?? "") \($0.name ?? "") \($0.lines.count)" })
+            try require(got == expected && got.count == answer.count,
+                        "\(got.subtracting(expected).count) features not expected (\(got.subtracting(expected).sorted().prefix(3))), "
+                        + "\(expected.subtracting(got).count) missing (\(expected.subtracting(got).sorted().prefix(3)))")
+            try require(zoom < 14 || answer.contains { $0.kind == .park } && answer.contains { $0.kind == .railway },
+                        "no park or railway in central Helsinki at zoom \(zoom)")
+        }
+    }
 }

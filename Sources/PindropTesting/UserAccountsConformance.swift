@@ -32,16 +32,20 @@ public struct UserAccountsConformance: Sendable {
     }
 
     /// Every check, in a stable order.
-    public static let checks: [Check] = [
+    public static let checks: [Check] = userChecks + savedPlaceChecks
+
+    /// The checks of users and what they share.
+    static let userChecks: [Check] = [
         Check(description: "two users never see, count or delete each other's saved places") { store in
             let (alice, bob) = try await twoUsers(store)
             try await alice.save(SamplePlaces.parisFrance)
             try await alice.save(SamplePlaces.helsinki)
             try await bob.save(SamplePlaces.zurich)
-            try require(try await alice.page(offset: 0, limit: 10).map(\.id) == [SamplePlaces.helsinki.id, SamplePlaces.parisFrance.id],
+            try require(try await alice.page(after: nil, limit: 10).places.map(\.id) == [SamplePlaces.helsinki.id, SamplePlaces.parisFrance.id],
                         "alice's saved places are her two, newest first")
-            try require(try await bob.page(offset: 0, limit: 10).map(\.id) == [SamplePlaces.zurich.id], "bob sees only his place")
-            try require(try await alice.page(offset: 1, limit: 10).map(\.id) == [SamplePlaces.parisFrance.id], "alice's second page")
+            try require(try await bob.page(after: nil, limit: 10).places.map(\.id) == [SamplePlaces.zurich.id], "bob sees only his place")
+            let first = try await alice.page(after: nil, limit: 1)
+            try require(try await alice.page(after: first.next, limit: 10).places.map(\.id) == [SamplePlaces.parisFrance.id], "alice's second page")
             try require(try await alice.count() == 2, "alice's count is her own")
             try require(try await bob.count() == 1, "bob's count is his own")
             try require(try await bob.contains(id: SamplePlaces.helsinki.id) == false, "bob does not hold alice's place")
@@ -133,8 +137,8 @@ public struct UserAccountsConformance: Sendable {
             try await local.save(SamplePlaces.parisFrance)
             try await local.remember(SamplePlaces.parisFrance)
             try await named.save(SamplePlaces.zurich)
-            try require(try await local.page(offset: 0, limit: 10).map(\.id) == [SamplePlaces.parisFrance.id], "the local user sees theirs")
-            try require(try await named.page(offset: 0, limit: 10).map(\.id) == [SamplePlaces.zurich.id], "a user named local is not the local user")
+            try require(try await local.page(after: nil, limit: 10).places.map(\.id) == [SamplePlaces.parisFrance.id], "the local user sees theirs")
+            try require(try await named.page(after: nil, limit: 10).places.map(\.id) == [SamplePlaces.zurich.id], "a user named local is not the local user")
             try require(try await named.recent(offset: 0, limit: 10).isEmpty, "the local user's recent addresses are their own")
             try require(try await store.users().map(\.name) == ["local"], "the local user is not listed among the named ones")
             try require(try await store.removeUser(named: "local"), "the named user is removed")

@@ -1,4 +1,5 @@
 import Foundation
+import PindropTesting
 import Testing
 
 /// A failed import exits non-zero with one sentence saying why, and the previous index answers as before;
@@ -44,6 +45,16 @@ struct ImportFailureTests {
             let bytes = (0..<50_000).map { _ in seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(seed >> 24) }
             return ["geonames", try folder("random", dump: ("cities500.txt", Data(bytes)))]
         }, "cities500.txt holds no readable GeoNames rows"),
+        ("a cities500.txt that links to /dev/zero", {
+            let path = try folder("dev-zero", dump: nil)
+            try FileManager.default.createSymbolicLink(atPath: path + "/cities500.txt", withDestinationPath: "/dev/zero")
+            return ["geonames", path]
+        }, "cities500.txt: not a regular file"),
+        ("a dump with a row of 2 MiB", {
+            let rows = try String(contentsOfFile: mini + "/cities500.txt", encoding: .utf8).split(separator: "\n")
+            let dump = (rows.prefix(4) + [Substring(String(repeating: "7", count: 2 << 20))] + rows.dropFirst(4)).joined(separator: "\n")
+            return ["geonames", try folder("long-row", dump: ("cities500.txt", Data(dump.utf8)))]
+        }, "cities500.txt: line 5 is longer than 1048576 bytes"),
         ("a truncated extract", {
             let pbf = try Data(contentsOf: URL(fileURLWithPath: helsinki))
             let path = try folder("pbf-truncated", dump: ("cut.osm.pbf", pbf.prefix(pbf.count * 2 / 5)), companions: []) + "/cut.osm.pbf"
@@ -54,6 +65,13 @@ struct ImportFailureTests {
             pbf[200_000] ^= 0x10
             return ["osm", try folder("pbf-flipped", dump: ("flipped.osm.pbf", pbf), companions: []) + "/flipped.osm.pbf"]
         }, "OSM PBF: a zlib blob does not inflate to its declared raw_size"),
+        ("a way of 2,001 node references", {
+            let file = OSMTestPBF.file([OSMTestPBF.block(OSMTestPBF.wayGroup(id: 7, nodeIDs: Array(1...2_001)))])
+            return ["osm", try folder("pbf-long-way", dump: ("way.osm.pbf", Data(file)), companions: []) + "/way.osm.pbf"]
+        }, "OSM PBF: way 7 has 2001 node references, over the limit of 2000"),
+        ("a header and no data", {
+            ["osm", try folder("pbf-header-only", dump: ("empty.osm.pbf", Data(OSMTestPBF.headerBlock())), companions: []) + "/empty.osm.pbf"]
+        }, "OSM PBF: the file holds no OpenStreetMap data"),
     ]
 
     @Test("a broken input exits 1 with one clear line, and the previous index answers exactly as before", arguments: 0..<cases.count)
@@ -74,6 +92,51 @@ struct ImportFailureTests {
         let search = try CLI.pindrop(["search", "Springfield, IL", "--index", index])
         #expect(search.status == 0 && search.stdout.contains("Springfield, Illinois"), "\(name): \(search.stdout)")
         #expect(try CLI.pindrop(["status", "--index", index]).stdout.contains("places: 5"))
+    }
+
+    @Test("an extract giving no street-level data does not replace one that gave some, unless --allow-empty says so")
+    func featurelessExtract() throws {
+        let index = Self.work + "/with-streets.sqlite"
+        try? FileManager.default.removeItem(atPath: index)
+        try FileManager.default.copyItem(atPath: try Self.good.get(), toPath: index)
+        #expect(try CLI.pindrop(["import", "osm", Self.helsinki, "--index", index]).status == 0)
+        let nodes = OSMTestPBF.file([OSMTestPBF.block(OSMTestPBF.denseGroup(ids: [1, 2], latitude: 601_700_000, longitude: 249_400_000))])
+        let file = try Self.folder("pbf-featureless", dump: ("nodes.osm.pbf", Data(nodes)), companions: []) + "/nodes.osm.pbf"
+        let before = try Data(contentsOf: URL(fileURLWithPath: index))
+        let refused = try CLI.pindrop(["import", "osm", file, "--index", index])
+        #expect(refused.status == 1 && refused.stderr.contains("nodes.osm.pbf holds no address, street, venue, building or area")
+                && refused.stderr.contains("--allow-empty"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == before)
+        #expect(try CLI.pindrop(["search", "Aleksanterinkatu", "--index", index]).stdout.contains("Aleksanterinkatu"))
+
+        let allowed = try CLI.pindrop(["import", "osm", file, "--allow-empty", "--index", index])
+        #expect(allowed.status == 0 && allowed.stdout.contains("imported 0 venues, 0 addresses, 0 streets"), "\(allowed.stderr)")
+        #expect(!(try CLI.pindrop(["search", "Aleksanterinkatu", "--index", index]).stdout.contains("Aleksanterinkatu")))
+    }
+
+    @Test("a second import into an index while one runs is refused at once with the first one's pid; the first completes")
+    func concurrentImports() throws {
+        let index = Self.work + "/concurrent.sqlite"
+        try? FileManager.default.removeItem(atPath: index)
+        try FileManager.default.copyItem(atPath: try Self.good.get(), toPath: index)
+        let first = Process()
+        first.executableURL = CLI.binary
+        first.arguments = ["import", "osm", Self.helsinki, "--index", index]
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        // The first holds the lock once its pid is in the lock file.
+        let deadline = Date().addingTimeInterval(30)
+        while (try? String(contentsOfFile: index + ".lock", encoding: .utf8)) != "\(first.processIdentifier)\n", Date() < deadline {
+            usleep(10_000)
+        }
+        let second = try CLI.pindrop(["import", "geonames", Self.mini, "--index", index])
+        first.waitUntilExit()
+        #expect(second.status == 1)
+        #expect(second.stderr == "pindrop: error: another import is running (pid \(first.processIdentifier)) into the index at \(index);"
+                + " wait for it to end; the index at \(index) is unchanged\n")
+        #expect(first.terminationStatus == 0)
+        #expect(try CLI.pindrop(["search", "Aleksanterinkatu", "--index", index]).stdout.contains("Aleksanterinkatu"))
     }
 
     /// Rewrites the format version an index records, as an index from another pindrop release would have it.

@@ -1,4 +1,5 @@
 import PindropCore
+import Synchronization
 import Testing
 
 @Suite("Paged search engine")
@@ -169,5 +170,46 @@ struct PagingSchedulerTests {
         scheduler.requestSent(at: .seconds(1))
         _ = scheduler.rateLimited(at: .seconds(1), advice: .none)
         #expect(scheduler.earliestNextRequest() == .seconds(3))
+    }
+}
+
+@Suite("Upstream pace")
+struct UpstreamPaceTests {
+    @Test("one request per interval; the host's word holds every later one back")
+    func turns() async throws {
+        let clock = VirtualClock()
+        let pace = UpstreamPace(interval: .seconds(1), clock: clock)
+        var sent: [Duration] = []
+        for wait in [nil, nil, Duration.seconds(5), nil] {
+            _ = try await pace.run({ sent.append(clock.now) }, holdOff: { wait })
+        }
+        // The third answer says "not for 5 s": the fourth goes at 2 + 5.
+        #expect(sent == [.zero, .seconds(1), .seconds(2), .seconds(7)])
+        #expect(UpstreamPace.of(host: "a.example:1", interval: .seconds(1)) === UpstreamPace.of(host: "a.example:1", interval: .seconds(2)))
+        #expect(UpstreamPace.of(host: "a.example:1", interval: .seconds(1)) !== UpstreamPace.of(host: "a.example:2", interval: .seconds(1)))
+    }
+
+    @Test("searches waiting at once are served one at a time, first come first served")
+    func queue() async throws {
+        final class Log: Sendable {
+            let order = Mutex<[Int]>([]), inFlight = Mutex((now: 0, most: 0))
+        }
+        let pace = UpstreamPace(interval: .milliseconds(20)), log = Log()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<5 {
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(5 * n))
+                    _ = try await pace.run({
+                        log.inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        log.order.withLock { $0.append(n) }
+                        try await Task.sleep(for: .milliseconds(10))
+                        log.inFlight.withLock { $0.now -= 1 }
+                    }, holdOff: { _ in nil })
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(log.order.withLock { $0 } == [0, 1, 2, 3, 4])
+        #expect(log.inFlight.withLock { $0.most } == 1)
     }
 }

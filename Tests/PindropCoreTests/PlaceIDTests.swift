@@ -9,6 +9,8 @@ struct PlaceIDTests {
         ("osm:node/240109189", .osm(.init(.node, 240109189))),
         ("osm:way/122595241", .osm(.init(.way, 122595241))),
         ("osm:relation/1155955", .osm(.init(.relation, 1155955))),
+        ("postcode:li:9490", .postcode(country: "li", code: "9490")),
+        ("postcode:gb:GU2 7UP", .postcode(country: "gb", code: "GU2 7UP")),
         ("nominatim:way/518071791", .provider(name: "nominatim", id: "way/518071791")),
         ("photon:relation/62422", .provider(name: "photon", id: "relation/62422")),
         ("google:ChIJLU7jZClu5kcR4PcOOO6p3I0", .provider(name: "google", id: "ChIJLU7jZClu5kcR4PcOOO6p3I0")),
@@ -20,7 +22,7 @@ struct PlaceIDTests {
     }
 
     @Test("a text that names no place is no id", arguments: [
-        "", "geonames", ":123", "geonames:", "geonames:abc", "geonames:-5", "osm:node", "osm:street/5", "osm:node/x", "osm:way/",
+        "", "geonames", ":123", "geonames:", "geonames:abc", "geonames:-5", "osm:node", "osm:street/5", "osm:node/x", "osm:way/", "postcode:", "postcode:li", "postcode::9490", "postcode:li:",
     ])
     func notAnID(text: String) {
         #expect(PlaceID(text) == nil)

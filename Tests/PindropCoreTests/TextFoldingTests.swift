@@ -80,13 +80,14 @@ struct RequestValidationTests {
         #expect(try !SuggestRequest(text: "Zu\u{308}r", minChars: 3).isBelowMinimum)
     }
 
-    @Test("a text is at most 256 characters, and at most four times that in bytes")
+    @Test("a text is at most 256 characters, counted as Unicode scalars (as the OpenAPI maxLength counts them)")
     func textLength() throws {
         let most = RequestLimits.maxTextLength
-        for letter in ["a", "й", "東", "e\u{301}"] {
-            #expect(try SuggestRequest(text: String(repeating: letter, count: most)).text.count == most)
-            #expect(throws: PindropError.self) { try SuggestRequest(text: String(repeating: letter, count: most + 1)) }
-            #expect(throws: PindropError.self) { try SearchRequest(text: String(repeating: letter, count: most + 1)) }
+        // "e" with a combining acute accent is two scalars.
+        for (letter, scalars) in [("a", 1), ("й", 1), ("東", 1), ("😀", 1), ("e\u{301}", 2)] {
+            #expect(try SuggestRequest(text: String(repeating: letter, count: most / scalars)).text.unicodeScalars.count == most)
+            #expect(throws: PindropError.self) { try SuggestRequest(text: String(repeating: letter, count: most / scalars + 1)) }
+            #expect(throws: PindropError.self) { try SearchRequest(text: String(repeating: letter, count: most / scalars + 1)) }
         }
         // One character of 10,000 combining marks.
         #expect(throws: PindropError.self) { try SuggestRequest(text: "a" + String(repeating: "\u{301}", count: 10_000)) }

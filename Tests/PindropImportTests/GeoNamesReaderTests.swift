@@ -1,5 +1,7 @@
+import CZlib
 import Foundation
 import PindropCore
+import PindropTesting
 import Testing
 @testable import PindropImport
 
@@ -110,5 +112,72 @@ struct GeoNamesReaderTests {
             try GeoNamesReader.readPlaces(path: path) { _ in Issue.record("garbage became a place") }
         }
         #expect(error?.message.hasPrefix("\((path as NSString).lastPathComponent) holds no readable GeoNames rows: ") == true)
+    }
+
+    // MARK: Hostile files
+
+    @Test("a dump that is a link to /dev/zero is refused before it is read, as the OSM reader refuses one")
+    func deviceFile() throws {
+        let folder = TestScratch.folder("dev-zero")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/cities500.txt", withDestinationPath: "/dev/zero")
+        #expect(throws: PindropError.unreadableData("cannot read \(folder)/cities500.txt: not a regular file")) {
+            try GeoNamesReader.readPlaces(path: folder + "/cities500.txt") { _ in }
+        }
+    }
+
+    @Test("a gzip of 16 MiB of NUL bytes (16 KB) is refused at its first line, after reading one MiB of it")
+    func nulBomb() throws {
+        let path = TestScratch.folder("nul-bomb") + "/cities500.txt.gz"
+        let file = try #require(gzopen(path, "wb9"))
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        for _ in 0..<16 { #expect(gzwrite(file, zeros, UInt32(zeros.count)) == Int32(zeros.count)) }
+        gzclose(file)
+        let error = #expect(throws: PindropError.self) { try GeoNamesReader.readPlaces(path: path) { _ in } }
+        #expect(error?.message == "cities500.txt.gz: line 1 is longer than 1048576 bytes; this is not a text dump, or a damaged one")
+    }
+
+    @Test("a line over the limit fails the reading with its number; one at the limit is read whole, across refills")
+    func lineLimit() throws {
+        let path = TestScratch.folder("long-line") + "/lines.txt"
+        let lines = ["first", String(repeating: "x", count: 100), "third", String(repeating: "y", count: 101), "fifth"]
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        var read: [String] = []
+        let error = #expect(throws: PindropError.self) {
+            try LineReader(path: path, blockSize: 16, maximumLineLength: 100).forEachLine {
+                read.append(String(decoding: $0, as: UTF8.self))
+                return true
+            }
+        }
+        #expect(read == Array(lines.prefix(3)))
+        #expect(error?.message.hasPrefix("lines.txt: line 4 is longer than 100 bytes") == true)
+    }
+
+    @Test("a dump with a 2 MiB line fails the import with the line's number")
+    func longDumpLine() throws {
+        let path = TestScratch.folder("long-row") + "/cities500.txt"
+        let good = try String(contentsOf: fixtures.appendingPathComponent("mini/cities500.txt"), encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("2657896\t") }
+        try Data((good + [Substring(String(repeating: "a", count: 2 << 20))] + good).joined(separator: "\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: PindropError.self) { try GeoNamesReader.readPlaces(path: path) { _ in } }
+        #expect(error?.message.hasPrefix("cities500.txt: line 2 is longer than 1048576 bytes") == true)
+    }
+
+    @Test("names, alternate names, admin1 and country names lose their control characters; the rest of a row is kept")
+    func controlCharacters() throws {
+        let folder = TestScratch.folder("control-names")
+        let row = ["1", "Evil\u{1B}]0;pwned\u{07}ville", "Evil\u{9B}2Jville", "Alt\u{1B}[2J,Other\u{7F}", "60.1", "24.9", "P", "PPL",
+                   "FI", "", "01", "", "", "", "1000", "", "", "Europe/Helsinki", "2024-01-01"].joined(separator: "\t")
+        try Data((row + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/cities500.txt"))
+        try Data("FI.01\tUusi\u{1B}[31mmaa\tUusimaa\t1\n".utf8).write(to: URL(fileURLWithPath: folder + "/admin1CodesASCII.txt"))
+        try Data("FI\tFIN\t246\tFI\tFin\u{1B}]0;xland\n".utf8).write(to: URL(fileURLWithPath: folder + "/countryInfo.txt"))
+        let files = try GeoNamesReader.locate(folder)
+        var records: [GeoNamesRecord] = []
+        _ = try files.readPlaces(progress: nil) { records.append($0) }
+        #expect(records.map(\.name) == ["Evil]0;pwnedville"] && records.map(\.asciiName) == ["Evil2Jville"])
+        #expect(records.map(\.alternateNames) == [["Alt[2J", "Other"]])
+        #expect(records.first?.population == 1000 && records.first?.timezone == "Europe/Helsinki")
+        #expect(try files.admin1Names() == ["FI.01": "Uusi[31mmaa"])
+        #expect(try files.countries().map(\.name) == ["Fin]0;xland"])
     }
 }

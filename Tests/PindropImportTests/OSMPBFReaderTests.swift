@@ -1,5 +1,6 @@
 import PindropCore
 import PindropImport
+import PindropTesting
 import Testing
 
 @Suite("OSM PBF reader")

@@ -60,88 +60,7 @@ extension OSMTags {
     func only(_ keys: String...) -> OSMTags { filter { keys.contains($0.key) } }
 }
 
-/// Writes protocol buffer messages and PBF files by hand, to build small test files and broken ones.
-struct OSMTestMessage {
-    var bytes: [UInt8] = []
-
-    static func varint(_ value: UInt64) -> [UInt8] {
-        var value = value, out: [UInt8] = []
-        while value >= 0x80 { out.append(UInt8(value & 0x7F) | 0x80); value >>= 7 }
-        out.append(UInt8(value))
-        return out
-    }
-
-    static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
-
-    mutating func varint(_ field: Int, _ value: UInt64) {
-        bytes += Self.varint(UInt64(field << 3)) + Self.varint(value)
-    }
-
-    mutating func signed(_ field: Int, _ value: Int64) { varint(field, Self.zigzag(value)) }
-
-    mutating func data(_ field: Int, _ data: [UInt8]) {
-        bytes += Self.varint(UInt64(field << 3 | 2)) + Self.varint(UInt64(data.count)) + data
-    }
-
-    mutating func string(_ field: Int, _ text: String) { data(field, Array(text.utf8)) }
-
-    mutating func message(_ field: Int, _ message: OSMTestMessage) { data(field, message.bytes) }
-
-    mutating func packed(_ field: Int, _ values: [UInt64]) { data(field, values.flatMap { Self.varint($0) }) }
-
-    mutating func packedSigned(_ field: Int, _ values: [Int64]) { packed(field, values.map(Self.zigzag)) }
-}
-
-enum OSMTestPBF {
-    /// One file block: 4-byte big-endian BlobHeader length, BlobHeader, Blob.
-    static func fileBlock(type: String, blob: [UInt8], declaredSize: Int? = nil) -> [UInt8] {
-        var header = OSMTestMessage()
-        header.string(1, type)
-        header.varint(3, UInt64(declaredSize ?? blob.count))
-        let length = UInt32(header.bytes.count)
-        return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
-            + header.bytes + blob
-    }
-
-    static func rawBlob(_ content: [UInt8]) -> [UInt8] {
-        var blob = OSMTestMessage()
-        blob.data(1, content)
-        return blob.bytes
-    }
-
-    static func zlibBlob(_ content: [UInt8], declaredRawSize: Int? = nil) -> [UInt8] {
-        var blob = OSMTestMessage()
-        blob.varint(2, UInt64(declaredRawSize ?? content.count))
-        blob.data(3, storedZlib(content))
-        return blob.bytes
-    }
-
-    static func headerBlock(required: [String] = ["OsmSchema-V0.6", "DenseNodes"]) -> [UInt8] {
-        var header = OSMTestMessage()
-        for feature in required { header.string(4, feature) }
-        header.string(16, "pindrop-tests")
-        return fileBlock(type: "OSMHeader", blob: rawBlob(header.bytes))
-    }
-
-    /// A zlib stream made of uncompressed ("stored") deflate blocks, so tests need no compressor.
-    static func storedZlib(_ content: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var start = 0
-        repeat {
-            let end = min(start + 65_535, content.count)
-            let length = UInt16(end - start)
-            out.append(end == content.count ? 1 : 0)  // BFINAL, BTYPE=00 (stored)
-            out += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
-            out += content[start..<end]
-            start = end
-        } while start < content.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in content { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
-        let adler = b << 16 | a
-        out += [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
-        return out
-    }
-
+extension OSMTestPBF {
     /// Splits a PBF file into its blocks: type, uncompressed blob content (raw or inflated with the
     /// system zlib, independently of the reader), and the offset where the block starts.
     static func blocks(of file: [UInt8]) -> [(type: String, content: [UInt8], offset: Int)] {
@@ -210,4 +129,68 @@ struct OSMTestRandom {
     }
 
     mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
+}
+
+/// Message bytes given as runs (each part's bytes repeated so many times), so that a test describes a block of
+/// many megabytes without holding it: what compression bombs are made of.
+struct OSMRunMessage {
+    var parts: [(bytes: [UInt8], times: Int)] = []
+
+    /// The message's length in bytes.
+    var count: Int { parts.reduce(0) { $0 + $1.bytes.count * $1.times } }
+
+    init(_ bytes: [UInt8] = [], times: Int = 1) { if times > 0, !bytes.isEmpty { parts = [(bytes, times)] } }
+
+    static func + (first: OSMRunMessage, second: OSMRunMessage) -> OSMRunMessage {
+        var sum = first
+        sum.parts += second.parts
+        return sum
+    }
+
+    /// This message as length-delimited field `field` of an enclosing one.
+    func field(_ field: Int) -> OSMRunMessage {
+        OSMRunMessage(OSMTestMessage.varint(UInt64(field << 3 | 2)) + OSMTestMessage.varint(UInt64(count))) + self
+    }
+
+    /// A zlib blob of this content, deflated by the system zlib at its best compression, a megabyte at a time.
+    func deflatedBlob() -> [UInt8] {
+        var stream = z_stream()
+        precondition(deflateInit_(&stream, 9, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK)
+        defer { deflateEnd(&stream) }
+        var compressed: [UInt8] = [], output = [UInt8](repeating: 0, count: 1 << 16)
+        func pump(_ input: [UInt8], _ flush: Int32) {
+            var input = input
+            input.withUnsafeMutableBufferPointer { inBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = uInt(inBuffer.count)
+                repeat {
+                    output.withUnsafeMutableBufferPointer { out in
+                        stream.next_out = out.baseAddress
+                        stream.avail_out = uInt(out.count)
+                        _ = deflate(&stream, flush)
+                        compressed += out[0..<(out.count - Int(stream.avail_out))]
+                    }
+                } while stream.avail_out == 0
+            }
+        }
+        for (bytes, times) in parts {
+            let chunk = max(1, (1 << 20) / bytes.count)
+            var left = times
+            while left > 0 {
+                let now = min(chunk, left)
+                pump(Array([[UInt8]](repeating: bytes, count: now).joined()), Z_NO_FLUSH)
+                left -= now
+            }
+        }
+        pump([], Z_FINISH)
+        var blob = OSMTestMessage()
+        blob.varint(2, UInt64(count))
+        blob.data(3, compressed)
+        return blob.bytes
+    }
+
+    /// A whole file: the header block, then this block deflated.
+    func deflatedFile() -> [UInt8] {
+        OSMTestPBF.headerBlock() + OSMTestPBF.fileBlock(type: "OSMData", blob: deflatedBlob())
+    }
 }

@@ -107,10 +107,10 @@ struct AddressFormatTests {
         #expect(try line(47.14500, 9.52300, in: index) == "near Herrengasse, Vaduz")
         // Far from any street: the place alone.
         #expect(try line(47.11815, 9.54197, in: index) == "near Triesenberg")
-        // The wire's one line for a result's address.
+        // The wire's address as Liechtenstein writes it (as Switzerland does), its lines separated by "\n".
         let result = try index.reverse(ReverseRequest(coordinate: Coordinate(latitude: 47.13900, longitude: 9.52230), limit: 1))
         let json = String(decoding: WireEncoding.document(query: [], results: result, format: .json).bytes, as: UTF8.self)
-        #expect(json.contains(#""formatted":"Städtle 37, 9490 Vaduz""#))
+        #expect(json.contains(#""formatted":"Städtle 37\n9490 Vaduz""#))
     }
 
     /// Liechtenstein's GeoNames places with a few addresses of Vaduz and Schaan (coordinates as mapped in

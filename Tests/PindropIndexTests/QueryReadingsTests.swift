@@ -10,6 +10,9 @@ struct QueryReadingsTests {
     @Test("a search reads a name, then its last words as qualifiers (longest name first), then typos", arguments: [
         ("Helsinki", [#"search "helsinki""#, #"typos "helsinki""#]),
         ("Paris France", [#"search "paris france""#, #"exact "paris" in ["france"]"#, #"typos "paris france""#]),
+        // A postcode after its country's prefix is also read as the code alone.
+        ("FL-9490", [#"search "fl 9490""#, #"exact "fl" in ["9490"]"#, #"exact "9490""#, #"typos "fl 9490""#]),
+        ("9490 Vaduz", [#"search "9490 vaduz""#, #"exact "9490" in ["vaduz"]"#, #"typos "9490 vaduz""#]),
         ("New York City USA", [#"search "new york city usa""#, #"exact "new york city" in ["usa"]"#,
                                #"exact "new york" in ["city usa"]"#, #"exact "new" in ["york city usa"]"#, #"typos "new york city usa""#]),
         ("Zürich", [#"search "zurich""#, #"typos "zurich""#]),
@@ -21,6 +24,8 @@ struct QueryReadingsTests {
     @Test("a comma reads qualifiers after the name, then the whole text as a name with its comma", arguments: [
         ("Springfield, IL", [#"search "springfield" in ["il"]"#, #"search "springfield il""#, #"typos "springfield" in ["il"]"#]),
         ("Postikuja 2, 2. krs.", [#"search "postikuja 2" in ["2 krs"]"#, #"search "postikuja 2 2 krs""#, #"typos "postikuja 2" in ["2 krs"]"#]),
+        ("FL-9486, Mauren", [#"search "fl 9486" in ["mauren"]"#, #"search "fl 9486 mauren""#, #"exact "9486" in ["mauren"]"#,
+                             #"typos "fl 9486" in ["mauren"]"#]),
         ("Portland, Oregon, US", [#"search "portland" in ["oregon", "us"]"#, #"search "portland oregon us""#,
                                   #"typos "portland" in ["oregon", "us"]"#]),
         // Empty parts between commas are no qualifiers; a comma first leaves the next part as the name.

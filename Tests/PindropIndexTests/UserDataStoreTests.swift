@@ -40,7 +40,7 @@ struct UserDataStoreTests {
                 do { _ = try UserDataStore.open(inFolder: folder) } catch { failures.withLock { $0.append("\(error)") } }
             }
             #expect(failures.withLock { $0 }.isEmpty)
-            #expect(try UserDataStore.open(inFolder: folder).appliedMigrations() == ["v1 saved places", "v1 recent places", "v2 users"])
+            #expect(try UserDataStore.open(inFolder: folder).appliedMigrations() == ["v1 saved places", "v1 recent places", "v2 users", "v3 whole places"])
         }
     }
 
@@ -136,7 +136,7 @@ struct UserDataStoreTests {
         let folder = try temporaryFolder()
         let store = try UserDataStore.open(inFolder: folder)
         try await #require(store.localUser).save(SamplePlaces.helsinki)
-        #expect(try store.appliedMigrations() == ["v1 saved places", "v1 recent places", "v2 users"])
+        #expect(try store.appliedMigrations() == ["v1 saved places", "v1 recent places", "v2 users", "v3 whole places"])
         let header = try #require(FileManager.default.contents(atPath: store.path)?.prefix(20))
         #expect(header[18] == 2 && header[19] == 2, "SQLite header bytes 18-19 are 2 in WAL mode")
         #expect(FileManager.default.fileExists(atPath: store.path + "-wal"))
@@ -150,9 +150,11 @@ struct UserDataStoreTests {
             try UserDataStore.migrator.migrate(old, upTo: "v1 recent places")
             try await old.write { db in
                 for (n, place) in [SamplePlaces.parisFrance, SamplePlaces.mannerheimintie].enumerated() {
+                    // The v1 tables' columns: the first 14.
+                    let columns = UserDataPlaceColumns.all.prefix(14)
                     for table in ["saved_place", "recent_place"] {
-                        try db.execute(sql: "INSERT INTO \(table) (\(UserDataPlaceColumns.names), position) VALUES (\(UserDataPlaceColumns.placeholders), ?)",
-                                       arguments: UserDataPlaceColumns.arguments(place) + [n + 1])
+                        try db.execute(sql: "INSERT INTO \(table) (\(columns.joined(separator: ", ")), position) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")), ?)",
+                                       arguments: StatementArguments(UserDataPlaceColumns.values(place).prefix(14) + [(n + 1).databaseValue]))
                     }
                 }
             }

@@ -24,7 +24,7 @@ struct PostgresFeatureTests {
         }).features
     }
 
-    @Test("Liechtenstein's places (tags, boxes, country codes), addresses, interpolation lines, entrances and areas round-trip")
+    @Test("Liechtenstein's places (tags, boxes, country codes), addresses, interpolation lines, entrances, areas and map shapes round-trip")
     func everyFeatureRoundTrips() async throws {
         let (database, features) = try await Self.imported("pindrop_features")
         defer { database.close() }
@@ -35,6 +35,7 @@ struct PostgresFeatureTests {
         #expect(read.addressPoints == features.addressPoints && read.addressPoints.map(\.countryCode) == features.addressPoints.map(\.countryCode))
         #expect(read.interpolations == features.interpolations && read.entrances == features.entrances)
         #expect(read.areas == features.areas && read.areas.map(\.label) == features.areas.map(\.label))
+        #expect(read.mapShapes == features.mapShapes && !features.mapShapes.isEmpty)
         // The data has each kind, so the comparison above compares something.
         #expect(features.venues.contains { !$0.tags.isEmpty && $0.box != nil } && features.addressPoints.contains { $0.address.place != nil })
         #expect(!features.interpolations.isEmpty && features.interpolations.allSatisfy { !$0.stops.isEmpty })

@@ -33,19 +33,22 @@ struct ReceivedEvent {
 /// The real server with a music service, over the local MusicBrainz server.
 struct MusicTestServer {
     let fake: FakeMusicBrainzServer
+    /// Changes to the client's configuration (its mode ceiling, its page cap).
+    var configure: @Sendable (inout MusicBrainzConfiguration) -> Void = { _ in }
 
     /// Starts a local MusicBrainz serving `places` places per query, its one-second rule shrunk by `timeScale`.
-    static func start(places: Int, timeScale: Double,
-                      failure: FakeMusicBrainzServer.Failure? = nil) async throws -> MusicTestServer {
+    static func start(places: Int, timeScale: Double, failure: FakeMusicBrainzServer.Failure? = nil,
+                      configure: @escaping @Sendable (inout MusicBrainzConfiguration) -> Void = { _ in }) async throws -> MusicTestServer {
         MusicTestServer(fake: try await FakeMusicBrainzServer.start(
-            .init(catalog: FakeMusicBrainzCatalog(defaultPlaceCount: places), timeScale: timeScale, failure: failure)))
+            .init(catalog: FakeMusicBrainzCatalog(defaultPlaceCount: places), timeScale: timeScale, failure: failure)), configure: configure)
     }
 
     var services: ServerServices {
         get throws {
             // The real MusicBrainz client (AsyncHTTPClient) against the local server, which speaks the real wire format.
-            let configuration = try MusicBrainzConfiguration(baseURL: fake.baseURL, contact: "pindrop-tests",
+            var configuration = try MusicBrainzConfiguration(baseURL: fake.baseURL, contact: "pindrop-tests",
                                                              requestInterval: .seconds(fake.configuration.timeScale))
+            configure(&configuration)
             return ServerServices(places: try PlaceService(store: FakeStore(places: SamplePlaces.all)), users: InMemoryUserAccounts(),
                                   music: MusicBrainzClient(configuration: configuration))
         }

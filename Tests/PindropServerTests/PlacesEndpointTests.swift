@@ -115,7 +115,8 @@ struct PlacesEndpointTests {
             #expect(address["houseNumber"] as? String == "5")
             #expect(address["postcode"] as? String == "00100")
             #expect(address["town"] as? String == "Helsinki")
-            #expect(address["formatted"] as? String == "Mannerheimintie 5, 00100 Helsinki")
+            // As Finland writes it: street and number, then postcode and town, one line under the other.
+            #expect(address["formatted"] as? String == "Mannerheimintie 5\n00100 Helsinki")
             #expect((result["distanceMeters"] as? Double ?? 99) < 10)
             let geojson = try await client.get("/v1/reverse?lat=48.85&lon=2.35&format=geojson")
             let features = try #require(try geojson.json["features"] as? [[String: Any]])
@@ -322,7 +323,7 @@ private struct StoreAtPath: PlaceStore {
     func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await places.reverse(request) }
     func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try await places.nearbyPage(request) }
     func place(id: String) async throws -> Place? { try await places.place(id: id) }
-    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
+    func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] { [] }
     func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
 }
 
@@ -342,7 +343,7 @@ private struct CorrectingStore: PlaceStore {
     func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await places.reverse(request) }
     func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try await places.nearbyPage(request) }
     func place(id: String) async throws -> Place? { try await places.place(id: id) }
-    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { [] }
+    func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] { [] }
     func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { [] }
 
     private func answer(_ text: String, explain: Bool, exact: Bool, _ ask: (String) async throws -> [PlaceResult]) async throws -> [PlaceResult] {

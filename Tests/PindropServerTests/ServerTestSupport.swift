@@ -125,6 +125,6 @@ struct FailingStore: PlaceStore {
     func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { throw Self.gone }
     func place(id: String) async throws -> Place? { throw Self.gone }
     func status() async throws -> StoreStatus { throw Self.gone }
-    func streetMap(in box: BoundingBox, limit: Int) async throws -> [MapFeature] { throw Self.gone }
+    func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] { throw Self.gone }
     func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] { throw Self.gone }
 }

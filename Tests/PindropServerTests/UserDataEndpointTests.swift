@@ -59,6 +59,39 @@ struct UserDataEndpointTests {
         #expect(try await server.local.all().first?.name == "Pinned spot")
     }
 
+    @Test("every field a PUT accepts is kept: GET lists the place as the PUT answered it")
+    func keptWhole() async throws {
+        try await TestServer().test { client in
+            let body = #"{"name":"Kunstmuseum","displayName":"Kunstmuseum, Städtle 32, 9490 Vaduz","latitude":47.1393681,"longitude":9.5219839,"countryCode":"LI","admin1":"Vaduz","population":5,"category":"museum","source":"embedded","address":{"houseNumber":"32","street":"Städtle","postcode":"9490","town":"Vaduz","suburb":"Zentrum","county":"Oberland","state":"Vaduz","country":"Liechtenstein"},"boundingBox":{"south":47.1391,"west":9.5216,"north":47.1396,"east":9.5223}}"#
+            let saved = try await client.send(.put, "/v1/saved/\(pathID("osm:node/49872651"))", json: body)
+            #expect(saved.status == .created)
+            let answered = try #require(try saved.results.first), listed = try #require(try await client.get("/v1/saved").results.first)
+            #expect(NSDictionary(dictionary: listed) == NSDictionary(dictionary: answered), "\(listed) against \(answered)")
+            let address = listed["address"] as? [String: Any]
+            #expect(address?["county"] as? String == "Oberland" && address?["country"] as? String == "Liechtenstein")
+            #expect(address?["suburb"] as? String == "Zentrum" && address?["state"] as? String == "Vaduz")
+            #expect((listed["boundingBox"] as? [String: Any])?["east"] as? Double == 9.5223)
+        }
+    }
+
+    @Test("200 PUTs at once with a cap of 10 keep exactly 10; the other 190 are 409")
+    func concurrentCap() async throws {
+        let server = TestServer { $0.maxSavedPlaces = 10; $0.writesPerMinute = 0 }
+        try await server.test { client in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for n in 0..<200 {
+                    group.addTask {
+                        try await client.send(.put, "/v1/saved/p\(n)", json: #"{"name":"P\#(n)","latitude":1,"longitude":\#(Double(n) / 1000)}"#).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 10)
+            #expect(statuses.filter { $0 == .conflict }.count == 190)
+        }
+        #expect(try await server.local.count() == 10)
+    }
+
     @Test("bad saves are 4xx: unknown id, mismatched or malformed body, out-of-range point, oversized body")
     func badSaves() async throws {
         try await TestServer().test { client in

@@ -68,16 +68,31 @@ def wait_suggestions_for(driver, text):
     return suggestions(driver)
 
 
-def api_suggest(server, text):
-    return [p["displayName"] for p in server.api("GET", "/v1/suggest?limit=8&q=" + urllib.parse.quote(text))[1]["results"]]
+def view_query(driver):
+    """The view's position as the page sends it with every search and suggestion ("&lat=…&lon=…")."""
+    return js(driver, "const c = pindrop.map.getCenter().wrap(); return '&lat=' + c.lat.toFixed(5) + '&lon=' + c.lng.toFixed(5);")
+
+
+def api_suggest(server, text, near=""):
+    """The API's suggestions for `text` (from the view `near`, view_query's), each once as the page lists them."""
+    names = [p["displayName"] for p in server.api("GET", "/v1/suggest?limit=12&q=" + urllib.parse.quote(text) + near)[1]["results"]]
+    return [n for i, n in enumerate(names) if n not in names[:i]][:8]
 
 
 def wait_idle_map(driver):
     wait(driver, lambda d: js(d, "return !pindrop.map._animatingZoom && !pindrop.map._panAnim?._inProgress"))
 
 
-def api_search(server, text):
-    return server.api("GET", "/v1/search?limit=20&q=" + urllib.parse.quote(text))[1]["results"]
+def api_search(server, text, near=""):
+    """The API's results for `text` (from the view `near`), a result that reads as one before it left out, as the
+    page lists them."""
+    results, seen = [], set()
+    for p in server.api("GET", "/v1/search?limit=20&q=" + urllib.parse.quote(text) + near)[1]["results"]:
+        key = (p["displayName"], (p.get("address") or {}).get("formatted"))
+        if key not in seen:
+            seen.add(key)
+            results.append(p)
+    return results
 
 
 def js_errors(driver):
@@ -95,9 +110,10 @@ def save_button(driver):
 def search_and_pick(browser, server, text, row):
     """Searches in the app and clicks result `row`; returns the API's results for the same text."""
     open_app(browser, server)
+    near = view_query(browser)
     search(browser, text)
     browser.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[row].click()
-    return api_search(server, text)
+    return api_search(server, text, near)
 
 
 def type_slowly(driver, text):

@@ -33,8 +33,9 @@ def enter_near_me(driver, *parts):
 
 
 def api_nearby_pages(server, lat, lon, radius=1000, category=None):
-    """Every venue within the radius, following the API's `next` page by page; and the `total` of each page."""
-    path = "/v1/nearby?lat=%.6f&lon=%.6f&radius=%d&limit=1000" % (lat, lon, radius)
+    """Every venue within the radius (venues only, as Near me asks), following the API's `next` page by page; and the
+    `total` of each page."""
+    path = "/v1/nearby?lat=%.6f&lon=%.6f&radius=%d&limit=1000&kind=venue" % (lat, lon, radius)
     if category:
         path += "&category=" + urllib.parse.quote(category)
     results, totals, cursor = [], set(), None

@@ -6,7 +6,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from app import js, map_center, open_app, suggestions, wait_idle_map
+from app import js, map_center, open_app, search_and_pick, suggestions, wait_idle_map
 from conftest import make_driver, screenshot, wait
 
 SIMONKATU_7 = (60.169019, 24.9355755)
@@ -147,3 +147,22 @@ def test_the_address_line_on_a_phone(window, server):
     screenshot(small_phone, "45-address-near-square-390")
     move_to(small_phone, SIMONKATU_7, "Simonkatu 7, 00100 Helsinki")
     screenshot(small_phone, "46-address-simonkatu-390")
+
+
+@DESKTOP
+def test_the_place_card_shows_a_venues_address_line_under_line(window, server):
+    """Hard Rock Cafe Helsinki (OSM node 256199043, tagged Aleksanterinkatu 21, 00100 Helsinki): its card shows its
+    name, then the address as Finland writes it, street and number over postcode and town; an address's own card
+    does not repeat it."""
+    desktop = window
+    results = search_and_pick(desktop, server, "Hard Rock Cafe", 0)
+    assert results[0]["id"] == "osm:node/256199043", results[0]["id"]
+    wait(desktop, lambda d: d.find_element(By.ID, "place-card").is_displayed())
+    assert desktop.find_element(By.ID, "place-name").text == "Hard Rock Cafe Helsinki"
+    address = desktop.find_element(By.ID, "place-address")
+    assert address.is_displayed()
+    assert address.text.split("\n") == ["Aleksanterinkatu 21", "00100 Helsinki"]
+    screenshot(desktop, "47-address-venue-card-1280")
+    search_and_pick(desktop, server, "Simonkatu 7", 0)
+    wait(desktop, lambda d: d.find_element(By.ID, "place-name").text == "Simonkatu 7, 00100 Helsinki")
+    assert not desktop.find_element(By.ID, "place-address").is_displayed()

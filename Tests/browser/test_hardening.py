@@ -158,3 +158,60 @@ def test_static_paths_refuse_nul_and_going_up(guarded):
         answer = exchange(guarded, b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         assert status_and_error(answer) == (400, "invalid_input"), path
         assert b"text/html" not in answer and b"root:" not in answer
+
+
+def read_answer(s):
+    """Reads one answer with a Content-Length from `s`: (head bytes, body bytes)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    length = int([line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")][0])
+    while len(rest) < length:
+        rest += s.recv(65536)
+    return head, rest[:length], rest[length:]
+
+
+def test_two_hosts_or_none_are_400_and_an_absolute_target_is_judged_by_its_own_host(guarded):
+    two = b"GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n"
+    assert status_and_error(exchange(guarded, two)) == (400, "invalid_input")
+    assert status_and_error(exchange(guarded, b"GET /v1/status HTTP/1.1\r\n\r\n")) == (400, "invalid_input")
+    # The authority of an absolute-form target is the host (RFC 9112, 3.2.2), whatever Host says.
+    forged = b"GET http://evil.example/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    assert status_and_error(exchange(guarded, forged)) == (403, "forbidden")
+    own = b"GET http://127.0.0.1:%d/v1/status HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n" % guarded
+    assert exchange(guarded, own).startswith(b"HTTP/1.1 200")
+
+
+def test_http_1_0_without_keep_alive_is_closed_right_after_its_answer(guarded):
+    with connect(guarded) as s:
+        start = time.perf_counter()
+        s.sendall(b"GET /v1/status HTTP/1.0\r\n\r\n")
+        answer = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+        # The idle timeout is 2 s: closed well before it.
+        assert time.perf_counter() - start < 1
+    head = answer.split(b"\r\n\r\n")[0].lower()
+    assert answer.startswith(b"HTTP/1.0 200") and b"connection: close" in head and b"transfer-encoding" not in head
+
+
+def test_a_range_past_the_end_is_416_and_the_next_request_on_the_connection_is_answered_whole(guarded):
+    with connect(guarded) as s:
+        s.settimeout(5)
+        s.sendall(b"GET /favicon.svg HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=1000000-\r\n\r\n"
+                  b"GET /favicon.svg HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=-1\r\n\r\n")
+        head, body, rest = read_answer(s)
+        assert head.startswith(b"HTTP/1.1 416") and b"content-range: bytes */" in head.lower()
+        data = rest
+        while b"\r\n\r\n" not in data:
+            data += s.recv(65536)
+        # No stray byte between the two answers: the second starts right after the first's body.
+        assert data.startswith(b"HTTP/1.1 206"), data[:40]
+        assert b"nosniff" in head.lower()

@@ -113,15 +113,19 @@ def test_picker_offers_only_configured_providers_for_each_question(browser, prov
     open_app(browser, providers_server)
     choose(browser, "search", "")
     search_options = options(browser, "search")
-    assert search_options[0][0] == "" and search_options[0][1] == "Default (embedded)"
+    # In a person's words: where answers come from, "automatic" for the server's own order.
+    assert search_options[0][0] == "" and search_options[0][1] == "Automatic: Pindrop's own map data (offline)"
     enabled = {value for value, _, on in search_options if on}
     disabled = {value: text for value, text, on in search_options if not on}
     assert enabled == {"", "embedded", "nominatim", "photon"}
     assert set(disabled) == {"google", "mapbox"}
-    assert "set PINDROP_GOOGLE_API_KEY" in disabled["google"]
+    assert disabled["google"] == "Google (not set up on this server)"
+    google = browser.find_element(By.CSS_SELECTOR, "#provider-search option[value='google']")
+    assert "PINDROP_GOOGLE_API_KEY" in google.get_attribute("title"), "the setting is for whoever runs the server"
+    assert browser.find_element(By.CSS_SELECTOR, "label[for='provider-search']").text.startswith("Search results from")
     nearby = {value for value, _, on in options(browser, "nearby") if on}
     assert nearby == {"", "embedded", "foursquare"}, "Photon and Nominatim do not answer nearby"
-    assert options(browser, "reverse")[0][1] == "Default (nominatim)"
+    assert options(browser, "reverse")[0][1] == "Automatic: OpenStreetMap Nominatim"
     screenshot(browser, "providers-01-picker")
 
 
@@ -141,7 +145,7 @@ def test_search_answered_by_the_chosen_provider_with_its_credit_under_the_map(br
     choose(browser, "search", "")
     search(browser, "Berlin")
     assert result_rows(browser)[0] == "Berlin, Germany"
-    assert credit(browser).text.startswith("Results: Embedded index (offline) · Place data © GeoNames")
+    assert credit(browser).text.startswith("Results: Pindrop's own map data (offline) · Place data © GeoNames")
 
 
 def test_fallback_answer_is_marked_with_the_failure(browser, providers_server):
@@ -152,7 +156,7 @@ def test_fallback_answer_is_marked_with_the_failure(browser, providers_server):
     notice = browser.find_element(By.ID, "provider-notice")
     wait(browser, lambda d: notice.is_displayed(), message="no fallback notice")
     # Said for a person: who failed and what is shown instead, not the developer's reason.
-    assert notice.text == "OpenStreetMap Nominatim is not answering right now. Showing results from Embedded index (offline) instead."
+    assert notice.text == "OpenStreetMap Nominatim is not answering right now. Showing results from Pindrop's own map data (offline) instead."
     assert "(fallback)" in credit(browser).text
     screenshot(browser, "providers-03-fallback")
     # The next answer from the chosen provider itself clears the notice.
@@ -174,7 +178,7 @@ def test_provider_failure_is_a_message_and_another_provider_can_be_chosen(browse
     choose(browser, "reverse", "embedded")
     browser.execute_script("pindrop.map.setView([60.1699, 24.9384], 15, {animate: false})")
     wait(browser, lambda d: d.find_element(By.ID, "q").get_attribute("value"), message="no address under the pin")
-    assert credit(browser).text.startswith("Results: Embedded index (offline)")
+    assert credit(browser).text.startswith("Results: Pindrop's own map data (offline)")
     assert not message.is_displayed()
 
 

@@ -4,7 +4,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from app import (api_suggest, choose_first_suggestion, js, map_center, open_app, suggestion_items, suggestions, type_slowly,
+from app import (api_suggest, choose_first_suggestion, js, map_center, open_app, suggestions, type_slowly, view_query,
                  wait_suggestions_for)
 from conftest import make_driver, screenshot, wait
 
@@ -22,7 +22,7 @@ def test_suggestions_after_min_chars_with_arrow_keys_enter_and_escape(browser, s
     assert [s for s in suggestions(browser) if not s["recent"]] == [], "no suggestions below the minimum characters"
     type_slowly(browser, "Helsin"[min_chars - 1:])
     shown = wait_suggestions_for(browser, "Helsin")
-    assert [s["text"] for s in shown if not s["recent"]][:3] == [t for t in api_suggest(server, "Helsin")
+    assert [s["text"] for s in shown if not s["recent"]][:3] == [t for t in api_suggest(server, "Helsin", view_query(browser))
                                                                  if t not in [r["text"] for r in shown if r["recent"]]][:3]
     screenshot(browser, "11-suggestions")
 
@@ -73,9 +73,10 @@ def test_zoomed_in_on_a_town_suggestions_favour_what_is_near_the_view(browser, s
 
 
 def test_a_stale_suggestion_answer_never_replaces_a_newer_one(browser, server):
-    old, new = api_suggest(server, "Hels"), api_suggest(server, "Helsinki")
-    assert old != new
     open_app(browser, server)
+    near = view_query(browser)
+    old, new = api_suggest(server, "Hels", near), api_suggest(server, "Helsinki", near)
+    assert old != new
     # The answer for "Hels" arrives 1.5 s late, long after the answer for "Helsinki".
     js(browser, """
         const realFetch = window.fetch;
@@ -139,7 +140,7 @@ def test_suggestions_say_which_name_matched_and_fold_a_citys_sections(server):
             driver.quit()
 
 
-def test_two_recent_addresses_on_top_newest_first_after_a_restart(browser, server):
+def test_two_recent_addresses_alone_on_an_empty_field_on_top_when_they_match_after_a_restart(browser, server):
     open_app(browser, server)
     first = choose_first_suggestion(browser, "Zurich")
     second = choose_first_suggestion(browser, "Oslo")
@@ -149,12 +150,21 @@ def test_two_recent_addresses_on_top_newest_first_after_a_restart(browser, serve
     open_app(browser, server)
     field = browser.find_element(By.ID, "q")
     field.click()
+    # The field empty: the last two alone, newest first.
+    wait(browser, lambda d: len(suggestions(d)) == 2)
+    assert [(s["text"], s["recent"]) for s in suggestions(browser)] == [(second, True), (first, True)]
+    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#suggestions li.recent .tag")] == ["RECENT", "RECENT"]
+    screenshot(browser, "13-recent-alone-after-restart")
+    # Typing: a recent address stays on top only while it matches what is typed.
+    type_slowly(browser, "Osl")
+    shown = wait_suggestions_for(browser, "Osl")
+    assert shown[0] == {"text": second, "recent": True, "correction": False, "active": False}
+    assert [s["text"] for s in shown if s["recent"]] == [second]
+    field.clear()
     type_slowly(browser, "Par")
     shown = wait_suggestions_for(browser, "Par")
-    assert [s["recent"] for s in shown[:3]] == [True, True, False]
-    assert [s["text"] for s in shown[:2]] == [second, first]
-    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#suggestions li.recent .tag")] == ["RECENT", "RECENT"]
-    screenshot(browser, "13-recent-on-top-after-restart")
+    assert not any(s["recent"] for s in shown), "Zurich and Oslo do not match \"Par\""
+    screenshot(browser, "13-recent-only-when-matching")
 
 
 # ---------------------------------------------------------------- centre pin

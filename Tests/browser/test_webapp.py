@@ -2,10 +2,10 @@
 on the embedded GeoNames index. Screenshots go to build/screenshots/."""
 import urllib.parse
 
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from app import HOSTILE, api_search, js, js_errors, map_center, open_app, result_rows, save_button, search, search_and_pick, type_slowly, wait_idle_map, wait_suggestions_for
+from app import (HOSTILE, api_search, js, js_errors, map_center, open_app, result_rows, save_button, search, search_and_pick,
+                 type_slowly, view_query, wait_idle_map, wait_suggestions_for)
 from conftest import screenshot, wait
 
 
@@ -30,8 +30,9 @@ def test_opens_offline_with_the_coastline_basemap(browser, server):
 
 def test_many_results_in_engine_order_with_display_all(browser, server):
     open_app(browser, server)
+    near = view_query(browser)
     search(browser, "Paris")
-    expected = [p["displayName"] for p in api_search(server, "Paris")]
+    expected = [p["displayName"] for p in api_search(server, "Paris", near)]
     assert len(expected) > 1
     assert result_rows(browser) == expected
     sections = browser.find_elements(By.CSS_SELECTOR, "#results section")
@@ -78,30 +79,25 @@ def test_no_results(browser, server):
     screenshot(browser, "05-search-no-results")
 
 
-def test_selecting_a_row_pins_all_centres_it_and_popup_shows_name_and_coordinates(browser, server):
+def test_selecting_a_row_pins_all_centres_it_and_its_card_shows_name_and_coordinates(browser, server):
     results = search_and_pick(browser, server, "Paris", 1)
     chosen = results[1]
     wait(browser, lambda d: abs(map_center(d)[0] - chosen["latitude"]) < 0.01 and abs(map_center(d)[1] - chosen["longitude"]) < 0.01,
          message="the selected result is not centred")
-
-    def popup_text(d):
-        # Re-read each time: Leaflet fades the popup in and may re-create it while the clusters settle.
-        try:
-            return next((p.text for p in d.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content")
-                         if chosen["displayName"] in p.text), None)
-        except StaleElementReferenceException:
-            return None
-
-    text = wait(browser, popup_text, message="the popup does not show the selected place")
-    assert "%.5f, %.5f" % (chosen["latitude"], chosen["longitude"]) in text
+    wait(browser, lambda d: d.find_element(By.ID, "place-card").is_displayed())
+    assert browser.find_element(By.ID, "place-name").text == chosen["name"]
+    assert browser.find_element(By.ID, "place-coords").text == "%.5f, %.5f" % (chosen["latitude"], chosen["longitude"])
+    assert not browser.find_elements(By.CSS_SELECTOR, ".leaflet-popup"), "the card, not a popup repeating it"
     assert js(browser, "return pindrop.resultMarkerCount()") == len(results), "all results stay pinned"
     assert browser.find_element(By.ID, "save-button").is_displayed()
-    screenshot(browser, "06-selected-result-popup")
+    screenshot(browser, "06-selected-result-card")
 
 
 def test_display_all_fits_every_pin_and_offers_no_save(browser, server):
     results = search_and_pick(browser, server, "Paris", 0)
     wait(browser, lambda d: d.find_element(By.ID, "save-button").is_displayed())
+    browser.find_element(By.ID, "card-back").click()                  # back to the list the place came from
+    wait(browser, lambda d: d.find_element(By.ID, "display-all").is_displayed())
     browser.find_element(By.ID, "display-all").click()
     wait(browser, lambda d: js(d, "return pindrop.map.getBounds().contains(arguments[0])",
                                [[r["latitude"], r["longitude"]] for r in results]))
@@ -309,13 +305,13 @@ def test_place_names_are_shown_as_text_never_as_html(browser, server):
     row = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#results .saved-list .row"))[0]
     assert row.text == HOSTILE + " Town"
     row.click()
-    popup = wait(browser, lambda d: [p for p in d.find_elements(By.CSS_SELECTOR, ".leaflet-popup-content") if p.text])[0]
-    assert HOSTILE in popup.text
-    assert browser.find_element(By.ID, "place-name").text == HOSTILE + " Town"
+    wait(browser, lambda d: d.find_element(By.ID, "place-card").is_displayed())
+    assert browser.find_element(By.ID, "place-name").text == HOSTILE
+    assert browser.find_element(By.ID, "place-address").text == HOSTILE + " Town"
     field = browser.find_element(By.ID, "q")
     field.click()
-    type_slowly(browser, "Lon")
-    assert any(HOSTILE in s["text"] for s in wait_suggestions_for(browser, "Lon") if s["recent"])
+    type_slowly(browser, "Tow")                                   # matches the recent "… Town"
+    assert any(HOSTILE in s["text"] for s in wait_suggestions_for(browser, "Tow") if s["recent"])
     screenshot(browser, "18-hostile-name-as-text")
     assert js(browser, "return document.querySelectorAll('#panel img, #place-card img, .leaflet-popup img, #suggestions img').length") == 0
     assert js(browser, "return window.__alerts") == []
@@ -330,16 +326,18 @@ def test_phone_viewport_375x667(phone, server):
     rows = phone.find_elements(By.CSS_SELECTOR, "#results .result-list .row")
     assert rows and all(r.rect["x"] >= 0 and r.rect["x"] + r.rect["width"] <= 375 for r in rows)
     panel = phone.find_element(By.ID, "panel").rect
-    assert panel["y"] + panel["height"] <= phone.find_element(By.ID, "zoom-in").rect["y"], "the open list hides no map button"
+    assert panel["y"] >= phone.find_element(By.ID, "zoom-out").rect["y"], "the sheet is below the map's buttons"
     screenshot(phone, "20-phone-results")
     rows[0].click()
     wait(phone, lambda d: d.find_element(By.ID, "place-card").is_displayed())
-    assert not phone.find_element(By.ID, "panel-body").is_displayed(), "the list folds away to show the map"
+    panel = phone.find_element(By.ID, "panel").rect
+    assert 250 < panel["y"] < 450, "the card at half the screen, the map above it"
     card = phone.find_element(By.ID, "place-card").rect
-    assert card["x"] >= 0 and card["x"] + card["width"] <= 375 and card["y"] + card["height"] <= 667
+    assert card["x"] >= 0 and card["x"] + card["width"] <= 375 and card["y"] < 667
     for control in ("zoom-in", "zoom-out", "my-location", "center-pin-toggle", "saved-button", "save-button"):
         r = phone.find_element(By.ID, control).rect
         assert 0 <= r["x"] and r["x"] + r["width"] <= 375 and r["y"] + r["height"] <= 667, control
     screenshot(phone, "21-phone-selected")
     phone.find_element(By.ID, "panel-toggle").click()
-    assert phone.find_element(By.ID, "panel-body").is_displayed()
+    wait(phone, lambda d: d.find_element(By.ID, "panel").rect["height"] < 140, message="folded to its peek")
+    assert phone.find_element(By.ID, "q").is_displayed()

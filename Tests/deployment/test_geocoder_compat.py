@@ -143,3 +143,35 @@ def test_photon_reverse_to_a_street_address(server):
     assert properties["housenumber"] == first["address"]["houseNumber"]
     assert properties["countrycode"] == "FI"
     assert same_point(location, first)
+
+
+def test_nominatim_language_names_the_country(server):
+    # Nominatim's language scenario: Liechtenstein asked in Chinese, then German (geopy sends accept-language).
+    location = nominatim(server).geocode("Liechtenstein", language="zh,de")
+    assert location.raw["osm_type"] == "relation" and location.raw["osm_id"] == 1155955
+    assert location.raw["name"] == location.address == "列支敦士登"
+
+
+def test_nominatim_geometry_and_details(server):
+    # osmnx's geocode_to_gdf asks polygon_geojson=1: a town with a boundary comes back as an area.
+    location = nominatim(server).geocode("Vaduz", geometry="geojson", namedetails=True, extratags=True)
+    first = v1(server, "/v1/search", q="Vaduz", limit=1)[0]
+    box = first["boundingBox"]
+    shape = location.raw["geojson"]
+    assert shape["type"] == "Polygon"
+    corners = {(round(lon, 7), round(lat, 7)) for lon, lat in shape["coordinates"][0]}
+    assert corners == {(round(lon, 7), round(lat, 7)) for lon in (box["west"], box["east"]) for lat in (box["south"], box["north"])}
+    assert location.raw["namedetails"]["name"] == first["name"]
+    assert isinstance(location.raw["extratags"], dict)
+    text = nominatim(server).geocode("Mannerheimintie 5", geometry="wkt")
+    assert text.raw["geotext"] == "POINT(%s %s)" % (text.raw["lon"].rstrip("0"), text.raw["lat"].rstrip("0"))
+
+
+def test_nominatim_coordinate_only_is_reverse(server):
+    # A text that is only a coordinate answers what is there, as reverse does.
+    for text, point in [("60.16835, 24.9401", (60.16835, 24.9401)), ("N 60.16835° E 24.9401°", (60.16835, 24.9401))]:
+        location = nominatim(server).geocode(text, addressdetails=True)
+        there = nominatim(server).reverse(point)
+        assert location is not None, text
+        assert location.raw["osm_id"] == there.raw["osm_id"] and location.address == there.address
+    assert nominatim(server).geocode("-21.0,-33.0") is None

@@ -55,11 +55,19 @@ extension GeoNamesRecord {
         }.joined(separator: "\u{1F}")
     }
 
-    /// `alternateNamesText` of a dump's comma-separated alternate-names column: its bytes with each comma replaced.
+    /// `alternateNamesText` of a dump's comma-separated alternate-names column: its bytes with each comma replaced
+    /// and its control characters left out (`ControlCharacters`).
     public static func alternateNamesText(dumpColumn column: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: column.count) { text in
-            for (i, byte) in column.enumerated() { text[i] = byte == UInt8(ascii: ",") ? alternateSeparator : byte }
-            return column.count
+            var count = 0, i = 0
+            while i < column.count {
+                let control = ControlCharacters.length(in: column, at: i)
+                if control > 0 { i += control; continue }
+                text[count] = column[i] == UInt8(ascii: ",") ? alternateSeparator : column[i]
+                count += 1
+                i += 1
+            }
+            return count
         }
     }
 

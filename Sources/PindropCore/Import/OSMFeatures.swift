@@ -213,6 +213,9 @@ public struct OSMFeatures: Sendable {
     public var venues: [OSMVenue]
     /// Building footprints.
     public var buildings: [OSMBuilding]
+    /// What else the map draws: unnamed roads, water areas, waterways, parks, land use and railways (never `.street`
+    /// with a name, `.building` or `.poi`: those are the named streets, the buildings and the venues above).
+    public var mapShapes: [MapFeature] = []
     /// Administrative, postcode and place areas.
     public var areas: [OSMArea] = []
     /// House-number interpolation lines.

@@ -65,4 +65,11 @@ public struct MusicSearchRequest: Sendable, Hashable {
 public protocol MusicPlaceSearching: Sendable {
     /// A search that starts when iterated and stops when its task is cancelled.
     func searchMusicPlaces(_ request: MusicSearchRequest) -> PagedSearch<MusicPlace>
+    /// How many searches a server runs at once; more are refused (503) until one ends.
+    var maxConcurrentSearches: Int { get }
+}
+
+extension MusicPlaceSearching {
+    /// No limit.
+    public var maxConcurrentSearches: Int { .max }
 }

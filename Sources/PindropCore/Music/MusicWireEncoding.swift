@@ -17,14 +17,24 @@ public enum MusicWireEncoding {
     }
 
     /// Writes the running counters: `pagesDone`, `pagesTotal`, `placesFetched`, `placesShown`,
-    /// `placesSkipped`, `requests`, `rateLimited`, `elapsedSeconds`.
+    /// `placesSkipped`, `requests`, `rateLimited`, `elapsedSeconds`, and how the search runs (`writeLimits`).
     public static func writeProgress(_ progress: PagingProgress, into w: inout JSONWriter) {
         w.beginObject()
         writeCounters(["pagesDone": progress.pagesDone, "pagesTotal": progress.pagesTotal,
                        "placesFetched": progress.placesFetched, "placesShown": progress.placesShown,
                        "placesSkipped": progress.placesSkipped, "requests": progress.requests,
                        "rateLimited": progress.rateLimited], elapsed: progress.elapsed, into: &w)
+        writeLimits(progress, into: &w)
         w.endObject()
+    }
+
+    /// How the search runs, as the server decided it: `mode` (the one asked for, within what the server allows),
+    /// `pagesCap` (the most pages fetched, null for all) and `pagesInAll` (the pages the service holds for the
+    /// query, 0 before the first page): a search of more pages than the cap says so.
+    static func writeLimits(_ progress: PagingProgress, into w: inout JSONWriter) {
+        w.key("mode"); w.string(progress.mode.rawValue)
+        w.key("pagesCap"); if let cap = progress.pagesCap { w.number(cap) } else { w.null() }
+        w.key("pagesInAll"); w.number(progress.pagesInAll)
     }
 
     /// Writes the end-of-search summary: `status` ("finished", "failed", "cancelled"), `pages`, `places`
@@ -36,6 +46,7 @@ public enum MusicWireEncoding {
         writeCounters(["pages": progress.pagesDone, "places": progress.placesFetched, "requests": progress.requests,
                        "rateLimited": progress.rateLimited, "kept": progress.placesShown,
                        "skipped": progress.placesSkipped], elapsed: progress.elapsed, into: &w)
+        writeLimits(progress, into: &w)
         if let error {
             w.key("error")
             WireEncoding.writeError(error, into: &w)
@@ -48,8 +59,8 @@ public enum MusicWireEncoding {
         w.key("name"); w.string(place.name)
         w.key("type"); optionalString(place.type, into: &w)
         if withCoordinates {
-            w.key("latitude"); w.number(place.coordinate.latitude)
-            w.key("longitude"); w.number(place.coordinate.longitude)
+            w.key("latitude"); w.degrees(place.coordinate.latitude)
+            w.key("longitude"); w.degrees(place.coordinate.longitude)
         }
         w.key("address"); optionalString(place.address, into: &w)
         w.key("area"); optionalString(place.area, into: &w)

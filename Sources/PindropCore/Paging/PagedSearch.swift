@@ -4,6 +4,12 @@ public struct PagingProgress: Sendable, Hashable {
     public var pagesDone = 0
     /// Pages the query needs (known after the first page; capped by `maxPages`), 0 before.
     public var pagesTotal = 0
+    /// Pages the service holds for the query, whatever the cap (known after the first page), 0 before.
+    public var pagesInAll = 0
+    /// The most pages the search fetches (`PagingOptions.maxPages`), nil for every page.
+    public var pagesCap: Int?
+    /// How the search spaces its requests.
+    public var mode = RequestSchedulingMode.polite
     /// Records received, shown or not.
     public var placesFetched = 0
     /// Items kept and shown.
@@ -125,6 +131,14 @@ public struct PagedSearch<Item: Sendable>: AsyncSequence, Sendable {
         }
     }
 
+    /// The counters before the first request: zeros, with the cap and the mode.
+    public var startingProgress: PagingProgress {
+        var progress = PagingProgress()
+        progress.pagesCap = options.maxPages
+        progress.mode = options.mode
+        return progress
+    }
+
     public func makeAsyncIterator() -> Iterator {
         Iterator(search: self)
     }
@@ -141,6 +155,7 @@ public struct PagedSearch<Item: Sendable>: AsyncSequence, Sendable {
 
         init(search: PagedSearch) {
             self.search = search
+            progress = search.startingProgress
             self.scheduler = RequestScheduler(mode: search.options.mode, interval: search.options.interval,
                                               maxConsecutiveRateLimited: search.options.maxConsecutiveRateLimited)
         }
@@ -195,6 +210,7 @@ public struct PagedSearch<Item: Sendable>: AsyncSequence, Sendable {
                 progress.placesSkipped += prepared.skipped
                 let neededPages = (Swift.max(0, totalCount) + search.options.pageSize - 1) / search.options.pageSize
                 progress.pagesTotal = Swift.max(progress.pagesDone, Swift.min(neededPages, search.options.maxPages ?? .max))
+                progress.pagesInAll = Swift.max(progress.pagesDone, neededPages)
                 if progress.firstPageAfter == nil { progress.firstPageAfter = clock.now - (startedAt ?? .zero) }
                 nextOffset += recordCount
 

@@ -8,6 +8,21 @@ public enum RequestSchedulingMode: String, Sendable, CaseIterable, Codable {
     /// The default: never faster than one request per interval, and never before the server's advice
     /// (`X-RateLimit-Remaining: 0` until `X-RateLimit-Reset`; `Retry-After` after a 503) allows.
     case polite
+
+    /// How eager the mode is: polite 0, fixed 1 (one request an interval, headers ignored), adaptive 2 (as fast as
+    /// the service takes).
+    public var eagerness: Int {
+        switch self {
+        case .polite: 0
+        case .fixed: 1
+        case .adaptive: 2
+        }
+    }
+
+    /// This mode when it is no more eager than `ceiling` (what the operator of a server allows), else `ceiling`.
+    public func within(_ ceiling: RequestSchedulingMode) -> RequestSchedulingMode {
+        eagerness <= ceiling.eagerness ? self : ceiling
+    }
 }
 
 /// Decides when the next request of a paged search may be sent. A plain value: the search tells it when

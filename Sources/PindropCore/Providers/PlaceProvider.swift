@@ -90,4 +90,5 @@ struct EmbeddedProvider: PlaceProvider, PlaceSearching, Autocompleting, ReverseG
     func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try await store.reverse(request) }
     func nearby(_ request: NearbyRequest) async throws -> [PlaceResult] { try await store.nearby(request) }
     func place(id: String) async throws -> Place? { try await store.place(id: id) }
+    func place(id: String, languages: [String]) async throws -> Place? { try await store.place(id: id, languages: languages) }
 }

@@ -30,7 +30,7 @@ extension PlaceService {
         }
         _ = try chain(for: capability, preferring: provider)
         let reverser = fast
-        try await LineBatch.run(read: read, write: write) { worker, part in
+        try await LineBatch.run(read: read, write: write) { worker, part, _ in
             var out: [UInt8] = []
             out.reserveCapacity(part.count * 12)
             var start = part.startIndex
@@ -38,6 +38,12 @@ extension PlaceService {
                 var end = i
                 if end > start, part[end - 1] == 0x0D { end -= 1 }
                 let line = start..<end
+                guard line.count <= LineBatch.maximumLineLength else {
+                    out += LineBatch.tooLongAnswer(length: line.count)
+                    out.append(0x0A)
+                    start = i + 1
+                    continue
+                }
                 let answered = reverser.map { reverser in
                     part.withUnsafeBufferPointer { bytes in
                         let base = part.startIndex

@@ -130,14 +130,24 @@ public final class PlaceService: Sendable {
     /// The place with this id, from the provider its prefix names ("google:…" asks Google, which also ends its
     /// autocomplete session: call this when the user picks a suggestion); other ids ("geonames:…", "osm:…") go to
     /// the store. Throws `.notFound` when nobody knows the id.
-    public func lookup(id: String) async throws -> Place {
+    /// `languages` (best first) asks for the place's name in the first of them it has one in.
+    public func lookup(id: String, languages: [String] = []) async throws -> Place {
         let prefix = id.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         let owner = providers[prefix] ?? providers[EmbeddedProvider.providerName]
-        guard let owner, let lookup = owner as? any PlaceLookup, var place = try await lookup.place(id: id) else {
+        guard let owner, let lookup = owner as? any PlaceLookup,
+              var place = try await (languages.isEmpty ? lookup.place(id: id) : lookup.place(id: id, languages: languages))
+        else {
             throw PindropError.notFound("no place has the id \"\(id)\"")
         }
         place.source = owner.name
         return place
+    }
+
+    /// The shape of a place: its outline where the store keeps one, else its box for an area or its point
+    /// (`PlaceGeometry.fallback`). A store that fails to give it costs the answer its outline, not the answer.
+    public func geometry(of place: Place) async -> PlaceGeometry {
+        let kept = try? await store?.geometry(id: place.id)
+        return (kept ?? nil) ?? PlaceGeometry.fallback(for: place)
     }
 
     /// What the store holds; `.indexUnavailable` when no store is open.
@@ -145,11 +155,11 @@ public final class PlaceService: Sendable {
         try await requireStore().status()
     }
 
-    /// Streets and buildings inside a box for the offline street basemap, with the credits they need; empty
-    /// without a store.
-    public func streetMap(in box: BoundingBox, limit: Int) async throws -> (features: [MapFeature], attribution: [String]) {
+    /// What the offline street map draws inside a box (at `zoom`, or everything without one), with the credits it
+    /// needs; empty without a store.
+    public func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> (features: [MapFeature], attribution: [String]) {
         guard let store else { return ([], []) }
-        return (try await store.streetMap(in: box, limit: limit), store.streetAttribution)
+        return (try await store.streetMap(in: box, zoom: zoom, limit: limit), store.streetAttribution)
     }
 
     /// The place names to draw in a view of the offline map; empty without a store.

@@ -125,6 +125,8 @@ public struct OSMPrimitiveBlock: Sendable {
     public var relations: [OSMRelation] = []
     /// The kinds the block holds that were not asked for, so not decoded.
     public var skipped: OSMElementKinds = []
+    /// How many elements the block holds, decoded or not (a relation the filter leaves out included).
+    public var elementCount = 0
     /// Where the block starts in the file, to read it again (0 for a block that is not from a file).
     public var offset = 0
 

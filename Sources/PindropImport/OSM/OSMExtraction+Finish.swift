@@ -35,6 +35,7 @@ extension OSMExtraction {
         if relation.tags["type"] == "multipolygon", let kind = relation.tags["building"], kind != "no", !rings.isEmpty {
             features.buildings.append(OSMBuilding(id: id, kind: kind, name: relation.tags["name"], outlines: rings))
         }
+        if relation.tags["type"] == "multipolygon" { addMapShape(relation: relation, id: id) }
         guard Self.mayBeCandidate(relation.tags) else { return nil }
         let located = lines.map { locations.coordinates(of: $0) }
         let coordinate = isWaterway ? located.max { OSMGeometry.length(of: $0) < OSMGeometry.length(of: $1) }.flatMap(OSMGeometry.midpoint)

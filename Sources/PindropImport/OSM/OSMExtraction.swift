@@ -102,11 +102,13 @@ struct OSMExtraction {
         let mayBeCandidate = Self.mayBeCandidate(tags)
         let areaLevel = extractor.areas ? AreaLevel.of(tags: tags) : nil
         let scheme = tags["addr:housenumber"] == nil ? tags["addr:interpolation"].flatMap(OSMAddressTags.interpolationScheme) : nil
-        guard isStreet || isBuilding || mayBeCandidate || areaLevel != nil || scheme != nil else { return }
+        let isClosed = way.nodeIDs.count >= 4 && way.nodeIDs.first == way.nodeIDs.last
+        let isMapShape = OSMMapShapes.classify(tags, isClosed: isClosed, named: tags["name"] != nil) != nil
+        guard isStreet || isBuilding || mayBeCandidate || areaLevel != nil || scheme != nil || isMapShape else { return }
         let id = PlaceID.osm(.init(.way, way.id)).description
         let points = locations.coordinates(of: way.nodeIDs)
         guard !points.isEmpty else { return }
-        let isClosed = way.nodeIDs.count >= 4 && way.nodeIDs.first == way.nodeIDs.last
+        if isMapShape { addMapShape(id: id, tags: tags, points: points, isClosed: isClosed) }
         if let highway = tags["highway"], let name = tags["name"], points.count >= 2 {
             features.streets.append(OSMStreet(id: id, name: name, highway: highway, points: points))
         }
@@ -144,6 +146,19 @@ struct OSMExtraction {
         guard points.count >= 2 else { return }
         interpolations.append(PendingInterpolation(id: id, key: OSMMemberKey(type: .way, id: way.id), scheme: scheme, nodeIDs: nodeIDs,
                                                    points: points, address: OSMAddressTags.address(way.tags)))
+    }
+
+    /// Adds what the map draws of a way besides a named street or a building (`OSMMapShapes`).
+    private mutating func addMapShape(id: String, tags: OSMTags, points: [Coordinate], isClosed: Bool) {
+        if let shape = OSMMapShapes.shape(id: id, tags: tags, points: points, isClosed: isClosed) { features.mapShapes.append(shape) }
+    }
+
+    /// Adds what the map draws of a multipolygon besides a building: a lake, a river's surface, a park, land use,
+    /// with its holes (`OSMMapShapes.area`).
+    mutating func addMapShape(relation: OSMRelation, id: String) {
+        let pieces = relation.members.filter { $0.type == .way && ["outer", "inner", ""].contains($0.role) }.compactMap { memberWays[$0.id] }
+        let rings = OSMGeometry.assembleRings(pieces).map { locations.coordinates(of: $0) }
+        if let shape = OSMMapShapes.area(id: id, tags: relation.tags, rings: rings) { features.mapShapes.append(shape) }
     }
 
     /// Adds a named area, or notes why it is left out: member ways or nodes missing from the file (an extract

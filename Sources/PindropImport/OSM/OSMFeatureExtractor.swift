@@ -7,9 +7,14 @@ public struct OSMExtracts: StreetDataSource {
     public var files: [String]
     /// Whether boundaries and other areas are assembled (what they cost is measured without them).
     public var areas: Bool
+    /// Whether extracts giving no street-level feature at all may be imported. They would replace the street level
+    /// a store has with nothing, so that takes the user's explicit word (`pindrop import osm --allow-empty`).
+    public var allowsEmpty: Bool
 
     /// The extracts in `files`.
-    public init(files: [String], areas: Bool = true) { self.files = files; self.areas = areas }
+    public init(files: [String], areas: Bool = true, allowsEmpty: Bool = false) {
+        self.files = files; self.areas = areas; self.allowsEmpty = allowsEmpty
+    }
 
     public var labels: [String] { files.map { ($0 as NSString).lastPathComponent } }
 
@@ -26,6 +31,14 @@ public struct OSMExtracts: StreetDataSource {
             features.streets += more.streets; features.buildings += more.buildings
             features.areas += more.areas; features.skippedAreas += more.skippedAreas
             features.interpolations += more.interpolations; features.entrances += more.entrances
+            features.mapShapes += more.mapShapes
+        }
+        let rows = features.venues.count + features.addressPoints.count + features.streets.count + features.buildings.count
+            + features.areas.count
+        guard rows > 0 || allowsEmpty else {
+            let files = labels.count == 1 ? "\(labels[0]) holds" : "\(labels.joined(separator: ", ")) hold"
+            throw PindropError.unreadableData("\(files) no address, street, venue, building or area: importing"
+                                              + " would leave no street-level data (--allow-empty does that)")
         }
         return features
     }
@@ -57,12 +70,16 @@ public struct OSMFeatureExtractor: Sendable {
     public func extract(from reader: OSMPBFReader) throws(PindropError) -> OSMFeatures {
         var extraction = OSMExtraction(extractor: self)
         var wayBlocks: [Int] = []
+        var elements = 0
         let filter = decodingFilter
         try reader.forEachPrimitiveBlock(decoding: [.nodes, .relations], filter: filter) { block in
             extraction.add(nodes: block.nodes)
             extraction.add(relations: block.relations)
             if block.skipped.contains(.ways) { wayBlocks.append(block.offset) }
+            elements += block.elementCount
         }
+        // A header and nothing else (a cut download, a failed export) would import as an extract without streets.
+        guard elements > 0 else { throw .unreadableData("OSM PBF: the file holds no OpenStreetMap data (no node, way or relation)") }
         // The decoded blocks were freed into the decoding threads' heaps, among what the extraction keeps: hand
         // their free pages back before the next pass and the assembly add to the peak.
         ImportMemory.returnFreed()
@@ -131,10 +148,11 @@ public struct OSMFeatureExtractor: Sendable {
                                             "addr:flats", "addr:unit", "opening_hours"]
 
     /// Every other tag key the extraction reads: streets, buildings, relations' types, areas' levels and postcodes,
-    /// interpolation lines, entrances, and what makes a place (`OSMMainTags`).
+    /// interpolation lines, entrances, what makes a place (`OSMMainTags`) and what tells the map's shapes apart.
     static let tagKeys: Set<String> = Set(["type", "highway", "building", "boundary", "admin_level", "place", "postal_code", "ref",
                                            "entrance", "routing:entrance", "water", "information", "tourism", "natural"])
         .union(OSMMainTags.rules.keys).union(OSMAddressTags.keys).union(PlaceTags.extraKeys).union(entranceKeys)
+        .union(OSMMapShapes.tagKeys)
 
     /// Whether tags with this key are decoded.
     static func keeps(key: String) -> Bool {

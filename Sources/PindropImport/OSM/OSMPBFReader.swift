@@ -7,11 +7,23 @@ import PindropCore
 ///
 /// Broken input (truncated, garbage, absurd sizes, unsupported compression or required features)
 /// throws `PindropError.unreadableData` with a message saying what is wrong; it never traps or hangs.
+/// Hostile input is refused before anything is allocated for it: every size and count is checked against the
+/// limits below first, so memory stays bounded by what the file really holds, whatever it declares.
 public struct OSMPBFReader: Sendable {
-    /// The largest block header the reader accepts; the format allows 64 KiB, real files use far less.
-    public static let maximumHeaderSize = 64 * 1024 * 1024
-    /// The largest blob, compressed or not, the reader accepts; the format allows 32 MiB.
-    public static let maximumBlobSize = 64 * 1024 * 1024
+    /// The largest block header the reader accepts: the format's 64 KiB (real files use a few bytes).
+    public static let maximumHeaderSize = 64 * 1024
+    /// The largest blob, compressed or not, the reader accepts: the format's 32 MiB (real blocks are under 1 MiB).
+    public static let maximumBlobSize = 32 * 1024 * 1024
+    /// How many times its compressed size a zlib blob may inflate to. Deflate reaches 1,032 on runs of one byte,
+    /// which is how a 61 KB file once declared a way of 60 M references; real blocks inflate 1 to 4 times (3.2 at
+    /// most in the shipped extracts), and the common guard against compression bombs is 100.
+    public static let maximumInflationRatio = 100
+    /// The most node references a way may have: the OSM API's limit (its capabilities' `waynodes`).
+    public static let maximumWayNodes = 2_000
+    /// The most members a relation may have: the OSM API's limit (its capabilities' `relationmembers`).
+    public static let maximumRelationMembers = 32_000
+    /// The most elements (nodes, ways, relations) a data block may hold: eight times the 8,000 writers put in one.
+    public static let maximumBlockElements = 64_000
     /// The `required_features` this reader understands; a file needing anything else is refused.
     public static let supportedFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes"]
 
@@ -188,7 +200,7 @@ public struct OSMPBFReader: Sendable {
             throw .unreadableData("OSM PBF: block \(number) has no type or no data size; this is not an OSM PBF file or it is corrupt")
         }
         guard dataSize >= 0, dataSize <= Int64(Self.maximumBlobSize) else {
-            throw .unreadableData("OSM PBF: block \(number) declares a blob of \(dataSize) bytes, over the \(Self.maximumBlobSize)-byte limit")
+            throw .unreadableData("OSM PBF: block \(number) declares a blob of \(dataSize) bytes, over the format's limit of \(Self.maximumBlobSize)")
         }
         let blobStart = headerStart + headerLength
         guard Int(dataSize) <= source.count - blobStart else {
@@ -200,7 +212,7 @@ public struct OSMPBFReader: Sendable {
     private func primitiveBlock(_ block: FileBlock, number: Int, kinds: OSMElementKinds, filter: OSMDecodingFilter?,
                                 _ scratch: inout OSMReadBuffer) throws(PindropError) -> OSMPrimitiveBlock {
         var decoded = try withBlobContent(block, number: number, &scratch) { content throws(PindropError) in
-            var decoder = OSMPrimitiveBlockDecoder(filter: filter)
+            var decoder = OSMPrimitiveBlockDecoder(filter: filter, blockNumber: number)
             return try decoder.decode(content, kinds: kinds)
         }
         decoded.offset = block.offset
@@ -240,8 +252,16 @@ public struct OSMPBFReader: Sendable {
         }
         if let raw { return try body(raw) }
         if let zlibData {
-            guard let rawSize, rawSize >= 0, rawSize <= Int64(maximumBlobSize) else {
+            guard let rawSize, rawSize >= 0 else {
                 throw .unreadableData("OSM PBF: the zlib blob of block \(number) has a missing or absurd raw_size (\(rawSize.map(String.init) ?? "none"))")
+            }
+            guard rawSize <= Int64(maximumBlobSize) else {
+                throw .unreadableData("OSM PBF: the zlib blob of block \(number) declares a raw_size of \(rawSize) bytes,"
+                                      + " over the format's limit of \(maximumBlobSize)")
+            }
+            guard rawSize <= Int64(zlibData.count) * Int64(maximumInflationRatio) else {
+                throw .unreadableData("OSM PBF: the zlib blob of block \(number) declares \(rawSize) bytes from \(zlibData.count),"
+                                      + " over \(maximumInflationRatio) times its size; this is not a real extract")
             }
             let inflated = try OSMZlib.inflate(zlibData, expectedSize: Int(rawSize))
             return try inflated.osmWithUnsafeBytes { (content: UnsafeRawBufferPointer) throws(PindropError) -> Result in

@@ -7,6 +7,10 @@ import PindropCore
 struct OSMPrimitiveBlockDecoder {
     /// What to keep; nil keeps every tag and relation.
     let filter: OSMDecodingFilter?
+    /// The block's number in the file, for messages.
+    let blockNumber: Int
+    /// The elements met so far, decoded or skipped: over `OSMPBFReader.maximumBlockElements` the block is refused.
+    private var elements = 0
     private var strings: [String] = []
     /// Per string of the table, once asked: whether the filter keeps tags with it as key (1) or not (2).
     private var keyVerdicts: [UInt8] = []
@@ -18,8 +22,11 @@ struct OSMPrimitiveBlockDecoder {
     private var keys: [Int64] = []
     private var values: [Int64] = []
 
-    /// A decoder keeping what `filter` keeps (everything when nil).
-    init(filter: OSMDecodingFilter? = nil) { self.filter = filter }
+    /// A decoder of block `blockNumber`, keeping what `filter` keeps (everything when nil).
+    init(filter: OSMDecodingFilter? = nil, blockNumber: Int = 0) {
+        self.filter = filter
+        self.blockNumber = blockNumber
+    }
 
     /// Decodes the block's elements of the `kinds` asked for, and notes in `skipped` which others it holds.
     mutating func decode(_ content: UnsafeRawBufferPointer, kinds: OSMElementKinds = .all) throws(PindropError) -> OSMPrimitiveBlock {
@@ -42,6 +49,7 @@ struct OSMPrimitiveBlockDecoder {
         var block = OSMPrimitiveBlock()
         if filter != nil { keyVerdicts = Array(repeating: 0, count: strings.count) }
         for group in groups { try decodeGroup(group, kinds: kinds, into: &block) }
+        block.elementCount = elements
         return block
     }
 
@@ -49,7 +57,8 @@ struct OSMPrimitiveBlockDecoder {
         var reader = message
         while let field = try reader.nextField() {
             if field.number == 1, field.wireType == .lengthDelimited {
-                strings.append(try reader.readString())
+                // Names and addresses come from here: without control characters (`ControlCharacters`).
+                strings.append(ControlCharacters.string(utf8: try reader.readLengthDelimited()))
             } else {
                 try reader.skip(field.wireType)
             }
@@ -68,9 +77,16 @@ struct OSMPrimitiveBlockDecoder {
             }
             guard field.wireType == .lengthDelimited, kinds.contains(kind), !kind.isEmpty else {
                 block.skipped.formUnion(kind)
-                try reader.skip(field.wireType)
+                // Counted undecoded too, so that every reading refuses the same blocks.
+                if field.number == 2, field.wireType == .lengthDelimited {
+                    try count(denseNodes: reader.readMessage("DenseNodes"))
+                } else {
+                    if !kind.isEmpty { try count(1) }
+                    try reader.skip(field.wireType)
+                }
                 continue
             }
+            if field.number != 2 { try count(1) }
             switch field.number {
             case 1: block.nodes.append(try decodeNode(reader.readMessage("Node")))
             case 2: try decodeDenseNodes(reader.readMessage("DenseNodes"), into: &block.nodes)
@@ -81,6 +97,25 @@ struct OSMPrimitiveBlockDecoder {
     }
 
     // MARK: Shared pieces
+
+    /// Counts `more` elements of the block, refusing it past `OSMPBFReader.maximumBlockElements`.
+    private mutating func count(_ more: Int) throws(PindropError) {
+        elements += more
+        guard elements <= OSMPBFReader.maximumBlockElements else {
+            throw .unreadableData("OSM PBF: block \(blockNumber) holds \(elements) elements or more, over the limit of"
+                                  + " \(OSMPBFReader.maximumBlockElements) a block (writers put 8000 in one)")
+        }
+    }
+
+    /// Counts the nodes of a dense group left undecoded.
+    private mutating func count(denseNodes message: OSMProtobufReader) throws(PindropError) {
+        var reader = message
+        var ids = 0
+        while let field = try reader.nextField() {
+            if field.number == 1 { ids += try reader.countVarints(field.wireType) } else { try reader.skip(field.wireType) }
+        }
+        try count(ids)
+    }
 
     @inline(__always)
     private func string(_ index: Int64, _ reader: OSMProtobufReader) throws(PindropError) -> String {
@@ -185,17 +220,21 @@ struct OSMPrimitiveBlockDecoder {
         var reader = message
         var ids: [Int64] = [], lats: [Int64] = [], lons: [Int64] = [], keysVals: [Int64] = []
         var timestamps: [Int64] = []
+        // Ids, coordinates and timestamps are one value a node: none is decoded past the block's room for nodes.
+        let room = OSMPBFReader.maximumBlockElements - elements
+        var idCount = 0
         while let field = try reader.nextField() {
             switch field.number {
-            case 1: try reader.appendDeltaDecoded(field.wireType, to: &ids)
+            case 1: idCount += try reader.appendDeltaDecoded(field.wireType, to: &ids, room: room - ids.count)
             case 5 where field.wireType == .lengthDelimited:
-                timestamps = try decodeDenseInfoTimestamps(reader.readMessage("DenseInfo"))
-            case 8: try reader.appendDeltaDecoded(field.wireType, to: &lats)
-            case 9: try reader.appendDeltaDecoded(field.wireType, to: &lons)
+                timestamps = try decodeDenseInfoTimestamps(reader.readMessage("DenseInfo"), room: room)
+            case 8: try reader.appendDeltaDecoded(field.wireType, to: &lats, room: room - lats.count)
+            case 9: try reader.appendDeltaDecoded(field.wireType, to: &lons, room: room - lons.count)
             case 10: try reader.appendVarints(field.wireType, to: &keysVals)
             default: try reader.skip(field.wireType)
             }
         }
+        try count(idCount)
         guard lats.count == ids.count, lons.count == ids.count else {
             throw reader.error("\(ids.count) ids but \(lats.count) latitudes and \(lons.count) longitudes")
         }
@@ -223,12 +262,12 @@ struct OSMPrimitiveBlockDecoder {
         }
     }
 
-    private func decodeDenseInfoTimestamps(_ message: OSMProtobufReader) throws(PindropError) -> [Int64] {
+    private func decodeDenseInfoTimestamps(_ message: OSMProtobufReader, room: Int) throws(PindropError) -> [Int64] {
         var reader = message
         var timestamps: [Int64] = []
         while let field = try reader.nextField() {
             if field.number == 2 {
-                try reader.appendDeltaDecoded(field.wireType, to: &timestamps)
+                try reader.appendDeltaDecoded(field.wireType, to: &timestamps, room: room - timestamps.count)
             } else {
                 try reader.skip(field.wireType)
             }
@@ -242,15 +281,20 @@ struct OSMPrimitiveBlockDecoder {
         var reader = message
         var id: Int64 = 0, timestamp: Int64?
         var refs: [Int64] = []
+        var refCount = 0
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         while let field = try reader.nextField() {
             guard try !readSharedField(field, &reader, id: &id, timestamp: &timestamp) else { continue }
             if field.number == 8 {
-                try reader.appendDeltaDecoded(field.wireType, to: &refs)
+                refCount += try reader.appendDeltaDecoded(field.wireType, to: &refs, room: OSMPBFReader.maximumWayNodes - refs.count)
             } else {
                 try reader.skip(field.wireType)
             }
+        }
+        guard refCount <= OSMPBFReader.maximumWayNodes else {
+            throw .unreadableData("OSM PBF: way \(id) has \(refCount) node references, over the limit of"
+                                  + " \(OSMPBFReader.maximumWayNodes) (the OSM API's)")
         }
         return OSMWay(id: id, nodeIDs: refs, tags: try tagsFromScratch(reader), timestamp: timestamp)
     }
@@ -268,15 +312,24 @@ struct OSMPrimitiveBlockDecoder {
             if (8...10).contains(field.number) { memberFields.append((field.number, field.wireType, reader)) }
             try reader.skip(field.wireType)
         }
+        var memberCount = 0
+        for (number, wireType, start) in memberFields where number == 9 {
+            var field = start
+            memberCount += try field.countVarints(wireType)
+        }
+        guard memberCount <= OSMPBFReader.maximumRelationMembers else {
+            throw .unreadableData("OSM PBF: relation \(id) has \(memberCount) members, over the limit of"
+                                  + " \(OSMPBFReader.maximumRelationMembers) (the OSM API's)")
+        }
         let tags = try tagsFromScratch(reader)
         if let filter, !filter.keepsRelation(tags) { return nil }
         var roles: [Int64] = [], memberIDs: [Int64] = [], types: [Int64] = []
         for (number, wireType, start) in memberFields {
             var field = start
             switch number {
-            case 8: try field.appendVarints(wireType, to: &roles)
+            case 8: try field.appendVarints(wireType, to: &roles, room: memberCount - roles.count)
             case 9: try field.appendDeltaDecoded(wireType, to: &memberIDs)
-            default: try field.appendVarints(wireType, to: &types)
+            default: try field.appendVarints(wireType, to: &types, room: memberCount - types.count)
             }
         }
         guard roles.count == memberIDs.count, types.count == memberIDs.count else {

@@ -111,29 +111,37 @@ struct OSMProtobufReader {
         }
     }
 
-    /// Appends the values of a repeated unsigned or plain int field (uint32, int32, int64, enum).
-    mutating func appendVarints(_ wireType: OSMWireType, to array: inout [Int64]) throws(PindropError) {
-        try append(wireType, to: &array) { raw, _ in Int64(bitPattern: raw) }
+    /// Appends the values of a repeated unsigned or plain int field (uint32, int32, int64, enum), unless there are
+    /// more than `room`; returns how many the field holds (`append`).
+    @discardableResult
+    mutating func appendVarints(_ wireType: OSMWireType, to array: inout [Int64], room: Int = .max) throws(PindropError) -> Int {
+        try append(wireType, to: &array, room: room) { raw, _ in Int64(bitPattern: raw) }
     }
 
-    /// Appends the running sums of a delta-coded repeated sint64 field.
-    mutating func appendDeltaDecoded(_ wireType: OSMWireType, to array: inout [Int64]) throws(PindropError) {
-        try append(wireType, to: &array) { raw, before in before &+ Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))) }
+    /// Appends the running sums of a delta-coded repeated sint64 field, unless there are more than `room`; returns
+    /// how many the field holds (`append`).
+    @discardableResult
+    mutating func appendDeltaDecoded(_ wireType: OSMWireType, to array: inout [Int64], room: Int = .max) throws(PindropError) -> Int {
+        try append(wireType, to: &array, room: room) { raw, before in before &+ Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))) }
     }
 
     /// Appends a repeated varint field's values, each made from its raw value and the value before it (the array's
-    /// last, or 0). A packed field's values are counted first (one byte under 0x80 ends each) and written in place:
-    /// a dense block's ids, coordinates and tags are a few thousand values each, and appending them one by one
-    /// checked the array's room and ownership at every value.
+    /// last, or 0), and returns how many the field holds. A packed field's values are counted first (one byte under
+    /// 0x80 ends each) and written in place: a dense block's ids, coordinates and tags are a few thousand values
+    /// each, and appending them one by one checked the array's room and ownership at every value. When the field
+    /// holds more than `room` values none is appended (the field is skipped), so a hostile count allocates nothing:
+    /// the caller says what is over its limit.
     @inline(__always)
-    private mutating func append(_ wireType: OSMWireType, to array: inout [Int64],
-                                 _ value: (_ raw: UInt64, _ before: Int64) -> Int64) throws(PindropError) {
+    private mutating func append(_ wireType: OSMWireType, to array: inout [Int64], room: Int,
+                                 _ value: (_ raw: UInt64, _ before: Int64) -> Int64) throws(PindropError) -> Int {
         guard wireType == .lengthDelimited else {
-            return try forEachVarint(wireType) { array.append(value($0, array.last ?? 0)) }
+            try forEachVarint(wireType) { raw in if room > 0 { array.append(value(raw, array.last ?? 0)) } }
+            return 1
         }
         var packed = OSMProtobufReader(try readLengthDelimited(), context: context)
         var count = 0
         for byte in packed.bytes where byte < 0x80 { count += 1 }
+        guard count <= room else { return count }
         let first = array.count
         var before = array.last ?? 0
         array.append(contentsOf: repeatElement(0, count: count))
@@ -151,6 +159,18 @@ struct OSMProtobufReader {
         if let failure { throw failure }
         // Bytes left after the last complete value: a varint cut short.
         if !packed.isAtEnd { throw error("truncated varint") }
+        return count
+    }
+
+    /// How many values a repeated varint field holds, packed or not, without decoding them.
+    mutating func countVarints(_ wireType: OSMWireType) throws(PindropError) -> Int {
+        guard wireType == .lengthDelimited else {
+            try forEachVarint(wireType) { _ in }
+            return 1
+        }
+        var count = 0
+        for byte in try readLengthDelimited() where byte < 0x80 { count += 1 }
+        return count
     }
 }
 

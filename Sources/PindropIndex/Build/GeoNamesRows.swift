@@ -13,6 +13,8 @@ struct GeoNamesRows {
     /// Each row's id as read (the table keeps 32 bits).
     private var ids: [Int] = []
     private var latitude: [Double] = [], longitude: [Double] = [], population: [Int32] = []
+    /// Whether each row is a country's capital (feature code PPLC).
+    private var capitals: [Bool] = []
     private var country: [UInt16] = [], admin1: [Int32] = []
     private var nameStart: [UInt32] = [0], nameBytes: [UInt8] = [], alternateStart: [UInt32] = [0], alternateBytes: [UInt8] = []
     private var countryCodes: [String] = [], countryOfCode: [String: UInt16] = [:]
@@ -26,11 +28,12 @@ struct GeoNamesRows {
         latitude.append(r.latitude)
         longitude.append(r.longitude)
         population.append(Int32(clamping: r.population))
+        capitals.append(r.featureCode == "PPLC")
         country.append(r.countryCode.isEmpty ? PlaceTable.noCountry : Self.number(r.countryCode, &countryCodes, &countryOfCode))
         admin1.append(Self.number("\(r.countryCode).\(r.admin1Code)", &admin1Keys, &admin1OfKey))
         nameBytes.append(contentsOf: r.name.utf8)
         nameStart.append(UInt32(nameBytes.count))
-        let importance = Ranking.importance(population: population[i], kind: .geonames)
+        let importance = Ranking.importance(population: population[i], kind: .geonames, capital: capitals[i])
         entries.startRow()
         entries.addPrimary(r.name, place: i, importance: importance)
         entries.addPrimary(r.asciiName, place: i, importance: importance)
@@ -93,11 +96,13 @@ struct GeoNamesRows {
         places = PlaceTable(geonameID: Column(ids.map { Int32(truncatingIfNeeded: $0) }), latitude: Column(latitude),
                             longitude: Column(longitude), population: Column(population), country: Column(country),
                             admin1: Column(admin1), nameStart: Column(nameStart), nameBytes: Column(nameBytes),
-                            kind: Column((0..<n).map { PlaceTable.geonamesKind(name: nameBytes[Int(nameStart[$0])..<Int(nameStart[$0 + 1])]) }),
+                            kind: Column((0..<n).map {
+                                PlaceTable.geonamesKind(name: nameBytes[Int(nameStart[$0])..<Int(nameStart[$0 + 1])], capital: capitals[$0])
+                            }),
                             extraStart: Column([UInt32](repeating: 0, count: n + 1)), extraBytes: [],
                             countries: countryInfos, admin1s: admin1Infos,
                             alternateStart: Column(alternateStart), alternateBytes: Column(alternateBytes))
-        ids = []; latitude = []; longitude = []; population = []; country = []; admin1 = []
+        ids = []; latitude = []; longitude = []; population = []; country = []; admin1 = []; capitals = []
         nameStart = []; nameBytes = []; alternateStart = []; alternateBytes = []
         return all
     }
@@ -121,6 +126,7 @@ struct GeoNamesRows {
         (alternateBytes, alternateStart) = bytes(alternateBytes, alternateStart)
         ids = kept.map { ids[$0] }
         latitude = kept.map { latitude[$0] }; longitude = kept.map { longitude[$0] }; population = kept.map { population[$0] }
+        capitals = kept.map { capitals[$0] }
         country = kept.map { country[$0] }; admin1 = kept.map { admin1[$0] }
         // Entries grouped by their new row, those of dropped rows left out.
         let (_, keptEntries) = groupedByKey(entries.owners.map { Int(newRow[Int($0)]) }, keyCount: kept.count)

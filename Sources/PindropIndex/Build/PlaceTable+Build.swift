@@ -20,34 +20,30 @@ extension PlaceTable {
                    alternateBytes: Column(alternateBytes[..<Int(alternateStart[min(n, alternateStart.count - 1)])]))
     }
 
-    /// Appends an OpenStreetMap row's extras to `bytes`: its fields with a 0x1F between each two.
-    static func appendExtras(to bytes: inout [UInt8], id: String, category: String?, categoryKey: String? = nil, address: Address?) {
-        // Field by field, with no array of them: this runs once per street-level row of an import.
-        appendExtra(id, to: &bytes, first: true)
-        appendExtra(category, to: &bytes)
-        appendExtra(address?.houseNumber, to: &bytes); appendExtra(address?.street, to: &bytes)
-        appendExtra(address?.postcode, to: &bytes); appendExtra(address?.town, to: &bytes)
-        appendExtra(address?.suburb, to: &bytes); appendExtra(address?.county, to: &bytes)
-        appendExtra(address?.state, to: &bytes); appendExtra(address?.country, to: &bytes)
-        appendExtra(categoryKey, to: &bytes)
+    /// Appends an OpenStreetMap row's extras to `bytes`: its fields with a separator between each two.
+    static func appendExtras(to bytes: inout [UInt8], _ extras: PlaceExtras) {
+        for (n, field) in extras.fields.enumerated() { appendExtra(field, to: &bytes, first: n == 0) }
     }
 
     /// Appends one field of the extras, after a separator unless `first`; a separator inside the value becomes a space.
     private static func appendExtra(_ value: String?, to bytes: inout [UInt8], first: Bool = false) {
-        if !first { bytes.append(0x1F) }
+        if !first { bytes.append(PlaceExtras.fieldSeparator) }
         guard var value else { return }
-        // Copied whole, into the column itself (Foundation's replacingOccurrences cost a fifth of an OSM import, and
-        // a byte at a time most of making its rows).
+        // Copied whole, into the column itself (a byte at a time was most of making an import's rows).
         value.withUTF8 { utf8 in
             let start = bytes.count
             bytes.append(contentsOf: utf8)
-            if utf8.contains(0x1F) { for i in start..<bytes.count where bytes[i] == 0x1F { bytes[i] = 0x20 } }
+            if utf8.contains(PlaceExtras.fieldSeparator) {
+                for i in start..<bytes.count where bytes[i] == PlaceExtras.fieldSeparator { bytes[i] = 0x20 }
+            }
         }
     }
 
-    /// The `kind` byte of a GeoNames row named `name`: `sectionLike` when the name has a space before its last byte.
-    static func geonamesKind(name: some Collection<UInt8>) -> UInt8 {
-        name.count > 1 && name.dropLast().contains(0x20) ? RowKind.geonames.rawValue | sectionLike : RowKind.geonames.rawValue
+    /// The `kind` byte of a GeoNames row named `name`: `sectionLike` when the name has a space before its last byte,
+    /// `capital` for a country's capital.
+    static func geonamesKind(name: some Collection<UInt8>, capital isCapital: Bool = false) -> UInt8 {
+        (name.count > 1 && name.dropLast().contains(0x20) ? RowKind.geonames.rawValue | sectionLike : RowKind.geonames.rawValue)
+            | (isCapital ? capital : 0)
     }
 
     /// The GeoNames rows in `biggestFirst` order, as the import stores them for the map's labels (sorted on the

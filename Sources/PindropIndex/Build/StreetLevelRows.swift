@@ -16,6 +16,8 @@ struct StreetLevelRows {
     let context: AddressContext
     /// Folded names of the GeoNames places near the data.
     let townsByName: [String: [Int]]
+    /// The kind of each settlement by its folded name (`townKinds`).
+    let townKinds: [String: String]
 
     init(_ features: OSMFeatures, places: PlaceTable, geonames: SpatialIndex, towns: TownFinder, townsByName: [String: [Int]]) {
         self.features = features
@@ -24,6 +26,7 @@ struct StreetLevelRows {
         self.geonames = geonames
         self.townsByName = townsByName
         areas = AreaIndex(features.areas)
+        townKinds = Self.townKinds(features)
         context = AddressContext(features: features, places: places, spatial: geonames, towns: towns, townsByName: townsByName, areas: areas)
     }
 
@@ -35,8 +38,10 @@ struct StreetLevelRows {
         let addressPoints = appendAddresses()
         let lines = appendStreets()
         appendAreas()
+        appendPostcodes()
         let shapes = features.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
             + features.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }
+            + features.mapShapes
         return StreetLevel(places: places, addressPoints: addressPoints, streetLines: lines, features: shapes, areas: areas)
     }
 
@@ -60,11 +65,14 @@ struct StreetLevelRows {
         rows.concurrentMap { placement($0.0, kind, $0.1) }
     }
 
-    /// Appends one row.
-    mutating func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, id: String, category: String?,
-                         categoryKey: String? = nil, address: Address?, primary: [String], alternate: [String] = [],
-                         placed: (nearest: Int?, address: Address)? = nil) {
-        let (nearest, address) = placed ?? placement(c, kind, address)
+    /// Appends one row: its name, point, kind and extras (whose address is completed where the row lies unless
+    /// `placed` gives it), its names to search it by, and whether it is a landmark (`PlaceTable.landmark`).
+    mutating func append(_ name: String, _ c: Coordinate, _ kind: PlaceTable.RowKind, _ extras: PlaceExtras, primary: [String],
+                         alternate: [String] = [], landmark: Bool = false, placed: (nearest: Int?, address: Address)? = nil) {
+        let (nearest, address) = placed ?? placement(c, kind, extras.address.isEmpty ? nil : extras.address)
+        var extras = extras
+        extras.address = address
+        extras.address.townKind = extras.address.townKind ?? address.town.flatMap { townKinds[TextFolding.fold($0)] }
         places.geonameID.append(0)
         places.latitude.append(c.latitude)
         places.longitude.append(c.longitude)
@@ -73,19 +81,48 @@ struct StreetLevelRows {
         places.admin1.append(nearest.map { places.admin1[$0] } ?? -1)
         places.nameBytes.append(contentsOf: name.utf8)
         places.nameStart.append(UInt32(places.nameBytes.count))
-        places.kind.append(kind.rawValue)
-        places.extraBytes.modify { PlaceTable.appendExtras(to: &$0, id: id, category: category, categoryKey: categoryKey, address: address) }
+        places.kind.append(kind.rawValue | (landmark ? PlaceTable.landmark : 0))
+        places.extraBytes.modify { PlaceTable.appendExtras(to: &$0, extras) }
         places.extraStart.append(UInt32(places.extraBytes.count))
         names.append((primary, alternate))
     }
 
+    /// The named objects: venues, landmarks, and the place nodes no GeoNames place of the same name near it stands for.
     private mutating func appendVenues() {
+        let venues = features.venues.filter { !isGeoNamesTwin($0) }
         // Placed from a copy, which is gone before the rows are appended (else each column would be copied on write).
-        let venuesPlaced = placements(features.venues.map { ($0.coordinate, $0.address) }, .venue)
-        for (v, placed) in zip(features.venues, venuesPlaced) {
-            append(v.name, v.coordinate, .venue, id: v.id, category: v.category, categoryKey: v.categoryKey, address: v.address,
-                   primary: [v.name], placed: placed)
+        let venuesPlaced = placements(venues.map { ($0.coordinate, $0.address) }, .venue)
+        for (v, placed) in zip(venues, venuesPlaced) {
+            let names = v.tags.filter { PlaceTags.isName($0.key) && $0.key != "name" && $0.value != v.name }.map(\.value).sorted()
+            append(v.name, v.coordinate, .venue,
+                   PlaceExtras(id: v.id, category: v.category, categoryKey: v.categoryKey, address: v.address ?? Address(),
+                               tags: v.tags.isEmpty ? nil : v.tags, box: v.box),
+                   primary: [v.name], alternate: names, landmark: Self.isLandmark(v), placed: placed)
         }
+    }
+
+    /// Whether a named object ranks above a venue: a feature of the landscape, a landmark or a settlement's place node
+    /// (Nominatim's search rank 22 or lower).
+    static func isLandmark(_ v: OSMVenue) -> Bool {
+        PlaceRank.of(key: v.categoryKey, value: v.category).search <= 22
+    }
+
+    /// Whether a place node stands for a GeoNames place near the data of the same name (Vaduz's node and GeoNames'
+    /// Vaduz), within 5 km: the GeoNames row answers for it.
+    private func isGeoNamesTwin(_ v: OSMVenue) -> Bool {
+        guard v.categoryKey == "place" else { return false }
+        return (townsByName[TextFolding.fold(v.name)] ?? []).contains {
+            Geo.haversineMeters(v.coordinate.latitude, v.coordinate.longitude, geonamesRows.latitude[$0], geonamesRows.longitude[$0]) < 5_000
+        }
+    }
+
+    /// The kind of each settlement whose place node the data has (folded name → "city", "town", "village", "hamlet").
+    static func townKinds(_ features: OSMFeatures) -> [String: String] {
+        var kinds: [String: String] = [:]
+        for v in features.venues where v.categoryKey == "place" && ["city", "town", "village", "hamlet"].contains(v.category) {
+            kinds[TextFolding.fold(v.name)] = kinds[TextFolding.fold(v.name)] ?? v.category
+        }
+        return kinds
     }
 
     /// One row per address (many shops inside one building carry the same address), but every point kept for
@@ -105,7 +142,7 @@ struct StreetLevelRows {
         let addressesPlaced = placements(addressRows.map { ($0.coordinate, $0.address) }, .address)
         for (a, placed) in zip(addressRows, addressesPlaced) {
             let street = a.address.street ?? "", number = a.address.houseNumber ?? ""
-            append("\(street) \(number)", a.coordinate, .address, id: a.id, category: nil, address: a.address,
+            append("\(street) \(number)", a.coordinate, .address, PlaceExtras(id: a.id, category: nil, categoryKey: nil, address: a.address),
                    primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"], placed: placed)
         }
         return addressPoints
@@ -125,8 +162,9 @@ struct StreetLevelRows {
             let ways = byName[key]!
             let longest = ways.max { Self.length($0.street.points) < Self.length($1.street.points) }!
             let row = places.count
-            append(longest.street.name, longest.label, .street, id: longest.street.id,
-                   category: longest.street.highway, address: Address(street: longest.street.name), primary: [longest.street.name])
+            append(longest.street.name, longest.label, .street,
+                   PlaceExtras(id: longest.street.id, category: longest.street.highway, categoryKey: nil, address: Address(street: longest.street.name)),
+                   primary: [longest.street.name])
             lines += ways.map { (row, $0.street.points) }
         }
         return lines
@@ -145,10 +183,47 @@ struct StreetLevelRows {
             let osm = features.areas[a]
             let centre = areas.centre(of: a)
             let address = areas.address(of: areas.containing(centre).filter { areas.areas[$0].level < area.level })
-            append(area.name, centre, .area, id: area.id, category: "\(area.level)", address: address,
+            append(area.name, centre, .area, PlaceExtras(id: area.id, category: "\(area.level)", categoryKey: nil, address: address,
+                                                         tags: Self.tags(of: osm)),
                    primary: [area.name], alternate: osm.localizedNames.values.filter { $0 != area.name })
             return -1
         }
+    }
+
+    /// An area's names in other languages ("name:de") and its admin level, as a place's tags; nil for none.
+    static func tags(of area: OSMArea) -> [String: String]? {
+        var tags = Dictionary(uniqueKeysWithValues: area.localizedNames.map { ("name:\($0.key)", $0.value) })
+        if let level = area.adminLevel { tags["admin_level"] = String(level) }
+        return tags.isEmpty ? nil : tags
+    }
+
+    /// One row per postcode the addresses carry, named by it: at the centre of its postcode area where the data has
+    /// one (the row then stands for the area, and answers with its box), else at the centre of the addresses tagged
+    /// with it; its address is where that point lies (town, county, state, country).
+    private mutating func appendPostcodes() {
+        var points: [String: [Coordinate]] = [:]
+        for a in features.addressPoints {
+            guard let code = a.address.postcode?.trimmingWhitespace(), !code.isEmpty else { continue }
+            points[code, default: []].append(a.coordinate)
+        }
+        var areaOfCode: [String: Int] = [:]
+        for (a, area) in areas.areas.enumerated() where area.level == .postcode { areaOfCode[area.name] = areaOfCode[area.name] ?? a }
+        for code in Set(points.keys).union(areaOfCode.keys).sorted() {
+            let area = areaOfCode[code]
+            guard let c = area.map({ areas.centre(of: $0) }) ?? Self.centre(of: points[code] ?? []) else { continue }
+            let placed = placement(c, .postcode, Address(postcode: code))
+            let country = placed.nearest.flatMap { places.countryInfo($0)?.code.lowercased() } ?? "xx"
+            let id = area.map { areas.areas[$0].id } ?? PlaceID.postcode(country: country, code: code).description
+            append(code, c, .postcode, PlaceExtras(id: id, category: "postcode", categoryKey: "place", address: placed.address),
+                   primary: [code], placed: placed)
+        }
+    }
+
+    /// The mean of the points (fine at the size of a postcode's addresses); nil for none.
+    static func centre(of points: [Coordinate]) -> Coordinate? {
+        guard !points.isEmpty else { return nil }
+        let n = Double(points.count)
+        return Coordinate(latitude: points.reduce(0) { $0 + $1.latitude } / n, longitude: points.reduce(0) { $0 + $1.longitude } / n)
     }
 
     /// The streets cut where they cross from one town's boundary into another's, so each part counts as a street of

@@ -2,22 +2,23 @@ import PindropCore
 
 /// Making the street map's shapes from an import's features, and their stored form.
 extension StreetMapShapes {
-    /// From an import's features: streets first, so that a limit keeps the streets.
+    /// From an import's features, by kind in `storedKinds` order: streets first, so that a limit keeps the streets.
+    /// Venues (`.poi`) are not shapes: they are left out.
     init(features: [MapFeature]) {
         var kinds: [UInt8] = [], lineCounts: [UInt32] = [], pointCounts: [UInt32] = [], coordinates: [Double] = []
         var text: [UInt8] = [], textStart: [UInt32] = [0]
-        // Sized up front and filled in two passes (streets, then the rest) rather than from a sorted copy: at
+        // Sized up front and filled in a pass per kind rather than from a sorted copy: at
         // country size the features and their flat copy are most of an import's peak.
         coordinates.reserveCapacity(2 * features.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.count } })
-        for streets in [true, false] {
-            for f in features where (f.kind == .street) == streets {
-                kinds.append(streets ? 0 : 1)
+        for (code, kind) in Self.storedKinds.enumerated() {
+            for f in features where f.kind == kind {
+                kinds.append(UInt8(code))
                 lineCounts.append(UInt32(f.lines.count))
                 for line in f.lines {
                     pointCounts.append(UInt32(line.count))
                     for c in line { coordinates.append(c.latitude); coordinates.append(c.longitude) }
                 }
-                PlaceTable.appendExtras(to: &text, id: f.id, category: f.category, address: Address(street: f.name))
+                PlaceTable.appendExtras(to: &text, PlaceExtras(id: f.id, category: f.category, categoryKey: nil, address: Address(street: f.name)))
                 textStart.append(UInt32(text.count))
             }
         }

@@ -26,11 +26,27 @@ struct NearbySearch {
                     nearest.pointee.visit(firstVenue + Int(place), chord2)
                 }
             } else {
-                for (tree, first) in [(contents.street.venues, firstVenue), (contents.spatial, 0)] {
+                let trees = request.venuesOnly ? [(contents.street.venues, firstVenue)] : [(contents.street.venues, firstVenue), (contents.spatial, 0)]
+                for (tree, first) in trees {
                     total += tree.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
                                         needed: { nearest.pointee.needed }) { place, chord2 in
-                        nearest.pointee.visit(first + Int(place), chord2)
+                        // Not a venue: counted with the rest (a subtree inside the circle is counted unopened), left
+                        // out of the page, and taken off the total below.
+                        if request.venuesOnly, let category = contents.places.category(first + Int(place)),
+                           NearbyRequest.notVenues.contains(category) {
+                            return Geo.meters(forUnitChord: chord2.squareRoot()) <= radius
+                        }
+                        return nearest.pointee.visit(first + Int(place), chord2)
                     }
+                }
+            }
+        }
+        if request.venuesOnly, request.category == nil {
+            for category in NearbyRequest.notVenues {
+                guard let slots = contents.venueCategorySlots[category] else { continue }
+                total -= contents.street.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
+                                                                slots: slots, needed: { -1 }) { _, chord2 in
+                    Geo.meters(forUnitChord: chord2.squareRoot()) <= radius
                 }
             }
         }

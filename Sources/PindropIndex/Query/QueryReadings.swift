@@ -70,6 +70,13 @@ struct QueryReadings: Sequence {
 
     func makeIterator() -> Iterator { Iterator(readings: self) }
 
+    /// The name when it is a postcode after a country's prefix of one to three letters ("fl 9490" → "9490"); else nil.
+    var postcodeAfterPrefix: [UInt8]? {
+        guard let space = nameKey.firstIndex(of: 0x20), (1...3).contains(space), nameKey[..<space].allSatisfy({ (0x61...0x7A).contains($0) }),
+              let first = nameKey.dropFirst(space + 1).first, (0x30...0x39).contains(first) else { return nil }
+        return Array(nameKey[(space + 1)...])
+    }
+
     /// The readings one at a time, each made only when asked for (most texts are answered by the first).
     struct Iterator: IteratorProtocol {
         let readings: QueryReadings
@@ -110,10 +117,15 @@ struct QueryReadings: Sequence {
                                    qualifiers: [words[split...].joined(separator: " ")], mode: .exact)
                 }
             }
+            // A postcode written with its country's prefix ("FL-9490", "D 80331"): the code alone.
+            let lastSplit = r.hasComma ? 2 : Swift.max(words?.count ?? 1, 1)
+            if given == lastSplit + 1 {
+                if let code = r.postcodeAfterPrefix { return Reading(key: code, qualifiers: r.qualifiers, mode: .exact) }
+                given += 1
+            }
             // Typos only when the text matches nothing as typed: exact and prefix matches always rank above typo
             // matches, so they would only trail behind.
-            let typoReading = r.hasComma ? 3 : Swift.max(words?.count ?? 1, 1) + 1
-            return given == typoReading ? Reading(key: r.nameKey, qualifiers: r.qualifiers, mode: .search, typos: true) : nil
+            return given == lastSplit + 2 ? Reading(key: r.nameKey, qualifiers: r.qualifiers, mode: .search, typos: true) : nil
         }
     }
 

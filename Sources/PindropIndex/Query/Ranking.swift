@@ -12,15 +12,26 @@ struct Ranking {
     // MARK: Importance
 
     /// A row's importance: log2 of its population plus 100 (people expect the biggest place of a name first; the 100
-    /// keeps a place of unknown population above nothing), plus its kind's bonus.
-    static func importance(population: Int32, kind: PlaceTable.RowKind) -> Float {
-        Float(log2(Double(population) + 100)) + kindBonus(kind)
+    /// keeps a place of unknown population above nothing), plus its kind's bonus, plus `landmarkBonus` for a landmark
+    /// and `capitalBonus` for a capital.
+    static func importance(population: Int32, kind: PlaceTable.RowKind, landmark: Bool = false, capital: Bool = false) -> Float {
+        Float(log2(Double(population) + 100)) + kindBonus(kind) + (landmark ? landmarkBonus : 0) + (capital ? capitalBonus : 0)
     }
 
+    /// What a landmark adds to a venue's importance (`PlaceTable.landmark`): a peak, a lake or a hamlet ranks as a
+    /// village of ~1,500 people would, above the shops and cafés of the same name.
+    static let landmarkBonus: Float = 3
+
+    /// A country's capital counts as a place 16 times its size: a capital is what people mean far more often than its
+    /// population says ("Vadu": Vaduz, 5,000 people, before villages of 13,000), while a big city still comes first
+    /// ("Val": Valencia, 800,000, before Valletta, 6,000 × 16).
+    static let capitalBonus: Float = 4
+
     /// What a row's kind adds to its importance: with no population to go by, a street outranks one of its addresses,
-    /// a venue its address, and an area (a district, a county) ranks as a village of ~800 people would.
+    /// a venue its address, an area (a district, a county) ranks as a village of ~800 people would, and a postcode as
+    /// one of ~1,500.
     static func kindBonus(_ kind: PlaceTable.RowKind) -> Float {
-        switch kind { case .geonames, .address: 0; case .venue: 1; case .street: 1.5; case .area: 3 }
+        switch kind { case .geonames, .address: 0; case .venue: 1; case .street: 1.5; case .area: 3; case .postcode: 4 }
     }
 
     // MARK: Names

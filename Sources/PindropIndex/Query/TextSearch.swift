@@ -9,6 +9,7 @@ struct TextSearch {
     let ranking: Ranking
     let answers: Answers
     let didYouMean: DidYouMean
+    let categories: CategorySearch
 
     /// The stages over one index's contents, made once when it opens.
     init(contents: IndexContents) {
@@ -17,6 +18,7 @@ struct TextSearch {
         ranking = Ranking(contents: contents)
         answers = Answers(contents: contents)
         didYouMean = DidYouMean(contents: contents)
+        categories = CategorySearch(contents: contents)
     }
 
     /// Forward geocoding. Exact names rank above prefixes, prefixes above typo-tolerant matches; within a tier,
@@ -25,7 +27,14 @@ struct TextSearch {
     func search(_ request: SearchRequest) throws(PindropError) -> [PlaceResult] {
         let country = try filter.country(request.countryCode)
         let within = filter.containment(request.within)
-        let readings = QueryReadings(search: request.text)
+        // "restaurants in Vaduz", "[amenity=pub] Schaan": a category first; a bare word that may also be a name
+        // ("Post") only when no name matches.
+        let readings = QueryReadings(search: request.text), phrases = CategoryPhrases.shipped
+        let category = phrases.mayStart(request.text, folded: readings.nameKey) ? phrases.query(request.text) : nil
+        if let category, category.explicit {
+            let found = try categories.search(category, request) { text throws(PindropError) in try anchor(text, request, country: country) }
+            if !found.isEmpty { return found }
+        }
         for reading in readings {
             let accept = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: reading.lastIsPrefix, within: within)
             let found = rank(reading, request.limit, request.near, sections: false, accept: accept)
@@ -37,7 +46,25 @@ struct TextSearch {
             }
             return answer
         }
-        return []
+        guard let category, !category.explicit else { return [] }
+        return try categories.search(category, request) { text throws(PindropError) in try anchor(text, request, country: country) }
+    }
+
+    /// The place a category query names ("Vaduz" of "restaurants in Vaduz"), and the area that is its extent: of the first
+    /// reading's best answers, the first that is a settlement, an area or a postcode ("bars in Ebenholz": the suburb,
+    /// not the school of that name), else the first.
+    private func anchor(_ text: String, _ request: SearchRequest, country: UInt16?) throws(PindropError) -> (Place, Int?)? {
+        let places = answers.contents.places
+        for reading in QueryReadings(search: text) {
+            let accept = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: false, within: nil)
+            let found = rank(reading, 5, request.near, sections: false, accept: accept)
+            guard let first = found.first else { continue }
+            let best = found.first { c in
+                [.geonames, .area, .postcode].contains(places.rowKind(c.row)) || places.isLandmark(c.row)
+            } ?? first
+            return (answers.place(best.row), answers.contents.area(ofRow: best.row))
+        }
+        return nil
     }
 
     /// Search as you type: the text so far, the last word a prefix; "Portland, Or" narrows by a qualifier prefix.

@@ -113,7 +113,7 @@ final class IndexContents: Sendable {
         for (a, area) in areas.areas.enumerated() {
             if areas.twins[a] >= 0 { areaOfRow[areas.twins[a]] = a } else { areaOfID[area.id] = a }
         }
-        for i in places.geonamesCount..<places.count where places.rowKind(i) == .area {
+        for i in places.geonamesCount..<places.count where places.rowKind(i) == .area || places.rowKind(i) == .postcode {
             if let id = places.extras(i)?.id, let a = areaOfID[id] { areaOfRow[Int32(i)] = a }
         }
         let rows = areaOfRow.keys.sorted()

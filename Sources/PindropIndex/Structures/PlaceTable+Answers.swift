@@ -57,8 +57,8 @@ extension PlaceTable {
         switch rowKind(i) {
         case .address: displayName = context ?? name
         case .street: displayName = [name, osm.address.town].compactMap { $0 }.joined(separator: ", ")
-        case .area:
-            // "Oberland, Liechtenstein": the area, then the areas that hold it.
+        case .area, .postcode:
+            // "Oberland, Liechtenstein", "9490, Vaduz, Oberland, Liechtenstein": the area, then the areas that hold it.
             var chain: [String] = []
             for part in [name, osm.address.town, osm.address.county, osm.address.state, osm.address.country] {
                 if let part, chain.last != part { chain.append(part) }
@@ -67,9 +67,11 @@ extension PlaceTable {
         default: displayName = [name, context].compactMap { $0 }.joined(separator: ", ")
         }
         let kind = rowKind(i).placeKind
-        return Place(id: osm.id, name: name, displayName: displayName, coordinate: Coordinate(latitude: latitude[i], longitude: longitude[i]),
-                     countryCode: countryCode, admin1: admin1, population: 0, category: osm.category,
-                     address: address, source: "embedded", kind: kind,
-                     categoryKey: kind == .street ? "highway" : osm.categoryKey)
+        var place = Place(id: osm.id, name: name, displayName: displayName, coordinate: Coordinate(latitude: latitude[i], longitude: longitude[i]),
+                          countryCode: countryCode, admin1: admin1, population: 0, category: osm.category,
+                          address: address, source: "embedded", boundingBox: osm.box, kind: kind,
+                          categoryKey: kind == .street ? "highway" : osm.categoryKey)
+        place.tags = osm.tags
+        return place
     }
 }

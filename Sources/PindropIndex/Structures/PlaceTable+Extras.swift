@@ -50,11 +50,11 @@ extension PlaceTable {
         }
     }
 
-    /// An OpenStreetMap row's id, category, the key it is a value of, and address.
-    func extras(_ i: Int) -> (id: String, category: String?, categoryKey: String?, address: Address)? {
+    /// An OpenStreetMap row's extras: id, category, the key it is a value of, address, tags and box.
+    func extras(_ i: Int) -> PlaceExtras? {
         let range = Int(extraStart[i])..<Int(extraStart[i + 1])
         guard !range.isEmpty else { return nil }
-        // The 11 fields between separators, an empty one nil, read in one pass into space on the stack: opening an
+        // The fields between separators, an empty one nil, read in one pass into space on the stack: opening an
         // index reads every street-level row's, and each street-level answer its own (no arrays of parts).
         return extraBytes.withUnsafeBufferPointer { all in
             let bytes = UnsafeBufferPointer(rebasing: all[range])
@@ -62,19 +62,18 @@ extension PlaceTable {
                 fields.initialize(repeating: nil)
                 defer { _ = fields.deinitialize() }
                 var n = 0, start = 0
-                for j in 0...bytes.count where j == bytes.count || bytes[j] == 0x1F {
+                for j in 0...bytes.count where j == bytes.count || bytes[j] == PlaceExtras.fieldSeparator {
                     guard n < Self.extraFieldCount else { return nil }
                     if j > start { fields[n] = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<j]), as: UTF8.self) }
                     n += 1
                     start = j + 1
                 }
                 guard n == Self.extraFieldCount, let id = fields[0] else { return nil }
-                return (id, fields[1], fields[10], Address(houseNumber: fields[2], street: fields[3], postcode: fields[4], town: fields[5],
-                                                           suburb: fields[6], county: fields[7], state: fields[8], country: fields[9]))
+                return PlaceExtras(fields: UnsafeBufferPointer(fields), id: id)
             }
         }
     }
 
     /// The fields of an OpenStreetMap row's extras, as `appendExtras` writes them.
-    static let extraFieldCount = 11
+    static let extraFieldCount = PlaceExtras.fieldCount
 }

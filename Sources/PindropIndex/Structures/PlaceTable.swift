@@ -15,7 +15,8 @@ struct PlaceTable: Sendable {
     var nameStart: Column<UInt32>
     var nameBytes: Column<UInt8>
     /// What each row is (`RowKind`): GeoNames rows come first, sorted by id, then OpenStreetMap rows. A GeoNames
-    /// row that could be a section of a city also has `sectionLike` set (`couldBeSection`).
+    /// row that could be a section of a city also has `sectionLike` set (`couldBeSection`), a country's capital
+    /// `capital`.
     var kind: Column<UInt8>
     /// OpenStreetMap rows' id, category and address: extraBytes[extraStart[i] ..< extraStart[i + 1]] holds
     /// "id␟category␟houseNumber␟street␟postcode␟town" (␟ = U+001F); empty for GeoNames rows.
@@ -33,15 +34,25 @@ struct PlaceTable: Sendable {
     /// The bit of a row's `kind` byte set when its name could make it a section of a city (`couldBeSection`): ranking
     /// asks of every candidate, and the kind is read anyway, where the name was another two reads far apart.
     static let sectionLike: UInt8 = 0x80
+    /// The bit of a GeoNames row's `kind` byte set for a country's capital (GeoNames feature code PPLC), which ranking
+    /// weighs above its population (`Ranking.capitalBonus`).
+    static let capital: UInt8 = 0x40
 
     /// The kinds of rows, in the order they are stored.
     enum RowKind: UInt8 {
-        case geonames = 0, venue = 1, address = 2, street = 3, area = 4
+        case geonames = 0, venue = 1, address = 2, street = 3, area = 4, postcode = 5
         /// Added to importance (`Ranking.kindBonus`).
         var bonus: Float { Ranking.kindBonus(self) }
         /// The kind of place a row of this kind is.
         var placeKind: PlaceKind {
-            switch self { case .geonames: .place; case .venue: .venue; case .address: .address; case .street: .street; case .area: .area }
+            switch self {
+            case .geonames: .place
+            case .venue: .venue
+            case .address: .address
+            case .street: .street
+            case .area: .area
+            case .postcode: .postcode
+            }
         }
     }
 
@@ -51,7 +62,17 @@ struct PlaceTable: Sendable {
         firstIndex(in: kind.indices) { rowKind($0) != .geonames }
     }
 
-    func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i] & ~Self.sectionLike) ?? .geonames }
+    func rowKind(_ i: Int) -> RowKind { RowKind(rawValue: kind[i] & ~(Self.sectionLike | Self.capital | Self.landmark)) ?? .geonames }
+
+    /// The bit of a venue row's `kind` byte set when it is a named feature of the landscape or a landmark that ranks
+    /// above a venue (a peak, a lake, a river, a hamlet's place node: Nominatim's search rank 22 or lower).
+    static let landmark: UInt8 = 0x20
+
+    /// Whether row i is a landmark (`landmark`).
+    func isLandmark(_ i: Int) -> Bool { kind[i] & Self.landmark != 0 }
+
+    /// Whether row i is a country's capital.
+    func isCapital(_ i: Int) -> Bool { kind[i] & Self.capital != 0 }
 
     /// How many rows the table holds.
     var count: Int { geonameID.count }
@@ -79,7 +100,7 @@ struct PlaceTable: Sendable {
 
     /// Ranking weight: log2 of the population (people expect the biggest place of a name first).
     func importance(_ i: Int) -> Float {
-        Ranking.importance(population: population[i], kind: rowKind(i))
+        Ranking.importance(population: population[i], kind: rowKind(i), landmark: isLandmark(i), capital: isCapital(i))
     }
 
     /// A row's place id: "geonames:<id>" or the OpenStreetMap row's own.
@@ -88,12 +109,12 @@ struct PlaceTable: Sendable {
     }
 
     /// `extras` of a street-level row; nil for a GeoNames row without reading `extraStart` (its kind, read for every
-    /// answer anyway, says there are none), whose pages would otherwise all be read in: at ×50 47 MB of zeros.
-    private func osmExtras(_ i: Int) -> (id: String, category: String?, categoryKey: String?, address: Address)? {
+    /// answer anyway, says there are none), whose pages would otherwise all be read in (tens of megabytes at scale).
+    private func osmExtras(_ i: Int) -> PlaceExtras? {
         rowKind(i) == .geonames ? nil : extras(i)
     }
 
-    /// The slot of a GeoNames id (rows are sorted by id).
+    /// The row of a GeoNames id (rows are sorted by id).
     func index(ofGeonameID id: Int32) -> Int? {
         let count = geonamesCount
         let i = firstIndex(in: 0..<count) { geonameID[$0] >= id }

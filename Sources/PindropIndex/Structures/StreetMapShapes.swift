@@ -1,10 +1,15 @@
 import PindropCore
 
-/// Street lines and building outlines, for drawing; found by bounding box. Kept flat, as the structures file
-/// holds them (in an open index, its mapped columns): a feature is made into a `MapFeature` only when a view asks
-/// for it, so opening a country's streets reads no shape one by one.
+/// The shapes of the street-level map (streets, buildings, water, waterways, parks, land use, railways), for drawing;
+/// found by bounding box. Kept flat, as the structures file holds them (in an open index, its mapped columns): a
+/// feature is made into a `MapFeature` only when a view asks for it, so opening a country's streets reads no shape
+/// one by one.
 struct StreetMapShapes: Sendable {
-    /// Per feature, streets first: 0 a street, 1 a building.
+    /// The kinds stored, each as its position here (the file's `map.kind` bytes): 0 a street, 1 a building, 2 water,
+    /// 3 a waterway, 4 a park, 5 land use, 6 a railway. Append only: the numbers are the file's.
+    static let storedKinds: [MapFeature.Kind] = [.street, .building, .water, .waterway, .park, .landuse, .railway]
+
+    /// Per feature, streets first, its kind's position in `storedKinds`.
     let kinds: Column<UInt8>
     /// Per feature, its lines (a building's rings); per line, its points.
     let lineCounts: Column<UInt32>, pointCounts: Column<UInt32>
@@ -70,21 +75,26 @@ struct StreetMapShapes: Sendable {
         return inside
     }
 
+    /// Feature `f`'s kind.
+    func kind(_ f: Int) -> MapFeature.Kind { Self.storedKinds[Int(kinds[f])] }
+
     /// Feature `f` as an answer.
     func feature(_ f: Int) -> MapFeature {
         let lines = (Int(lineStart[f])..<Int(lineStart[f + 1])).map { line in
             (Int(pointStart[line])..<Int(pointStart[line + 1])).map(point)
         }
         let extras = labels.extras(f)
-        return MapFeature(kind: isBuilding(f) ? .building : .street, id: extras?.id ?? "", name: extras?.address.street,
-                          category: extras?.category, lines: lines)
+        return MapFeature(kind: kind(f), id: extras?.id ?? "", name: extras?.address.street, category: extras?.category, lines: lines)
     }
 
-    func features(in box: BoundingBox, limit: Int) -> [MapFeature] {
+    /// The features whose box meets `box`, in stored order (streets first), at most `limit`; with a `zoom`, only
+    /// those the map draws at that zoom (`MapDetail.isDrawn`).
+    func features(in box: BoundingBox, zoom: Int?, limit: Int) -> [MapFeature] {
         var found: [MapFeature] = []
         let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(boxes.indices)
         for i in candidates where boxes[i].south <= box.north && boxes[i].north >= box.south
             && boxes[i].west <= box.east && boxes[i].east >= box.west {
+            if let zoom, !MapDetail.isDrawn(kind(i), labels.category(i), box: boxes[i], zoom: zoom) { continue }
             found.append(feature(i))
             if found.count == limit { break }
         }
@@ -95,7 +105,7 @@ struct StreetMapShapes: Sendable {
         let kinds: Column<UInt8> = try blobs.column("map.kind"), lineCounts: Column<UInt32> = try blobs.column("map.line_count")
         let pointCounts: Column<UInt32> = try blobs.column("map.point_count"), coordinates: Column<Double> = try blobs.column("map.coordinates")
         let text: Column<UInt8> = try blobs.column("map.text"), textStart: Column<UInt32> = try blobs.column("map.text_start")
-        guard kinds.count == lineCounts.count, textStart.count == kinds.count + 1, kinds.allSatisfy({ $0 <= 1 }),
+        guard kinds.count == lineCounts.count, textStart.count == kinds.count + 1, kinds.allSatisfy({ Int($0) < storedKinds.count }),
               lineCounts.reduce(0, { $0 + Int($1) }) == pointCounts.count, pointCounts.reduce(0, { $0 + Int($1) }) * 2 == coordinates.count,
               coordinates.count < Int(Int32.max), Int(textStart.last ?? 0) == text.count,
               zip(textStart, textStart.dropFirst()).allSatisfy({ $0 <= $1 }) else {

@@ -16,6 +16,8 @@ public struct MusicBrainzClient: MusicPlaceSearching {
     public let configuration: MusicBrainzConfiguration
     /// Geocodes places that come without coordinates; nil skips them.
     public let geocoder: (any PlaceSearching)?
+    /// The requests of every search to the service's host, one an interval, shared by the whole process.
+    public let pace: UpstreamPace
     private let httpClient: HTTPClient
 
     /// Makes a client. `geocoder` (usually the embedded index) places those without coordinates.
@@ -24,9 +26,18 @@ public struct MusicBrainzClient: MusicPlaceSearching {
         self.configuration = configuration
         self.geocoder = geocoder
         self.httpClient = httpClient
+        self.pace = UpstreamPace.of(host: configuration.host, interval: configuration.requestInterval)
     }
 
-    /// A paged search of music places, 100 per request, paced by `request.mode`.
+    /// How many searches may run at once: as many as the service's pace serves a page each ten seconds (10 for
+    /// MusicBrainz's one request a second), at most 64. More would each wait longer than a person does.
+    public var maxConcurrentSearches: Int {
+        let perTenSeconds = configuration.requestInterval > .zero ? Int(10 / configuration.requestInterval.seconds) : .max
+        return min(64, max(1, perTenSeconds))
+    }
+
+    /// A paged search of music places, 100 per request, paced by `request.mode` within the configuration's
+    /// `mostEagerMode`, at most `maxPagesPerSearch` pages.
     public func searchMusicPlaces(_ request: MusicSearchRequest) -> PagedSearch<MusicPlace> {
         searchMusicPlaces(request, pageSize: Self.pageSize, clock: ContinuousPagingClock())
     }
@@ -34,9 +45,10 @@ public struct MusicBrainzClient: MusicPlaceSearching {
     /// As `searchMusicPlaces(_:)`, with another page size (1...100; to compare with the original app's 20) or clock.
     public func searchMusicPlaces(_ request: MusicSearchRequest, pageSize: Int,
                                   clock: any PagingClock) -> PagedSearch<MusicPlace> {
-        let options = PagingOptions(pageSize: pageSize, maxPages: request.maxPages, mode: request.mode,
+        let cap = configuration.maxPagesPerSearch, mode = request.mode.within(configuration.mostEagerMode)
+        let options = PagingOptions(pageSize: pageSize, maxPages: min(request.maxPages ?? cap, cap), mode: mode,
                                     interval: configuration.requestInterval)
-        let collection = MusicBrainzPlaceSearch(client: self, text: request.text, sinceYear: request.sinceYear)
+        let collection = MusicBrainzPlaceSearch(client: self, text: request.text, sinceYear: request.sinceYear, isPaced: mode != .adaptive)
         return PagedSearch(collection: collection, options: options, clock: clock)
     }
 

@@ -23,6 +23,13 @@ public struct MusicBrainzConfiguration: Sendable, Hashable {
     public var requestInterval: Duration
     /// Longest wait for one answer.
     public var requestTimeout: Duration
+    /// The most eager paging mode a search may run in (`RequestSchedulingMode.within`): `fixed` against the
+    /// public service, where one request a second is the rule for the whole server; any against another (a
+    /// mirror its operator runs, a local test server).
+    public var mostEagerMode: RequestSchedulingMode
+    /// The most pages one search fetches: 100 pages of 100 places, 10,000 places, at most 100 s of the public
+    /// service's requests (a query it counts 10 M places of would otherwise plan 100,000 pages).
+    public var maxPagesPerSearch = 100
 
     /// Validates and makes a configuration. The public service needs a contact (it blocks anonymous
     /// User-Agents); a local server does not.
@@ -49,7 +56,12 @@ public struct MusicBrainzConfiguration: Sendable, Hashable {
         self.contact = cleanContact
         self.requestInterval = requestInterval
         self.requestTimeout = requestTimeout
+        self.mostEagerMode = host.lowercased().hasSuffix("musicbrainz.org") ? .fixed : .adaptive
+        self.host = url.port.map { "\(host.lowercased()):\($0)" } ?? host.lowercased()
     }
+
+    /// The service's host name and port ("musicbrainz.org", "127.0.0.1:8081"): whose requests share one pace.
+    public let host: String
 
     /// Options first, then the environment, then defaults.
     public static func resolve(baseURL: String?, contact: String?,

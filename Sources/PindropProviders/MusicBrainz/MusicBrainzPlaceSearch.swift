@@ -14,16 +14,30 @@ public struct MusicBrainzPlaceSearch: PagedCollection {
     public let text: String
     /// Places opened before this year are left out.
     public let sinceYear: Int
+    /// Whether its requests take their turns in the service's pace (`MusicBrainzClient.pace`): every search but an
+    /// adaptive one, which goes as fast as the service takes (its point) and which only a server not on the public
+    /// service allows (`MusicBrainzConfiguration.mostEagerMode`).
+    public let isPaced: Bool
 
     /// Makes a search.
-    public init(client: MusicBrainzClient, text: String, sinceYear: Int) {
-        self.client = client; self.text = text; self.sinceYear = sinceYear
+    public init(client: MusicBrainzClient, text: String, sinceYear: Int, isPaced: Bool = true) {
+        self.client = client; self.text = text; self.sinceYear = sinceYear; self.isPaced = isPaced
     }
 
     public var providerName: String { MusicBrainzClient.providerName }
 
+    /// One page, when the service's pace gives this search its turn. The service's word holds back every search of
+    /// it, whatever their modes: a refusal's `Retry-After`, or no request left until `X-RateLimit-Reset` (which a
+    /// pace measured here alone would miss by the network's jitter).
     public func fetchPage(_ request: PageRequest) async throws -> PageFetchResult<MusicBrainzPlace?> {
-        try await client.fetchPlaces(query: text, page: request)
+        guard isPaced else { return try await client.fetchPlaces(query: text, page: request) }
+        return try await client.pace.run({ try await client.fetchPlaces(query: text, page: request) }) { result in
+            let advice: RateLimitAdvice = switch result {
+            case .rateLimited(let refusal): refusal
+            case .page(let page): page.advice
+            }
+            return advice.retryAfter ?? (advice.remaining.map { $0 <= 0 } == true ? advice.resetAfter : nil)
+        }
     }
 
     /// Filters by opening year, places each kept record, counts the unplaceable (and unreadable) as skipped.

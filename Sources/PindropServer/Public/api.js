@@ -28,9 +28,20 @@ export async function request(path, options) {
   return response;
 }
 
+/** The reader's languages, best first, as the browser has them ("de-CH,de,en"): the `lang` of every question whose
+ *  answer names places, so that names come in the reader's language where the data has them. */
+const LANGUAGES = (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language])
+  .filter(Boolean).join(",");
+
+/** `path` with `lang` added when it asks for places by name or by point. */
+function withLanguage(path) {
+  if (!LANGUAGES || !/^\/v1\/(search|suggest|reverse|places\/)/.test(path)) return path;
+  return path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(LANGUAGES);
+}
+
 /** Calls the API and returns its JSON body (null for 204 No Content or a body that is not JSON). */
 export async function api(path, options) {
-  path = withProvider(path);
+  path = withLanguage(withProvider(path));
   const response = await request(path, options);
   if (response.status === 204) return null;
   const body = await response.json().catch(() => null);

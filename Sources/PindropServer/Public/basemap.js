@@ -8,6 +8,7 @@ import { api } from "./api.js";
 const LAND = { stroke: false, fillColor: "#f2efe9", fillOpacity: 1 };
 const WATER = { stroke: false, fillColor: "#aad3df", fillOpacity: 1 };     // the same blue as the map's background
 const BORDER = { color: "#a08ca8", weight: 1, opacity: 0.8, dashArray: "5 3", fill: false };
+const RIVER = { color: "#8fc6da", weight: 1.4, opacity: 1, fill: false };
 
 const basemap = {
   map: null, renderer: null, layer: null, timer: 0, seq: 0,
@@ -91,7 +92,7 @@ async function update() {
         group.addLayer(L.geoJSON(body.features, {
           renderer: basemap.renderer, pane: "basemap", interactive: false,
           coordsToLatLng: (c) => L.latLng(c[1], c[0] + shift),
-          style: (f) => (f.properties.kind === "border" ? BORDER : f.properties.kind === "water" ? WATER : LAND),
+          style: (f) => ({ border: BORDER, water: WATER, river: RIVER }[f.properties.kind] || LAND),
         }));
       }
     });

@@ -9,11 +9,16 @@ import { map, setCredit } from "./map.js";
 const COUNTRY_MAX_ZOOM = 5;        // countries are named up to this zoom, places from PLACE_MIN_ZOOM
 const PLACE_MIN_ZOOM = 3;
 
-const labels = { seq: 0, timer: 0, on: false, places: null, countries: null, countryPoints: [], countriesLoaded: null, shown: 0, drawnZoom: null };
+const labels = { seq: 0, timer: 0, on: false, places: null, countries: null, countryPoints: [], countriesLoaded: null, shown: 0,
+  drawnZoom: null, drawn: [] };
 
 /** How many place and country names are drawn now, and for which zoom (for the browser tests). */
 export const labelCount = () => labels.shown;
 export const labelsDrawnZoom = () => labels.drawnZoom;
+
+/** Where the place and country names are on the screen now, [left, top, right, bottom] each: the street names and
+ *  venues (streetlabels.js) keep clear of them. */
+export const labelBoxes = () => (labels.on ? labels.drawn.map((l) => pixelBox(l.lat, l.lon, l.name, l.size)) : []);
 
 /** Follows the map's moves and the tiles' state (map.js fires "tilesstate"); does nothing without a map. */
 export function initLabels(config) {
@@ -79,6 +84,7 @@ async function draw() {
   if (seq !== labels.seq) return;
   const zoom = map.getZoom();
   labels.countries.clearLayers();
+  labels.drawn = [];
   if (!labels.on) { labels.places.clearLayers(); labels.shown = 0; setCredit("labels", []); return; }
   // Countries by population, each kept only where it overlaps none kept before (as the server does for places).
   const placed = [], countries = [];
@@ -87,6 +93,7 @@ async function draw() {
     if (placed.some((other) => overlaps(box, other))) continue;
     placed.push(box);
     countries.push(c);
+    labels.drawn.push({ lat: c.lat, lon: c.lon, name: c.name, size: 17 });
     labels.countries.addLayer(labelMarker(c.lat, c.lon, c.name, "country"));
   }
   if (zoom < PLACE_MIN_ZOOM) { labels.places.clearLayers(); labels.shown = countries.length; labels.drawnZoom = zoom; return; }
@@ -103,9 +110,11 @@ async function draw() {
       if (placed.some((other) => overlaps(box, other))) continue;
       placed.push(box);
       labels.places.addLayer(labelMarker(p.latitude, p.longitude, p.name, sizeClass(p.population)));
+      labels.drawn.push({ lat: p.latitude, lon: p.longitude, name: p.name, size: fontSize(p.population) });
     }
     labels.shown = countries.length + labels.places.getLayers().length;
     labels.drawnZoom = zoom;
+    map.fire("placelabels");
     setCredit("labels", body.attribution || []);
   } catch (error) {
     // Names are a nicety: the map works without them, and the next move asks again.

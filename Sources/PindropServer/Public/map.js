@@ -1,31 +1,30 @@
 // Pindrop web app: the Leaflet map. Leaflet (the global `L`) comes from Debian's libjs-leaflet as classic scripts
-// loaded before the modules. This module owns the map and its base layers (offline Natural Earth countries, online
-// tiles when configured), the credits at the bottom, the zoom and "my location" buttons, and the pins of search
-// results and of one chosen place.
+// loaded before the modules. This module owns the map and its base layers (the offline basemap, online tiles when
+// configured and reachable), the credits folded into one line at the bottom, the zoom buttons, and the pins of search
+// results and of one chosen place. Where you are is locate.js's.
 import { $, element } from "./dom.js";
-import { api } from "./api.js";
 import { credit as providerCredit } from "./providers.js";
 import { showMessage, uncoveredPadding } from "./panel.js";
-import { placeName, formatCoordinates } from "./place.js";
+import { placeName } from "./place.js";
 import { initBasemap } from "./basemap.js";
+import { isPhone, sheetPixels, onSheetChange } from "./sheet.js";
+import { initLocate } from "./locate.js";
+
+export { userPosition } from "./locate.js";
 
 /** The Leaflet map: null until set up, and for good when Leaflet is missing (search works without it). */
 export let map = null;
 let config = null;          // the server's settings (/v1/config)
 let resultLayer = null;     // the last search's results, clustered
 let singleLayer = null;     // the selected result or the chosen place, kept out of the clusters
+let pinChosen = null;       // what a click on a result's pin does (search.js): choose that result
 const credits = new Map();  // who needs a credit → its texts; the union is shown on the map
-const follow = { watchID: null, marker: null };   // "my location"
-const OPEN_ZOOM = 15;
-const TILE_FAILURES_TO_GIVE_UP = 4;   // the first view asks for ~12 tiles; four failures and no success is no network       // the zoom the map opens on the user and first follows at: streets are readable there
+const TILE_FAILURES_TO_GIVE_UP = 4;   // the first view asks for ~12 tiles; four failures and no success is no network
 
-/** From this zoom (a town or closer) searches and suggestions are biased to the view's centre. */
-const NEAR_BIAS_ZOOM = 10;
-
-/** The view's centre as a location bias ("&lat=…&lon=…") once the map shows a town or closer: "Kah" then means the
- *  café down the street, as on any map. "" for a wider view or without the map. */
+/** The view's centre as a location bias ("&lat=…&lon=…"), sent with every search and suggestion whatever the zoom:
+ *  "Kah" means the café down the street, "hotel" a hotel where the map is. "" without the map. */
 export function nearViewQuery() {
-  if (!map || map.getZoom() < NEAR_BIAS_ZOOM) return "";
+  if (!map) return "";
   const c = map.getCenter().wrap();
   return "&lat=" + c.lat.toFixed(5) + "&lon=" + c.lng.toFixed(5);
 }
@@ -35,7 +34,6 @@ export function initMap(settings) {
   config = settings;
   $("zoom-in").addEventListener("click", () => map && map.zoomIn());
   $("zoom-out").addEventListener("click", () => map && map.zoomOut());
-  $("my-location").addEventListener("click", toggleFollow);
   if (typeof window.L === "undefined") {
     showMessage("The map library is not installed on the server (Debian package libjs-leaflet). Search still works.");
     return;
@@ -43,6 +41,7 @@ export function initMap(settings) {
   map = L.map("map", { zoomControl: false, worldCopyJump: true, minZoom: 2, maxZoom: 19 })
     .setView([config.defaultCenter.latitude, config.defaultCenter.longitude], config.defaultZoom);
   map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
+  foldCredits();
   // Offline basemap (basemap.js): GSHHG coastlines and borders, or the Natural Earth countries, under the tiles.
   initBasemap(map, config);
   watchTiles();
@@ -50,23 +49,26 @@ export function initMap(settings) {
     ? L.markerClusterGroup({ showCoverageOnHover: false, maxClusterRadius: 40 }) : L.featureGroup();
   resultLayer.addTo(map);
   singleLayer = L.featureGroup().addTo(map);
-  watchBottomStack();
-  openOnUser();
+  initLocate(map, config);
+  // The sheet rising over the chosen pin: keep it in view above the sheet.
+  onSheetChange(() => { if (singleLayer.getLayers().length === 1) keepInView(singleLayer.getLayers()[0].getLatLng()); });
 }
+
+/** Sets what a click on a result's pin does. */
+export function onPinChosen(handler) { pinChosen = handler; }
 
 /**
  * Online tiles when configured and reachable. When the first tiles all fail (no network, a blocked server), the
- * layer is removed so the page stops asking, and the map says "Offline map" once, in its corner; the offline
- * layers (land, streets, place names) are the map then. The browser's "online" event tries the tiles again.
- * map.tilesOffline and the "tilesstate" event tell the other layers which case holds.
+ * layer is removed so the page stops asking, and the credits line says "Offline map"; the offline layers (land,
+ * streets, names) are the map then. The browser's "online" event tries the tiles again. map.tilesOffline and the
+ * "tilesstate" event tell the other layers which case holds.
  */
 function watchTiles() {
-  const badge = L.control({ position: "bottomright" });
-  badge.onAdd = () => element("div", "offline-badge", "Offline map");
+  const badge = element("span", "offline-badge", "Offline map");
   const setOffline = (offline) => {
     if (map.tilesOffline === offline) return;
     map.tilesOffline = offline;
-    if (offline) badge.addTo(map); else badge.remove();
+    if (offline) $("credits").prepend(badge); else badge.remove();
     map.fire("tilesstate", { offline });
   };
   if (!config.tileURL) { setOffline(true); return; }
@@ -86,31 +88,26 @@ function watchTiles() {
 }
 
 /**
- * The bottom of the screen stacks up: the map's attribution (bottom right), the providers' credit (bottom left, or
- * on its own line just above the attribution when the two would collide, as on a phone), and on a phone the place
- * card and the map buttons above them (app.css). The credits wrap, so their heights are measured here and handed
- * to the CSS as custom properties on <html>.
+ * The credits in one line at the bottom of the map: "Offline map" when the tiles are given up, who answered the
+ * last question (providers.js) and the data's credits (the attribution control, moved in). The line ends in "…" when
+ * it is longer than the screen; a tap opens it whole, another folds it. Its height is --credits-height on <html>.
  */
-function watchBottomStack() {
-  const attribution = map.attributionControl ? map.attributionControl.getContainer() : null;
-  const card = $("place-card");
-  const root = document.documentElement;
-  const shown = (e) => Boolean(e && e.offsetParent !== null);
-  const update = () => {
-    const a = shown(attribution) ? attribution.getBoundingClientRect() : null;
-    const c = shown(providerCredit) ? providerCredit.getBoundingClientRect() : null;
-    // Lifting the credit changes neither width, so this cannot flip back and forth.
-    const stacked = Boolean(a && c && c.right > a.left);
-    root.classList.toggle("credits-stacked", stacked);
-    const ah = a ? Math.ceil(a.height) : 0, ch = c ? Math.ceil(c.height) : 0;
-    root.style.setProperty("--map-attribution-height", ah + "px");
-    root.style.setProperty("--map-credits-height", (stacked ? ah + ch : Math.max(ah, ch)) + "px");
-    root.style.setProperty("--place-card-height", (shown(card) ? Math.ceil(card.getBoundingClientRect().height) : 0) + "px");
-  };
-  update();
-  if (typeof ResizeObserver !== "function") return;
-  const observer = new ResizeObserver(update);
-  [attribution, providerCredit, card].forEach((e) => { if (e) observer.observe(e); });
+function foldCredits() {
+  const line = element("div");
+  line.id = "credits";
+  line.setAttribute("role", "contentinfo");
+  line.setAttribute("aria-label", "Credits");
+  line.title = "Credits: tap to read them whole";
+  line.append(providerCredit, map.attributionControl.getContainer());
+  map.getContainer().parentElement.append(line);
+  const measure = () => document.documentElement.style.setProperty("--credits-height", Math.ceil(line.getBoundingClientRect().height) + "px");
+  line.addEventListener("click", (event) => {
+    if (event.target.closest("a")) return;
+    line.classList.toggle("open");
+    measure();
+  });
+  measure();
+  if (typeof ResizeObserver === "function") new ResizeObserver(measure).observe(line);
 }
 
 /** Map credits as plain text (the attribution control takes HTML, so the text is escaped first). */
@@ -131,29 +128,23 @@ export function setCredit(owner, texts) {
 
 // ---------- pins of results and of the chosen place ----------
 
-/** The popup content, built from text nodes so names stay text. */
-function popupContent(place) {
-  const box = element("div");
-  box.append(element("div", "popup-name", placeName(place)), element("div", "popup-coords", formatCoordinates(place)));
-  return box;
-}
-
-function markerFor(place) {
+function markerFor(place, index) {
   const marker = L.marker([place.latitude, place.longitude], { title: placeName(place), alt: place.name });
-  marker.bindPopup(popupContent(place));
   marker.place = place;
+  // A pin opens its place's card (which says what a popup would): the chosen result when it is one.
+  marker.on("click", () => { if (pinChosen && index != null) pinChosen(index); });
   return marker;
 }
 
 function zoomFor(place) {
   if (place.address && (place.address.street || place.address.houseNumber)) return 17;
-  if (place.category) return 16;
+  if (place.category) return 17;
   if (place.population > 1000000) return 10;
   return 12;
 }
 
-/** Pins every place; centres the selected one (kept out of the clusters) and opens its popup, or fits them all.
- *  Views jump without animation: a click during a running zoom animation would otherwise be undone by it. */
+/** Pins every place; centres the selected one (kept out of the clusters), or fits them all. Views jump without
+ *  animation: a click during a running zoom animation would otherwise be undone by it. */
 export function showResults(places, selectedIndex) {
   if (!map) return;
   clearPlaces();
@@ -167,29 +158,34 @@ export function showResults(places, selectedIndex) {
     }
     return;
   }
-  const marker = markers[selectedIndex];
-  frame(marker, 5);
-  marker.openPopup();
+  frame(markers[selectedIndex], 5);
 }
 
 /** Shows a place: the whole of its boundary when it is an area (a town, a district: its boundingBox), else its
- *  point at the zoom its kind wants (at least `minZoom`). */
+ *  point at the zoom its kind wants (at least `minZoom`), clear of the panel. */
 function frame(marker, minZoom = 0) {
   const box = marker.place.boundingBox;
   if (box) {
     map.fitBounds([[box.south, box.west], [box.north, box.east]], Object.assign(uncoveredPadding(), { animate: false }));
   } else {
     map.setView(marker.getLatLng(), Math.max(zoomFor(marker.place), minZoom), { animate: false });
+    keepInView(marker.getLatLng());
   }
+}
+
+/** On a phone, moves the map so that `latlng` sits in the middle of what the sheet leaves of it. */
+function keepInView(latlng) {
+  if (!isPhone()) return;
+  const zoom = map.getZoom();
+  const centre = map.unproject(map.project(latlng, zoom).add([0, sheetPixels() / 2]), zoom);
+  map.setView(centre, zoom, { animate: false });
 }
 
 /** Drops one pin on a chosen address or saved place and centres it. */
 export function showPlace(place) {
   if (!map) return;
   clearPlaces();
-  const marker = markerFor(place).addTo(singleLayer);
-  frame(marker);
-  marker.openPopup();
+  frame(markerFor(place).addTo(singleLayer));
 }
 
 export function clearPlaces() {
@@ -201,73 +197,4 @@ export function clearPlaces() {
 /** How many result and chosen-place pins the map holds (for the browser tests). */
 export function placeMarkerCount() {
   return resultLayer ? resultLayer.getLayers().length + singleLayer.getLayers().length : 0;
-}
-
-// ---------- my location ----------
-
-/**
- * The map opens on the user: the position is asked for once on load (the browser asks for
- * permission then) and shown with the "You are here" pin. It recentres the map only while nobody has moved it
- * yet, so a late answer never undoes a search, a chosen place or a drag. Without permission, or without a fix,
- * the map stays on the configured default view and nothing else changes.
- */
-function openOnUser() {
-  if (!("geolocation" in navigator)) return;
-  let untouched = true;
-  map.once("movestart", () => { untouched = false; });
-  navigator.geolocation.getCurrentPosition((position) => {
-    const { latitude, longitude } = position.coords;
-    showYou(latitude, longitude);
-    if (untouched) map.setView([latitude, longitude], OPEN_ZOOM, { animate: false });
-  }, () => { /* refused or unavailable: the default view stays, as with any map that cannot locate you */ },
-  { enableHighAccuracy: false, timeout: 15000, maximumAge: 60000 });
-}
-
-function showYou(lat, lon) {
-  if (!map) return;
-  if (!follow.marker) {
-    follow.marker = L.marker([lat, lon], {
-      icon: L.divIcon({ className: "", html: '<div class="you-are-here"></div>', iconSize: [22, 22] }),
-      title: "You are here", keyboard: false, zIndexOffset: 1000,
-    }).addTo(map);
-  } else {
-    follow.marker.setLatLng([lat, lon]);
-  }
-}
-
-function stopFollowing() {
-  if (follow.watchID !== null) navigator.geolocation.clearWatch(follow.watchID);
-  follow.watchID = null;
-  $("my-location").setAttribute("aria-pressed", "false");
-}
-
-/**
- * Follows the user's position until pressed again. Only a refusal stops it: "unavailable" and "took too long"
- * are passing states (indoors, a tunnel), so it says so once and keeps waiting for the next fix. The map never
- * jumps elsewhere on an error; it stays where the user was looking.
- */
-function toggleFollow() {
-  if (follow.watchID !== null) { stopFollowing(); return; }
-  if (!("geolocation" in navigator)) { showMessage("This browser cannot tell your location. Search works as usual."); return; }
-  $("my-location").setAttribute("aria-pressed", "true");
-  let first = true, saidWaiting = false;
-  follow.watchID = navigator.geolocation.watchPosition((position) => {
-    const { latitude, longitude } = position.coords;
-    showYou(latitude, longitude);
-    if (map) {
-      if (first) map.setView([latitude, longitude], Math.max(map.getZoom(), OPEN_ZOOM)); else map.panTo([latitude, longitude]);
-    }
-    first = false;
-    saidWaiting = false;
-  }, (error) => {
-    if (error.code === 1) {
-      stopFollowing();
-      showMessage("Location permission was refused, so the map cannot show where you are. "
-        + "Allow location for this site in the browser to use My location; search works as usual.");
-    } else if (!saidWaiting) {
-      saidWaiting = true;
-      showMessage(error.code === 3 ? "Finding your location is taking a while; still trying."
-        : "Your location is not available right now; still trying.");
-    }
-  }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 10000 });
 }

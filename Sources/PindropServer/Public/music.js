@@ -8,6 +8,7 @@ import { request } from "./api.js";
 import { userMessage } from "./messages.js";
 import { setPanelCollapsed, uncoveredPadding } from "./panel.js";
 import { map } from "./map.js";
+import { directionLinks } from "./place.js";
 import { registerMode, enterMode, leaveMode } from "./modes.js";
 
 const SINCE_YEAR = 1990;
@@ -39,11 +40,13 @@ export const musicForTests = {
   addPins: (places) => addPins(places, music.search || { firstPinMs: 0 }),
 };
 
-/** Builds the mode's section and wires the music button. */
-export function initMusic() {
+/** Builds the mode's section and wires the music button; on a server without a music service (`config.music`
+ *  false) there is no Music mode and no button for it. */
+export function initMusic(config) {
+  ui.toggle = $("music-toggle");
+  if (config && config.music === false) { ui.toggle.hidden = true; return; }
   buildPanel();
   registerMode("music", { enter, leave });
-  ui.toggle = $("music-toggle");
   ui.toggle.addEventListener("click", () => (music.active ? leaveMode("music") : enterMode("music")));
   window.addEventListener("pagehide", () => { if (music.source) music.source.close(); });
 }
@@ -329,14 +332,4 @@ function popupContent(place) {
   });
   box.append(links);
   return box;
-}
-
-function directionLinks(lat, lon) {
-  const point = lat.toFixed(6) + "," + lon.toFixed(6);
-  return [
-    ["OpenStreetMap", "https://www.openstreetmap.org/directions?route=%3B" + encodeURIComponent(point)
-      + "#map=16/" + lat.toFixed(5) + "/" + lon.toFixed(5)],
-    ["Google Maps", "https://www.google.com/maps/dir/?api=1&destination=" + encodeURIComponent(point)],
-    ["Apple Maps", "https://maps.apple.com/?daddr=" + encodeURIComponent(point)],
-  ];
 }

@@ -1,13 +1,15 @@
 // Pindrop web app: the "Near me" mode, "nearme". Takes the browser's location once (or the configured default
 // location, and says so), lists and pins every venue within a radius (slider, 1000 m at first; fetched page by page
-// following the API's `next`, up to VENUE_CAP) with the searched circle drawn and fitted in view, filters by
-// category, and shows each venue's name under its pin (clusters where they crowd) and its address when tapped.
+// following the API's `next`, up to VENUE_CAP; venues only: no towns, districts or street furniture) with the searched
+// circle drawn and fitted in view, filters by category, and shows each venue as its category's icon with its name
+// under it (clusters where they crowd) and its address when tapped.
 // Venue names only ever reach the page as text (textContent, DOM nodes), never as HTML.
 import { $, element } from "./dom.js";
 import { api } from "./api.js";
 import { showMessage, setPanelCollapsed, collapseOnSmallScreens, uncoveredPadding } from "./panel.js";
 import { map, setCredit } from "./map.js";
-import { addressLine } from "./place.js";
+import { addressText, categoryLabel, formatDistance } from "./place.js";
+import { iconElement } from "./mapicons.js";
 import { registerMode, enterMode, leaveMode } from "./modes.js";
 
 const RADIUS = { initial: 1000, min: 100, max: 5000, step: 100 };
@@ -53,22 +55,12 @@ export const nearMeForTests = {
   venueLabels: () => [...document.querySelectorAll(".venue-label:not(.label-hidden)")].map((e) => e.textContent),
 };
 
-function formatDistance(meters) {
-  return meters < 1000 ? Math.round(meters) + " m" : (meters / 1000).toFixed(meters < 10000 ? 1 : 0) + " km";
-}
-
 /** "1 café" / "312 cafés" / "No cafés", for the chosen category. */
 function countOf(n) {
   const chosen = CATEGORIES.find(([value]) => value === near.category) || CATEGORIES[0];
   const many = chosen[3] || (chosen[0] ? chosen[1].toLowerCase() : "venues");
   const one = chosen[2] || many.replace(/s$/, "");
   return n === 0 ? "No " + many : n.toLocaleString("en-US") + " " + (n === 1 ? one : many);
-}
-
-function categoryLabel(category) {
-  if (!category) return "";
-  const words = category.replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 // ---------- the mode's panel ----------
@@ -252,7 +244,7 @@ async function loadVenues(fit) {
   ui.section.classList.add("busy");
   ui.count.textContent = "Looking for venues…";
   const first = "/v1/nearby?lat=" + near.center.lat.toFixed(6) + "&lon=" + near.center.lon.toFixed(6)
-    + "&radius=" + near.radius + (near.category ? "&category=" + encodeURIComponent(near.category) : "");
+    + "&radius=" + near.radius + "&kind=venue" + (near.category ? "&category=" + encodeURIComponent(near.category) : "");
   startVenues();
   try {
     let cursor = null;
@@ -295,7 +287,7 @@ function popupContent(place) {
   const box = element("div", "venue-popup");
   box.append(element("div", "popup-name", place.name || place.displayName));
   if (place.category) box.append(element("div", "venue-category", categoryLabel(place.category)));
-  box.append(element("div", "venue-address", addressLine(place) || "No street address known"));
+  box.append(element("div", "venue-address", addressText(place) || "No street address known"));
   if (Number.isFinite(place.distanceMeters)) box.append(element("div", "venue-distance", formatDistance(place.distanceMeters) + " away"));
   return box;
 }
@@ -303,7 +295,7 @@ function popupContent(place) {
 function venueMarker(place) {
   const name = place.name || place.displayName;
   const marker = L.marker([place.latitude, place.longitude], {
-    icon: L.divIcon({ className: "venue-pin", html: "<span></span>", iconSize: [24, 24], iconAnchor: [12, 12], popupAnchor: [0, -8] }),
+    icon: L.divIcon({ className: "venue-pin", html: iconElement(place.category, 24), iconSize: [24, 24], iconAnchor: [12, 12], popupAnchor: [0, -8] }),
     title: name, alt: name, riseOnHover: true,
   });
   marker.bindTooltip(element("span", null, name), {
@@ -346,7 +338,7 @@ function addVenues(places) {
     const li = element("li");
     const button = element("button", "row venue-row");
     button.type = "button";
-    button.append(element("span", "venue-row-name", place.name || place.displayName));
+    button.append(iconElement(place.category, 26), element("span", "venue-row-name", place.name || place.displayName));
     const details = [categoryLabel(place.category), Number.isFinite(place.distanceMeters) ? formatDistance(place.distanceMeters) : ""]
       .filter(Boolean).join(" · ");
     if (details) button.append(element("span", "venue-row-details", details));

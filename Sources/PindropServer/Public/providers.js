@@ -8,12 +8,15 @@
 import { $, element } from "./dom.js";
 import { providerTrouble } from "./messages.js";
 
+// Each question in a person's words, and how the summary names it ("Photon for search").
 const QUESTIONS = [
-  { capability: "search", label: "Search" },
-  { capability: "suggest", label: "Suggestions" },
-  { capability: "reverse", label: "Pin address" },
-  { capability: "nearby", label: "Near me" },
+  { capability: "search", label: "Search results from", short: "search" },
+  { capability: "suggest", label: "Suggestions from", short: "suggestions" },
+  { capability: "reverse", label: "Address under the pin from", short: "the pin's address" },
+  { capability: "nearby", label: "Places near you from", short: "places near you" },
 ];
+// The embedded index by what it is to a person: the map data this server holds.
+const OWN_DATA = "Pindrop's own map data (offline)";
 const STORAGE_KEY = "pindrop.providers";
 
 const state = {
@@ -31,13 +34,13 @@ function saveChoice() {
 }
 
 const byName = (name) => state.providers.find((p) => p.name === name);
-const displayName = (name) => (byName(name) ? byName(name).displayName : name);
+const displayName = (name) => (name === "embedded" ? OWN_DATA : byName(name) ? byName(name).displayName : name);
 
 // ---------- the page's parts ----------
 
 const picker = element("details", "providers-picker");
 picker.id = "providers";
-const summary = element("summary", null, "Providers");
+const summary = element("summary", null, "Where answers come from");
 const grid = element("div", "providers-grid");
 picker.append(summary, grid);
 picker.hidden = true;
@@ -80,10 +83,12 @@ function render() {
     select.id = id;
     select.dataset.capability = capability;
     const chain = state.chains[capability] || [];
-    select.append(new Option("Default" + (chain.length ? " (" + chain.join(" → ") + ")" : ""), ""));
+    select.append(new Option("Automatic" + (chain.length ? ": " + chain.map(displayName).join(", then ") : ""), ""));
     state.providers.filter((p) => p.capabilities.includes(capability)).forEach((p) => {
-      const option = new Option(p.configured ? p.displayName : p.displayName + " — " + p.unavailableReason, p.name);
+      // Not set up: said plainly; the setting that would turn it on is for whoever runs the server (the tooltip).
+      const option = new Option(displayName(p.name) + (p.configured ? "" : " (not set up on this server)"), p.name);
       option.disabled = !p.configured;
+      if (!p.configured && p.unavailableReason) option.title = "To turn it on: " + p.unavailableReason;
       select.append(option);
     });
     const chosen = byName(state.chosen[capability]);
@@ -103,8 +108,8 @@ function render() {
 
 function updateSummary() {
   const picked = QUESTIONS.filter((q) => state.chosen[q.capability])
-    .map((q) => displayName(state.chosen[q.capability]) + " for " + q.label.toLowerCase());
-  summary.textContent = "Providers: " + (picked.length ? picked.join(", ") : "default");
+    .map((q) => displayName(state.chosen[q.capability]) + " for " + q.short);
+  summary.textContent = "Where answers come from: " + (picked.length ? picked.join(", ") : "automatic");
 }
 
 // ---------- requests and answers ----------

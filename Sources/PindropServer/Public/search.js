@@ -1,14 +1,15 @@
 // Pindrop web app: search and its results, the "search" mode. The search form with its busy state, the result rows in
 // the engine's order ("No Results" for none, "Display All on Map" for several, "Did you mean Helsinki?" on top when
-// the server offers a correction), and the map of all results with the selected one centred and its card shown.
+// the server offers a correction), and the map of all results with the selected one centred and its card shown in
+// place of the list (Back, or the card's own button, brings the list back). A pin chooses its result as its row does.
 import { $, element, section, rowButton } from "./dom.js";
 import { api } from "./api.js";
 import { setStatus, showMessage, setList, setBusy, setPanelCollapsed, collapseOnSmallScreens } from "./panel.js";
-import { showResults, clearPlaces, nearViewQuery } from "./map.js";
+import { showResults, clearPlaces, nearViewQuery, onPinChosen } from "./map.js";
 import { registerMode, enterMode } from "./modes.js";
-import { showCard, hideCard } from "./card.js";
+import { showCard, hideCard, onCardClose } from "./card.js";
 import { closeSuggestions, remember } from "./suggest.js";
-import { placeName } from "./place.js";
+import { placeName, distinctPlaces } from "./place.js";
 
 const SEARCH_LIMIT = 20;
 const q = $("q");
@@ -21,6 +22,8 @@ let searchSeq = 0;         // only the newest search may show its answer
 /** Wires the search form; searching (or choosing a suggestion) is the "search" mode. */
 export function initSearch() {
   registerMode("search", { leave: leaveSearch });
+  onPinChosen((index) => { if (results[index]) selectResult(index); });
+  onCardClose(() => markSelectedRow(-1));
   $("search-form").addEventListener("submit", (event) => {
     event.preventDefault();
     runSearch(q.value);
@@ -41,7 +44,7 @@ async function runSearch(text) {
   try {
     const body = await api("/v1/search?q=" + encodeURIComponent(text) + "&limit=" + SEARCH_LIMIT + nearViewQuery());
     if (seq !== searchSeq) return;
-    results = body.results;
+    results = distinctPlaces(body.results);   // in the engine's order, a row that reads as one before it left out
     didYouMean = body.didYouMean || null;
     hideCard();
     renderResults();
@@ -126,10 +129,10 @@ function markSelectedRow(index) {
 function selectResult(index) {
   const place = results[index];
   markSelectedRow(index);
+  collapseOnSmallScreens("half");
   showResults(results, index);
-  showCard(place);
+  showCard(place, results.length > 1 ? "Back to the list" : "Close");
   remember(place);
-  collapseOnSmallScreens();
 }
 
 function displayAll() {

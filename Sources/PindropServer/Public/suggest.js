@@ -1,15 +1,21 @@
 // Pindrop web app: search as you type, with recent addresses on top. Suggestions come once the
 // text is long enough (the server's suggestMinChars) and only the newest request's answer may fill the list. Every
-// picked or pinned address is remembered by the server; the last few (recentShown) lead the list, newest first.
-// When the server offers a correction, "Did you mean Helsinki?" heads the suggestions and asks again with it.
+// picked or pinned address is remembered by the server; the last few (recentShown) are the whole list while the field
+// is empty, and lead it, newest first, while the text typed matches them. Rows that would read the same (one name and
+// address twice: a hotel and its parking entrance, a town entered twice) are shown once. When the server offers a
+// correction, "Did you mean Helsinki?" heads the suggestions and asks again with it.
 import { $, element } from "./dom.js";
 import { api } from "./api.js";
 import { userApi } from "./account.js";
 import { setStatus, showMessage, setList } from "./panel.js";
 import { openSingle } from "./card.js";
-import { placeName, placeBody } from "./place.js";
+import { placeName, placeBody, distinctPlaces } from "./place.js";
 import { nearViewQuery } from "./map.js";
 import { enterMode } from "./modes.js";
+import { isPhone, setSheet } from "./sheet.js";
+
+const SHOWN = 8;              // suggestions listed at most
+const ASKED = 12;             // asked for, so that rows dropped as the same as another still leave SHOWN
 
 const q = $("q");
 const list = $("suggestions");
@@ -30,12 +36,13 @@ export function initSuggest(settings) {
     const text = q.value;
     if (text.trim().length < config.suggestMinChars) {
       state.seq++;
-      if (state.recent.length) render([]); else closeSuggestions();
+      if (state.recent.length) render([], "", null, text); else closeSuggestions();
       return;
     }
     state.timer = setTimeout(() => fetchSuggestions(text), 150);
   });
   q.addEventListener("focus", () => {
+    if (isPhone()) setSheet("full");            // room for the list under the field
     if (q.value.trim().length < config.suggestMinChars && state.recent.length) render([]);
   });
   q.addEventListener("blur", () => closeSuggestions());
@@ -80,14 +87,25 @@ export async function remember(place, whole) {
 
 // ---------- the list ----------
 
-/** Shows the recent addresses on top of `places`, and the server's `correction` before the places; `query` is the
- *  text the places answer (kept for tests). */
-function render(places, query, correction) {
+/** Text folded for matching: lower case, without accents. */
+const fold = (text) => String(text || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+
+/** Whether a recent address matches the text typed: every word typed starts a word of its name. */
+function matches(place, text) {
+  const words = fold(placeName(place) + " " + (place.name || "")).split(/[^\p{L}\p{N}]+/u);
+  return fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean).every((typed) => words.some((w) => w.startsWith(typed)));
+}
+
+/** Shows `places` (the answer to `query`) under the recent addresses that match the text `typed` (all of them for
+ *  none), and the server's `correction` before the places. */
+function render(places, query, correction, typed = query) {
   list.dataset.query = query || "";
-  const recentIDs = new Set(state.recent.map((p) => p.id));
-  state.shown = state.recent.map((place) => ({ place, recent: true }))
+  const recent = typed && typed.trim() ? state.recent.filter((p) => matches(p, typed)) : state.recent;
+  const recentIDs = new Set(recent.map((p) => p.id));
+  const rest = distinctPlaces(recent.concat(places)).filter((p) => !recentIDs.has(p.id)).slice(0, SHOWN);
+  state.shown = recent.map((place) => ({ place, recent: true }))
     .concat(correction ? [{ correction }] : [])
-    .concat(places.filter((p) => !recentIDs.has(p.id)).map((place) => ({ place, recent: false })));
+    .concat(rest.map((place) => ({ place, recent: false })));
   state.active = -1;
   list.replaceChildren();
   state.shown.forEach((item, index) => {
@@ -148,6 +166,7 @@ function choose(index) {
   }
   const place = item.place;
   closeSuggestions();
+  if (isPhone()) setSheet("half");
   enterMode("search");
   q.value = placeName(place);
   setList();
@@ -160,7 +179,7 @@ function choose(index) {
 async function fetchSuggestions(text) {
   const seq = ++state.seq;
   try {
-    const body = await api("/v1/suggest?q=" + encodeURIComponent(text) + "&limit=8&minChars=" + config.suggestMinChars + nearViewQuery());
+    const body = await api("/v1/suggest?q=" + encodeURIComponent(text) + "&limit=" + ASKED + "&minChars=" + config.suggestMinChars + nearViewQuery());
     if (seq !== state.seq || document.activeElement !== q) return;
     render(body.results, text, body.didYouMean);
   } catch (error) {

@@ -138,6 +138,13 @@ public final class UserDataStore: UserAccounts, Sendable {
                 CREATE INDEX recent_place_position ON recent_place(user_id, position);
                 """)
         }
+        // A place is kept whole: the address's suburb, county, state and country, the category's key, the kind and
+        // the bounding box were accepted and answered, then lost.
+        migrator.registerMigration("v3 whole places") { db in
+            for table in ["saved_place", "recent_place"] {
+                for column in UserDataPlaceColumns.addedInV3 { try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column)") }
+            }
+        }
         return migrator
     }
 
@@ -214,133 +221,5 @@ public final class UserDataStore: UserAccounts, Sendable {
 
     private static func describe(_ error: any Error) -> String {
         (error as? DatabaseError)?.message ?? String(describing: error)
-    }
-}
-
-/// One user's saved places and recent addresses in a `UserDataStore`: every statement is limited to the user's
-/// rows, so paging, counts, the saved cap, the recent de-duplication and the hundred kept are each user's own.
-struct UserPlaces: SavedPlaces, RecentPlaces {
-    let store: UserDataStore
-    let userID: Int64
-
-    // MARK: SavedPlaces
-
-    /// Saved places newest first, `limit` of them from the `offset`th.
-    func page(offset: Int, limit: Int) async throws -> [Place] {
-        try await store.read { [userID] db in
-            try Row.fetchAll(db, sql: "SELECT * FROM saved_place WHERE user_id = ? ORDER BY position DESC LIMIT ? OFFSET ?",
-                             arguments: [userID, min(max(0, limit), Int(Int64.max)), max(0, offset)]).map(UserDataPlaceColumns.place)
-        }
-    }
-
-    /// How many places are saved.
-    func count() async throws -> Int {
-        try await store.read { [userID] db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM saved_place WHERE user_id = ?", arguments: [userID]) ?? 0
-        }
-    }
-
-    /// Saves a place; saving it again keeps one copy, refreshed with the new data, in its original position.
-    func save(_ place: Place) async throws {
-        try await store.write { [userID] db in
-            try db.execute(sql: """
-                INSERT INTO saved_place (user_id, \(UserDataPlaceColumns.names), position)
-                VALUES (?, \(UserDataPlaceColumns.placeholders),
-                        (SELECT COALESCE(MAX(position), 0) + 1 FROM saved_place WHERE user_id = ?))
-                ON CONFLICT(user_id, id) DO UPDATE SET \(UserDataPlaceColumns.updates)
-                """, arguments: [userID] + UserDataPlaceColumns.arguments(place) + [userID])
-        }
-    }
-
-    /// Removes a place; returns whether it was saved.
-    @discardableResult func remove(id: String) async throws -> Bool {
-        try await store.write { [userID] db in
-            try db.execute(sql: "DELETE FROM saved_place WHERE user_id = ? AND id = ?", arguments: [userID, id])
-            return db.changesCount > 0
-        }
-    }
-
-    /// Whether the id is saved.
-    func contains(id: String) async throws -> Bool {
-        try await store.read { [userID] db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM saved_place WHERE user_id = ? AND id = ?)",
-                              arguments: [userID, id]) ?? false
-        }
-    }
-
-    // MARK: RecentPlaces
-
-    /// Recent places newest first, `limit` of them from the `offset`th.
-    func recent(offset: Int, limit: Int) async throws -> [Place] {
-        try await store.read { [userID] db in
-            try Row.fetchAll(db, sql: "SELECT * FROM recent_place WHERE user_id = ? ORDER BY position DESC LIMIT ? OFFSET ?",
-                             arguments: [userID, max(0, limit), max(0, offset)]).map(UserDataPlaceColumns.place)
-        }
-    }
-
-    /// Records a place as the newest, moving it up (and refreshing it) if it was already there; the same address
-    /// twice in a row (same id, or same `displayName` under another id) is kept once, as the newer. The newest
-    /// `UserDataStore.recentKept` are kept.
-    func remember(_ place: Place) async throws {
-        try await store.write { [userID] db in
-            try db.execute(sql: """
-                DELETE FROM recent_place WHERE user_id = ? AND display_name = ? AND id != ?
-                AND position = (SELECT MAX(position) FROM recent_place WHERE user_id = ?)
-                """, arguments: [userID, place.displayName, place.id, userID])
-            try db.execute(sql: """
-                INSERT INTO recent_place (user_id, \(UserDataPlaceColumns.names), position)
-                VALUES (?, \(UserDataPlaceColumns.placeholders),
-                        (SELECT COALESCE(MAX(position), 0) + 1 FROM recent_place WHERE user_id = ?))
-                ON CONFLICT(user_id, id) DO UPDATE SET \(UserDataPlaceColumns.updates), position = excluded.position
-                """, arguments: [userID] + UserDataPlaceColumns.arguments(place) + [userID])
-            try db.execute(sql: """
-                DELETE FROM recent_place WHERE user_id = ? AND position <= (
-                    SELECT position FROM recent_place WHERE user_id = ? ORDER BY position DESC LIMIT 1 OFFSET ?)
-                """, arguments: [userID, userID, UserDataStore.recentKept])
-        }
-    }
-}
-
-/// How a `Place` is laid out in the user data tables: one column per field, coordinates as two columns (and,
-/// since "v2 users", the owner's `user_id` before them, which the statements bind themselves).
-enum UserDataPlaceColumns {
-    static let all = ["id", "name", "display_name", "latitude", "longitude", "country_code", "admin1", "population",
-                      "category", "house_number", "street", "postcode", "town", "source"]
-
-    /// The v1 tables' place columns, as the v1 migrations made them: frozen, never edit.
-    static let definitions = """
-        id TEXT PRIMARY KEY NOT NULL,
-        name TEXT NOT NULL,
-        display_name TEXT NOT NULL,
-        latitude REAL NOT NULL,
-        longitude REAL NOT NULL,
-        country_code TEXT,
-        admin1 TEXT,
-        population INTEGER NOT NULL DEFAULT 0,
-        category TEXT,
-        house_number TEXT,
-        street TEXT,
-        postcode TEXT,
-        town TEXT,
-        source TEXT
-        """
-
-    static let names = all.joined(separator: ", ")
-    static let placeholders = all.map { _ in "?" }.joined(separator: ", ")
-    static let updates = all.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-
-    static func arguments(_ place: Place) -> StatementArguments {
-        let a = place.address
-        return [place.id, place.name, place.displayName, place.coordinate.latitude, place.coordinate.longitude,
-                place.countryCode, place.admin1, place.population, place.category,
-                a?.houseNumber, a?.street, a?.postcode, a?.town, place.source]
-    }
-
-    static func place(_ row: Row) -> Place {
-        let address = Address(houseNumber: row["house_number"], street: row["street"], postcode: row["postcode"], town: row["town"])
-        return Place(id: row["id"], name: row["name"], displayName: row["display_name"],
-                     coordinate: Coordinate(latitude: row["latitude"], longitude: row["longitude"]),
-                     countryCode: row["country_code"], admin1: row["admin1"], population: row["population"],
-                     category: row["category"], address: address.isEmpty ? nil : address, source: row["source"])
     }
 }

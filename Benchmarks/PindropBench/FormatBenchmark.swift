@@ -1,0 +1,68 @@
+import Foundation
+import PindropCore
+import PindropTesting
+
+/// `pindrop-bench format [--cases DIR] [--rounds N] [--passes N]`: the cost of writing an address as its country
+/// does (`AddressFormatter`), per address, over every one of OpenCage's test cases (../shared/address-formatting/
+/// testcases, or `--cases`), beside two baselines in the same run over the same parts: the one-rule line Pindrop
+/// wrote before (`Address.formatted(countryCode:)`: street and number in one of two orders, then postcode and town)
+/// and the parts plainly joined by ", ". Each round times every method over all cases `--passes` times on the
+/// thread's CPU clock, the methods taking turns; the table has the medians of the rounds. First use (reading the
+/// templates and compiling every country's form) is timed once, apart. The cases that come out as expected are
+/// counted, so a fast wrong formatter does not pass unseen.
+func runFormatBenchmark(arguments: [String]) throws {
+    let rounds = Int(option("--rounds", in: arguments) ?? "") ?? 7
+    let passes = Int(option("--passes", in: arguments) ?? "") ?? 200
+    guard let folder = option("--cases", in: arguments) ?? AddressFormatCases.folder(besides: FileManager.default.currentDirectoryPath)
+    else { throw PindropError.invalidInput("no test cases: give --cases DIR (OpenCage's testcases/) or run beside ../shared") }
+    let cases = try AddressFormatCases.load(from: folder)
+
+    let started = threadCPUNanos()
+    _ = AddressFormatter.shared
+    say("address formatter: first use (templates read, every country's form compiled) \(String(format: "%.1f", (threadCPUNanos() - started) / 1e6)) ms CPU")
+
+    let parts = cases.map(\.parts)
+    let addresses = parts.map(oneRuleAddress)
+    let countryCodes = parts.map { $0.countryCode?.uppercased() }
+    let passing = zip(cases, parts).count { AddressFormatter.format($1, abbreviate: $0.abbreviate) == $0.expected }
+    say("\(cases.count) test-case addresses from \(folder); written as expected: \(passing)")
+
+    let methods: [(name: String, run: () -> Int)] = [
+        ("AddressFormatter (the country's template)", { parts.reduce(0) { $0 + AddressFormatter.format($1).utf8.count } }),
+        ("AddressFormatter, single line", { parts.reduce(0) { $0 + AddressFormatter.format($1, singleLine: true).utf8.count } }),
+        ("baseline: one-rule line, Address.formatted", {
+            zip(addresses, countryCodes).reduce(0) { $0 + $1.0.formatted(countryCode: $1.1).utf8.count }
+        }),
+        ("baseline: the same parts joined by \", \"", { addresses.reduce(0) { $0 + plainJoin($1).utf8.count } }),
+    ]
+    var perAddress = [[Double]](repeating: [], count: methods.count)
+    var written = 0
+    for _ in 0..<rounds {
+        for (m, method) in methods.enumerated() {
+            let t = threadCPUNanos()
+            for _ in 0..<passes { written &+= method.run() }
+            perAddress[m].append((threadCPUNanos() - t) / Double(passes * cases.count))
+        }
+    }
+    say("ns per address (thread CPU, median of \(rounds) rounds of \(passes) passes; \(written) bytes written):")
+    for (m, method) in methods.enumerated() {
+        let sorted = perAddress[m].sorted()
+        say("  " + method.name.padding(toLength: 46, withPad: " ", startingAt: 0)
+            + String(format: "%8.0f ns   (rounds %.0f–%.0f)", sorted[sorted.count / 2], sorted.first!, sorted.last!))
+    }
+}
+
+/// The parts as the one-rule writer takes them: the first of each main component's usual aliases.
+private func oneRuleAddress(_ parts: AddressParts) -> Address {
+    func first(_ names: String...) -> String? { names.lazy.compactMap { parts[$0] }.first }
+    return Address(houseNumber: first("house_number", "housenumber", "street_number"),
+                   street: first("road", "street", "pedestrian", "footway", "path", "square"),
+                   postcode: first("postcode", "postal_code"), town: first("city", "town", "village", "hamlet", "municipality"),
+                   suburb: first("suburb", "neighbourhood", "city_district"), county: first("county"),
+                   state: first("state", "province"), country: first("country"))
+}
+
+/// Every part there, in the order of `Address`, joined by ", ".
+private func plainJoin(_ a: Address) -> String {
+    [a.houseNumber, a.street, a.postcode, a.town, a.suburb, a.county, a.state, a.country].compactMap { $0 }.joined(separator: ", ")
+}

@@ -1,0 +1,163 @@
+/// Writes an address the way its country writes it: "350 5th Avenue\nNew York, NY 10118\nUnited States of
+/// America", "Mannerheimintie 16\n00100 Helsinki\nFinland", the British postcode on its own line, a Japanese address
+/// from the prefecture down. It follows OpenCage's address-formatting templates (251 countries and territories,
+/// MIT; `address-formats.json` and its licence in PindropCore's resources): the country's template, the
+/// components' aliases, its rewrites, state and county codes, the fallback form for an address with neither road
+/// nor postcode, and the tidying of the written text. Every template and rule is compiled once, when the formatter
+/// is first used; a call reads the compiled forms and writes bytes.
+public struct AddressFormatter: Sendable {
+    let components: AddressComponents
+    let templates: [AddressTemplate]
+    /// Per template: the slots whose values can still reach the text after the rewrites (the template's own, and the
+    /// state and county the codes are read from). The other components are not rewritten: nothing would show it.
+    let rewrittenSlots: [[Int]]
+    let defaultFormat: CountryFormat
+    /// Forms by the code's two letters, A-Z × A-Z; nil where no rule, code or language names the country.
+    let countries: [CountryFormat?]
+    /// By language: the abbreviations of each component ("Avenue" → "Ave" in a road).
+    let abbreviations: [[Abbreviation]]
+    let postcodeRange, postcodePair: TextPattern
+
+    /// A component's abbreviations in one language.
+    struct Abbreviation: Sendable {
+        let slot: Int
+        let rewrites: [TextRewrite]
+        /// Which values hold one of the long words.
+        let filter: BytePrefilter
+    }
+
+    /// The formatter of the templates shipped with PindropCore, made at first use.
+    public static let shared: AddressFormatter = {
+        do {
+            return try AddressFormatter(data: AddressFormatData.bundled())
+        } catch {
+            fatalError("the address templates cannot be read: \((error as? PindropError)?.message ?? "\(error)")")
+        }
+    }()
+
+    init(data: AddressFormatData) throws(PindropError) {
+        let components = try AddressComponents(data.components)
+        self.components = components
+        templates = try data.templates.map { text throws(PindropError) in
+            try AddressTemplate(text) { components.slotByName[$0] }
+        }
+        let codeSlots = [components.state, components.county, components.stateCode, components.countyCode]
+        rewrittenSlots = templates.map { template in template.slots + codeSlots.filter { !template.slots.contains($0) } }
+        let languages = data.abbreviations.keys.sorted()
+        let languageIndex = Dictionary(uniqueKeysWithValues: languages.enumerated().map { ($1, $0) })
+        abbreviations = try languages.map { language throws(PindropError) in
+            try Self.abbreviations(data.abbreviations[language] ?? [], components: components)
+        }
+        guard let fallbackRules = data.countries["default"], fallbackRules.address != nil, fallbackRules.fallback != nil else {
+            throw .invalidInput("address rules: the default form needs both templates")
+        }
+        defaultFormat = try CountryFormat(code: "", rules: fallbackRules, data: data, languageIndex: languageIndex,
+                                          components: components)
+        var countries = [CountryFormat?](repeating: nil, count: 26 * 26)
+        let codes = Set(data.countries.keys).union(data.stateCodes.keys).union(data.countyCodes.keys).union(data.countryLanguages.keys)
+        for code in codes {
+            guard let n = Self.countryIndex(code) else { continue }
+            countries[n] = try CountryFormat(code: code, rules: data.countries[code], data: data, languageIndex: languageIndex,
+                                             components: components)
+        }
+        self.countries = countries
+        postcodeRange = try TextPattern("\\d+;\\d+")
+        postcodePair = try TextPattern("^(\\d{5}),\\d{5}")
+    }
+
+    /// One language's abbreviations, each a rewrite of the long word where it stands as a word: `(^|\s)Avenue\b`.
+    static func abbreviations(_ entries: [AddressFormatData.ComponentAbbreviations],
+                              components: AddressComponents) throws(PindropError) -> [Abbreviation] {
+        var compiled: [Abbreviation] = []
+        for entry in entries {
+            guard let slot = components.slotByName[entry.component] else { continue }
+            var rewrites: [TextRewrite] = [], filter = BytePrefilter()
+            for pair in entry.pairs {
+                guard pair.count == 2 else { throw .invalidInput("address abbreviations: not a [long, short] pair") }
+                rewrites.append(TextRewrite(pattern: try TextPattern("(^|\\s)" + literalPattern(pair[0]) + "\\b"),
+                                            replacement: PatternReplacement("$1" + pair[1])))
+                filter.add(word: pair[0])
+            }
+            compiled.append(Abbreviation(slot: slot, rewrites: rewrites, filter: filter))
+        }
+        return compiled
+    }
+
+    /// `text` as a pattern that matches it literally.
+    static func literalPattern(_ text: String) -> String {
+        var out = ""
+        for c in text.unicodeScalars {
+            if "\\^$.|?*+()[]{}".unicodeScalars.contains(c) { out.append("\\") }
+            out.unicodeScalars.append(c)
+        }
+        return out
+    }
+
+    /// Where a two-letter code's form is kept: A-Z × A-Z, any case; nil for anything else.
+    static func countryIndex(_ code: String) -> Int? {
+        var letters = code.utf8.makeIterator()
+        guard let a = letters.next(), let b = letters.next(), letters.next() == nil else { return nil }
+        let (x, y) = (Int(a | 0x20) - 0x61, Int(b | 0x20) - 0x61)
+        guard (0..<26).contains(x), (0..<26).contains(y), a & 0x80 == 0, b & 0x80 == 0 else { return nil }
+        return x * 26 + y
+    }
+
+    /// The form for a two-letter code, when the templates name the country.
+    func country(_ code: String) -> CountryFormat? { Self.countryIndex(code).flatMap { countries[$0] } }
+
+    /// `parts` written as their country writes them, one line under another (or, with `singleLine`, the lines
+    /// joined by ", "); with `abbreviate`, common words shortened as the country's languages do ("Avenue" → "Ave").
+    /// Empty when no part can be written.
+    public static func format(_ parts: AddressParts, singleLine: Bool = false, abbreviate: Bool = false) -> String {
+        shared.format(parts, singleLine: singleLine, abbreviate: abbreviate)
+    }
+
+    /// `parts` written as their country writes them (see the static `format`).
+    public func format(_ parts: AddressParts, singleLine: Bool = false, abbreviate: Bool = false) -> String {
+        var values = parts.values
+        if values.count < components.count { values += repeatElement(nil, count: components.count - values.count) }
+        var others = parts.others
+        let resolved = resolveCountry(&values)
+        let form = resolved?.form ?? defaultFormat
+        sanitize(&values, &others)
+        components.fillFromAliases(&values, districtIsNeighbourhood: resolved?.form?.districtIsNeighbourhood ?? (resolved == nil))
+        let hasRoadOrPostcode = values[components.road] != nil || values[components.postcode] != nil
+        let template = hasRoadOrPostcode ? form.address ?? defaultFormat.address! : form.fallback ?? defaultFormat.fallback!
+        fixNumericCountry(&values)
+        rewrite(&values, &others, by: form, slots: rewrittenSlots[template])
+        if resolved != nil { addCodes(&values, form: form) }
+        if others.count == 1 {
+            values[components.attention] = others.first?.value
+        } else if !others.isEmpty {
+            values[components.attention] = others.sorted { $0.key < $1.key }.map(\.value).joined(separator: ", ")
+        }
+        if abbreviate { self.abbreviate(&values, languages: form.languages) }
+        var text: [UInt8] = []
+        text.reserveCapacity(256)
+        templates[template].render(values, into: &text)
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(256)
+        AddressText.clean(&text, scratch: &scratch)
+        AddressText.distinctParts(&text, scratch: &scratch)
+        if !form.postformat.isEmpty, text.withUnsafeBufferPointer({ form.postformatFilter.mayMatch($0) }) {
+            for rule in form.postformat { _ = rule.pattern.replaceFirst(in: &text, with: rule.replacement) }
+        }
+        AddressText.clean(&text, scratch: &scratch)
+        return Self.string(text, singleLine: singleLine)
+    }
+
+    /// The cleaned text (which ends in a newline) as a string, without its last newline; with `singleLine`, the
+    /// lines joined by ", ".
+    static func string(_ text: [UInt8], singleLine: Bool) -> String {
+        let length = text.last == AddressText.newline ? text.count - 1 : text.count
+        guard singleLine, text[..<length].contains(AddressText.newline) else {
+            return String(decoding: text[..<length], as: UTF8.self)
+        }
+        var joined: [UInt8] = []
+        joined.reserveCapacity(length + 16)
+        for b in text[..<length] {
+            if b == AddressText.newline { joined += [AddressText.comma, AddressText.space] } else { joined.append(b) }
+        }
+        return String(decoding: joined, as: UTF8.self)
+    }
+}

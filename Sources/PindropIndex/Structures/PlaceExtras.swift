@@ -1,0 +1,66 @@
+import PindropCore
+
+/// What a street-level row keeps beyond its name, point and kind: its OSM id, its category and the key it is a value
+/// of (Nominatim's type and class), its address, its other names and extra tags (`Place.tags`), and its box. Stored as
+/// the row's extras, fields separated by U+001F in a fixed order (`PlaceTable.appendExtras` writes them), the tags as
+/// key and value pairs separated by U+001E.
+struct PlaceExtras {
+    var id: String
+    var category: String?
+    var categoryKey: String?
+    var address: Address
+    var tags: [String: String]?
+    var box: BoundingBox?
+
+    /// The separator between fields, and the one between a tag's key and value and between tags.
+    static let fieldSeparator: UInt8 = 0x1F
+    static let tagSeparator: UInt8 = 0x1E
+    /// The fields, in their stored order.
+    static let fieldCount = 16
+
+    init(id: String, category: String?, categoryKey: String?, address: Address, tags: [String: String]? = nil, box: BoundingBox? = nil) {
+        self.id = id; self.category = category; self.categoryKey = categoryKey; self.address = address; self.tags = tags; self.box = box
+    }
+
+    /// From the stored fields: id, category, house number, street, postcode, town, suburb, county, state, country,
+    /// category key, neighbourhood, addr:place, kind of town, tags, box.
+    init(fields f: UnsafeBufferPointer<String?>, id: String) {
+        self.init(id: id, category: f[1], categoryKey: f[10],
+                  address: Address(houseNumber: f[2], street: f[3], postcode: f[4], town: f[5], suburb: f[6], county: f[7], state: f[8],
+                                   country: f[9], neighbourhood: f[11], place: f[12], townKind: f[13]),
+                  tags: f[14].map(Self.tags(decoding:)), box: f[15].flatMap(Self.box(decoding:)))
+    }
+
+    /// The fields as stored, in order (nil for an empty one).
+    var fields: [String?] {
+        [id, category, address.houseNumber, address.street, address.postcode, address.town, address.suburb, address.county, address.state,
+         address.country, categoryKey, address.neighbourhood, address.place, address.townKind, tags.flatMap(Self.encoded),
+         box.map { "\($0.south),\($0.west),\($0.north),\($0.east)" }]
+    }
+
+    /// Tags as stored: key, value, key, value… separated by U+001E, sorted by key.
+    static func encoded(_ tags: [String: String]) -> String? {
+        guard !tags.isEmpty else { return nil }
+        let separator = String(UnicodeScalar(tagSeparator))
+        return tags.sorted { $0.key < $1.key }.flatMap { [clean($0.key), clean($0.value)] }.joined(separator: separator)
+    }
+
+    /// A tag's key or value with no separator in it.
+    private static func clean(_ text: String) -> String {
+        text.unicodeScalars.contains { $0.value == UInt32(tagSeparator) || $0.value == UInt32(fieldSeparator) }
+            ? String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 })) : text
+    }
+
+    static func tags(decoding text: String) -> [String: String] {
+        let parts = text.split(separator: Character(UnicodeScalar(tagSeparator)), omittingEmptySubsequences: false)
+        var tags: [String: String] = [:]
+        for i in stride(from: 0, to: parts.count - 1, by: 2) { tags[String(parts[i])] = String(parts[i + 1]) }
+        return tags
+    }
+
+    static func box(decoding text: String) -> BoundingBox? {
+        let numbers = text.split(separator: ",").compactMap { Double($0) }
+        guard numbers.count == 4 else { return nil }
+        return BoundingBox(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3])
+    }
+}
