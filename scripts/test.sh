@@ -20,7 +20,11 @@ export PINDROP_COASTLINE
 eval "$(scripts/postgres-cluster.sh start)"
 trap 'scripts/postgres-cluster.sh stop "$PINDROP_PG_CLUSTER"' EXIT
 swift build --build-tests
-swift test 2>&1 | tee /tmp/pindrop-swift-test.log
+# The suites that time an answer against a deadline (a timeout, health while every core is busy, a paced upstream)
+# run on their own after the rest: beside the whole suite, other tests hold the cores and threads they measure.
+timed='HeavyRoutesTests|ProviderErrorTests|ProviderSetupTests|MusicBrainzServerTests|MusicPolitenessTests'
+swift test --skip "$timed" 2>&1 | tee /tmp/pindrop-swift-test.log
+swift test --skip-build --filter "$timed"
 # The PostgreSQL suites must have run and passed, not been skipped.
 if ! grep -q 'Suite "PostgreSQL store.* passed after' /tmp/pindrop-swift-test.log; then
     echo "the PostgreSQL suites did not run" >&2

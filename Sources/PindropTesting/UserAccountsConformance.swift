@@ -84,9 +84,10 @@ public struct UserAccountsConformance: Sendable {
             try require(try await store.user(withToken: aliceToken)?.name == "alice", "alice's token finds alice")
             try require(try await store.user(withToken: bobToken)?.name == "bob", "bob's token finds bob")
             try require(try await store.users().map(\.name) == ["alice", "bob"], "users are listed oldest first")
-            // Each says when it was added: just now, and alice no later than bob (stores keep whole seconds).
+            // Each says when it was added: just now (within minutes, as a busy machine allows; a time zone slip is
+            // half an hour or more), and alice no later than bob (stores keep whole seconds).
             let added = try await store.users().map(\.added)
-            try require(added.allSatisfy { $0.map { abs($0.timeIntervalSinceNow) < 120 } ?? false }, "each user was added just now: \(added)")
+            try require(added.allSatisfy { $0.map { abs($0.timeIntervalSinceNow) < 1_500 } ?? false }, "each user was added just now: \(added)")
             try require(added[0]! <= added[1]!, "alice was added before bob")
             let changed = String(aliceToken.dropLast()) + (aliceToken.last == "A" ? "B" : "A")
             for wrong in [changed, aliceToken + "x", String(aliceToken.dropLast()), "", "alice", aliceToken.uppercased()] where wrong != aliceToken {

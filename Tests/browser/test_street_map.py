@@ -42,7 +42,7 @@ def test_most_named_streets_in_view_carry_their_name_at_zoom_16(browser, server,
     in_view = street_names_in_view(browser, server, 16)
     named = {s["name"] for s in js(browser, "return pindrop.streetLabels.streets()")}
     assert len(in_view) >= 15, in_view
-    assert named <= in_view | named and named, "every name drawn is a street of the view"
+    assert named, "no street carries its name"
     share = len(named & in_view) / len(in_view)
     print("%s: %d of %d named streets in view carry their name (%.0f%%)" % (place, len(named & in_view), len(in_view), share * 100))
     assert share >= 0.6, "only %d of %d streets named: %s" % (len(named & in_view), len(in_view), sorted(in_view - named)[:12])

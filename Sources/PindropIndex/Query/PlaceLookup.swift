@@ -10,10 +10,10 @@ struct PlaceLookup {
         answers = Answers(contents: contents)
     }
 
-    /// A place by id ("geonames:2988507", "osm:node/240109189"); nil for an unknown or foreign id.
+    /// A place by id ("geonames:2988507", "osm:node/240109189", "postcode:li:9490"); nil for an unknown or foreign id.
     func place(id: String) -> Place? {
         switch PlaceID(id) {
-        case .osm?:
+        case .osm?, .postcode?:
             let key = IndexContents.idKey(id), rows = contents.rowsByID
             let first = firstIndex(in: rows.indices) { rows[$0] >= key }
             // Ids may share a key: each row found is checked by its id.
