@@ -244,10 +244,7 @@ struct StoredPlaces: GeoNamesSource, StreetDataSource {
         }
         let records = try await rows.records(count: dataset.places)
         var features = OSMFeatures()
-        try await rows.readPoints(into: &features)
-        try await rows.readLines(into: &features)
-        try await rows.readAreas(into: &features)
-        try await rows.readMapShapes(into: &features)
+        try await rows.readFeatures(into: &features)
         return StoredPlaces(dataset: dataset, countryRows: countries, admin1: admin1, records: records, features: features)
     }
 }
@@ -279,79 +276,12 @@ struct PlaceRowReader {
         }
         return records
     }
-
-    private static func address(_ parts: (String?, String?, String?, String?)) -> Address {
-        Address(houseNumber: parts.0, street: parts.1, postcode: parts.2, town: parts.3)
-    }
-
-    /// The address points and the venues.
-    func readPoints(into features: inout OSMFeatures) async throws {
-        for try await row in try await query("""
-            SELECT id, latitude, longitude, house_number, street, postcode, town FROM \(schema).osm_address ORDER BY seq
-            """) {
-            let (id, lat, lon, number, street, postcode, town) = try row.decode((String, Double, Double, String?, String?, String?, String?).self)
-            features.addressPoints.append(OSMAddressPoint(id: id, coordinate: Coordinate(latitude: lat, longitude: lon),
-                                                          address: Self.address((number, street, postcode, town))))
-        }
-        for try await row in try await query("""
-            SELECT id, name, category, category_key, latitude, longitude, has_address, address_is_tagged,
-                   house_number, street, postcode, town FROM \(schema).osm_venue ORDER BY seq
-            """) {
-            let (id, name, category, key, lat, lon, hasAddress, tagged, number, street, postcode, town) =
-                try row.decode((String, String, String, String, Double, Double, Bool, Bool, String?, String?, String?, String?).self)
-            features.venues.append(OSMVenue(id: id, name: name, category: category, categoryKey: key,
-                                            coordinate: Coordinate(latitude: lat, longitude: lon),
-                                            address: hasAddress ? Self.address((number, street, postcode, town)) : nil, addressIsTagged: tagged))
-        }
-    }
-
-    /// The streets and the buildings.
-    func readLines(into features: inout OSMFeatures) async throws {
-        for try await row in try await query("SELECT id, name, highway, ST_AsBinary(line) FROM \(schema).osm_street ORDER BY seq") {
-            let (id, name, highway, wkb) = try row.decode((String, String, String, ByteBuffer).self)
-            features.streets.append(OSMStreet(id: id, name: name, highway: highway,
-                                              points: try WKB.lines(Array(buffer: wkb)).first ?? []))
-        }
-        for try await row in try await query("SELECT id, kind, name, ST_AsBinary(outlines) FROM \(schema).osm_building ORDER BY seq") {
-            let (id, kind, name, wkb) = try row.decode((String, String, String?, ByteBuffer).self)
-            features.buildings.append(OSMBuilding(id: id, kind: kind, name: name, outlines: try WKB.lines(Array(buffer: wkb))))
-        }
-    }
-
-    /// The areas; an import from before areas has no area table.
-    func readAreas(into features: inout OSMFeatures) async throws {
-        let hasAreas = try await query("SELECT to_regclass('\(schema).osm_area') IS NOT NULL").decode(Bool.self).reduce(false) { $0 || $1 }
-        guard hasAreas else { return }
-        for try await row in try await query("""
-            SELECT id, name, level, admin_level, localized_names, ST_AsBinary(rings) FROM \(schema).osm_area ORDER BY seq
-            """) {
-            let (id, name, level, adminLevel, localized, wkb) = try row.decode((String, String, Int16, Int16, [String], ByteBuffer).self)
-            guard let level = AreaLevel(rawValue: Int(level)) else { continue }
-            let names = Dictionary(localized.map { entry in
-                let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-            }, uniquingKeysWith: { first, _ in first })
-            features.areas.append(OSMArea(id: id, name: name, level: level, adminLevel: adminLevel == 0 ? nil : Int(adminLevel),
-                                          localizedNames: names, rings: try WKB.lines(Array(buffer: wkb))))
-        }
-    }
-}
-
-extension PlaceRowReader {
-    /// What else the map draws; an import from before map shapes has no such table, and a kind this build does not
-    /// know is left out.
-    func readMapShapes(into features: inout OSMFeatures) async throws {
-        let hasTable = try await query("SELECT to_regclass('\(schema).osm_map_shape') IS NOT NULL").decode(Bool.self).reduce(false) { $0 || $1 }
-        guard hasTable else { return }
-        for try await row in try await query("SELECT id, kind, category, name, ST_AsBinary(lines) FROM \(schema).osm_map_shape ORDER BY seq") {
-            let (id, kind, category, name, wkb) = try row.decode((String, String, String?, String?, ByteBuffer).self)
-            guard let kind = MapFeature.Kind(rawValue: kind) else { continue }
-            features.mapShapes.append(MapFeature(kind: kind, id: id, name: name, category: category, lines: try WKB.lines(Array(buffer: wkb))))
-        }
-    }
 }
 
 extension OSMFeatures {
     /// Whether nothing street-level is held.
-    var isEmpty: Bool { addressPoints.isEmpty && streets.isEmpty && venues.isEmpty && buildings.isEmpty && areas.isEmpty && mapShapes.isEmpty }
+    var isEmpty: Bool {
+        addressPoints.isEmpty && streets.isEmpty && venues.isEmpty && buildings.isEmpty && areas.isEmpty && interpolations.isEmpty
+            && entrances.isEmpty && mapShapes.isEmpty
+    }
 }

@@ -178,58 +178,9 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
     }
 
     private func copyStreetLevel(_ features: OSMFeatures, on connection: PostgresConnection) async throws {
-        func address(_ a: Address?, into rows: inout CopyRows) {
-            rows.text(a?.houseNumber); rows.text(a?.street); rows.text(a?.postcode); rows.text(a?.town)
+        for table in OSMFeatureTables.copies {
+            try await copy(table.rows(features).bytes, into: table.table, columns: table.columns, on: connection)
         }
-        var rows = CopyRows()
-        for (seq, a) in features.addressPoints.enumerated() {
-            rows.integer(seq); rows.text(a.id); rows.double(a.coordinate.latitude); rows.double(a.coordinate.longitude)
-            address(a.address, into: &rows); rows.endRow()
-        }
-        try await copy(rows.bytes, into: "osm_address", columns: ["seq", "id", "latitude", "longitude",
-                                                                            "house_number", "street", "postcode", "town"], on: connection)
-        rows = CopyRows()
-        for (seq, v) in features.venues.enumerated() {
-            rows.integer(seq); rows.text(v.id); rows.text(v.name); rows.text(v.category); rows.text(v.categoryKey)
-            rows.double(v.coordinate.latitude); rows.double(v.coordinate.longitude)
-            rows.bool(v.address != nil); rows.bool(v.addressIsTagged); address(v.address, into: &rows); rows.endRow()
-        }
-        try await copy(rows.bytes, into: "osm_venue", columns: ["seq", "id", "name", "category", "category_key", "latitude",
-                                                                          "longitude", "has_address", "address_is_tagged",
-                                                                          "house_number", "street", "postcode", "town"], on: connection)
-        rows = CopyRows()
-        for (seq, s) in features.streets.enumerated() {
-            rows.integer(seq); rows.text(s.id); rows.text(s.name); rows.text(s.highway); rows.geometry(WKB.lineString(s.points))
-            rows.endRow()
-        }
-        try await copy(rows.bytes, into: "osm_street", columns: ["seq", "id", "name", "highway", "line"], on: connection)
-        rows = CopyRows()
-        for (seq, b) in features.buildings.enumerated() {
-            rows.integer(seq); rows.text(b.id); rows.text(b.kind); rows.text(b.name); rows.geometry(WKB.multiLineString(b.outlines))
-            rows.endRow()
-        }
-        try await copy(rows.bytes, into: "osm_building", columns: ["seq", "id", "kind", "name", "outlines"], on: connection)
-        rows = CopyRows()
-        for (seq, a) in features.areas.enumerated() {
-            rows.integer(seq); rows.text(a.id); rows.text(a.name); rows.integer(a.level.rawValue); rows.integer(a.adminLevel ?? 0)
-            rows.textArray(a.localizedNames.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
-            rows.geometry(WKB.multiLineString(a.rings))
-            rows.endRow()
-        }
-        try await copy(rows.bytes, into: "osm_area", columns: ["seq", "id", "name", "level", "admin_level", "localized_names", "rings"],
-                       on: connection)
-        try await copyMapShapes(features.mapShapes, on: connection)
-    }
-
-    /// What else the map draws (water, parks, land use, railways, unnamed roads): kind, category, name and lines.
-    private func copyMapShapes(_ shapes: [MapFeature], on connection: PostgresConnection) async throws {
-        var rows = CopyRows()
-        for (seq, shape) in shapes.enumerated() {
-            rows.integer(seq); rows.text(shape.id); rows.text(shape.kind.rawValue); rows.text(shape.category); rows.text(shape.name)
-            rows.geometry(WKB.multiLineString(shape.lines))
-            rows.endRow()
-        }
-        try await copy(rows.bytes, into: "osm_map_shape", columns: ["seq", "id", "kind", "category", "name", "lines"], on: connection)
     }
 
     /// Sends encoded rows through one COPY, in pieces of 1 MB.

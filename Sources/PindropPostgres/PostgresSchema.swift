@@ -116,90 +116,7 @@ enum PostgresSchema {
                 \(location)
             )
             """,
-        ] + osmTables(in: schema, location: location)
-    }
-
-    /// The tables of the OpenStreetMap features of one import, in `schema`; `location` the generated point column.
-    private static func osmTables(in schema: String, location: String) -> [String] {
-        [
-            """
-            CREATE TABLE \(schema).osm_address (
-                seq integer PRIMARY KEY,
-                id text NOT NULL,
-                latitude float8 NOT NULL,
-                longitude float8 NOT NULL,
-                house_number text, street text, postcode text, town text,
-                \(location)
-            )
-            """,
-            """
-            CREATE TABLE \(schema).osm_venue (
-                seq integer PRIMARY KEY,
-                id text NOT NULL,
-                name text NOT NULL,
-                category text NOT NULL,
-                category_key text NOT NULL,
-                latitude float8 NOT NULL,
-                longitude float8 NOT NULL,
-                has_address boolean NOT NULL,
-                address_is_tagged boolean NOT NULL,
-                house_number text, street text, postcode text, town text,
-                \(location)
-            )
-            """,
-            """
-            CREATE TABLE \(schema).osm_street (
-                seq integer PRIMARY KEY,
-                id text NOT NULL,
-                name text NOT NULL,
-                highway text NOT NULL,
-                line geometry(LineString, 4326) NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE \(schema).osm_building (
-                seq integer PRIMARY KEY,
-                id text NOT NULL,
-                kind text NOT NULL,
-                name text,
-                outlines geometry(MultiLineString, 4326) NOT NULL
-            )
-            """,
-            areaTable(in: schema),
-            mapShapeTable(in: schema),
-        ]
-    }
-
-    /// What else the map draws: kind is MapFeature.Kind's name (water, waterway, park, landuse, railway, or street
-    /// for an unnamed road), category the tag value; an area's rings even-odd, as the engine draws them.
-    private static func mapShapeTable(in schema: String) -> String {
-        """
-        CREATE TABLE \(schema).osm_map_shape (
-            seq integer PRIMARY KEY,
-            id text NOT NULL,
-            kind text NOT NULL,
-            category text,
-            name text,
-            lines geometry(MultiLineString, 4326) NOT NULL
-        )
-        """
-    }
-
-    /// Boundaries and other areas: their rings, outer and inner alike (even-odd, as the engine reads them;
-    /// ST_BuildArea makes polygons of them). level is Core's AreaLevel; localized_names holds "de=Liechtenstein"
-    /// for name:de.
-    private static func areaTable(in schema: String) -> String {
-        """
-        CREATE TABLE \(schema).osm_area (
-            seq integer PRIMARY KEY,
-            id text NOT NULL,
-            name text NOT NULL,
-            level smallint NOT NULL,
-            admin_level smallint NOT NULL,
-            localized_names text[] NOT NULL,
-            rings geometry(MultiLineString, 4326) NOT NULL
-        )
-        """
+        ] + OSMFeatureTables.tables(in: schema, location: location)
     }
 
     /// What an import adds once the rows are in: a later duplicate GeoNames id replaces the earlier (as in the
@@ -213,17 +130,8 @@ enum PostgresSchema {
             "ALTER TABLE \(schema).geonames_place ADD PRIMARY KEY (geoname_id)",
             "CREATE INDEX ON \(schema).geonames_place USING gist (location)",
             "CREATE INDEX ON \(schema).geonames_place USING gin (name gin_trgm_ops)",
-            "CREATE INDEX ON \(schema).osm_address USING gist (location)",
-            "CREATE INDEX ON \(schema).osm_venue USING gist (location)",
-            "CREATE INDEX ON \(schema).osm_venue USING gin (name gin_trgm_ops)",
-            "CREATE INDEX ON \(schema).osm_street USING gist (line)",
-            "CREATE INDEX ON \(schema).osm_building USING gist (outlines)",
-            "CREATE INDEX ON \(schema).osm_area USING gist (rings)",
-            "CREATE INDEX ON \(schema).osm_map_shape USING gist (lines)",
             "ANALYZE \(schema).geonames_place",
-            "ANALYZE \(schema).osm_address",
-            "ANALYZE \(schema).osm_venue",
-        ]
+        ] + OSMFeatureTables.indexes(in: schema)
     }
 
     /// Brings schema `pindrop` up to date: the missing migrations in order, in one transaction, under a lock so

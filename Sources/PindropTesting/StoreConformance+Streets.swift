@@ -145,7 +145,7 @@ extension StoreConformance {
         Check(description: "nearby pages: every place within the radius once, by distance then id, with the total on every page") { s in
             let centre = Coordinate(latitude: 60.1699, longitude: 24.9384)
             // Truth by brute force over the imported rows: the venues and GeoNames places within 1 km.
-            let truth = s.data.streets.venues.filter { $0.coordinate.distance(to: centre) <= 1000 }.count
+            let truth = s.data.distinctVenues.filter { $0.coordinate.distance(to: centre) <= 1000 }.count
                 + s.data.places.filter { Coordinate(latitude: $0.latitude, longitude: $0.longitude).distance(to: centre) <= 1000 }.count
             let whole = try await s.store.nearbyPage(NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 1000))
             try require(whole.total == truth && whole.results.count == min(truth, 1000) && truth > 300,
@@ -174,10 +174,10 @@ extension StoreConformance {
             try require(afterTie.results.map(\.place.id) == whole.results[(tie + 1)...].prefix(2).map(\.place.id),
                         "the page after \(positions[tie].id) starts at \(afterTie.results.first?.place.id ?? "nothing")")
             let cafes = try await s.store.nearbyPage(NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 1, category: "cafe"))
-            try require(cafes.total == s.data.streets.venues.filter { $0.category == "cafe" && $0.coordinate.distance(to: centre) <= 1000 }.count,
+            try require(cafes.total == s.data.distinctVenues.filter { $0.category == "cafe" && $0.coordinate.distance(to: centre) <= 1000 }.count,
                         "\(cafes.total) cafés counted")
             // Venues only: every venue within the radius but street furniture, no town or district; counted by brute force.
-            let venues = s.data.streets.venues.filter { !NearbyRequest.notVenues.contains($0.category) && $0.coordinate.distance(to: centre) <= 1000 }
+            let venues = s.data.distinctVenues.filter { !NearbyRequest.notVenues.contains($0.category) && $0.coordinate.distance(to: centre) <= 1000 }
             var venueRequest = try NearbyRequest(coordinate: centre, radiusMeters: 1000, limit: 1000, venuesOnly: true)
             var listed: [String] = [], total: Int? = nil
             while true {
@@ -221,7 +221,7 @@ extension StoreConformance {
                 return "\(feature.kind.rawValue) \(feature.id) \(feature.category ?? "") \(feature.name ?? "") \(feature.lines.count)"
             })
             if zoom >= MapDetail.poiZoom {
-                expected.formUnion(f.venues.filter { box.contains($0.coordinate) }.map { "poi \($0.id) \($0.category) \($0.name) 1" })
+                expected.formUnion(s.data.distinctVenues.filter { box.contains($0.coordinate) }.map { "poi \($0.id) \($0.category) \($0.name) 1" })
             }
             let answer = try await s.store.streetMap(in: box, zoom: zoom, limit: 20_000)
             let got = Set(answer.map { "\($0.kind.rawValue) \($0.id) \($0.category ?? "") \($0.name ?? "") \($0.lines.count)" })

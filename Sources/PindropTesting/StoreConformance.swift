@@ -50,6 +50,19 @@ public struct ConformanceData: Sendable {
         self.queries = queries
     }
 
+    /// The venues a store makes places of: every one but the place nodes that a GeoNames place of the same name (or
+    /// alternate name) within 5 km stands for, as the GeoNames row answers for Helsinki's node.
+    public var distinctVenues: [OSMVenue] {
+        streets.venues.filter { venue in
+            guard venue.categoryKey == "place" else { return true }
+            let name = TextFolding.fold(venue.name)
+            return !places.contains { p in
+                Coordinate(latitude: p.latitude, longitude: p.longitude).distance(to: venue.coordinate) < 5_000
+                    && ([p.name, p.asciiName] + p.alternateNames).contains { TextFolding.fold($0) == name }
+            }
+        }
+    }
+
     /// The repository's root folder, where `data/` and `Tests/Fixtures/` are.
     public static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -26,6 +26,35 @@ enum OSMTestData {
     static func helsinkiFeatures() throws -> OSMFeatures { try extracted.get() }
 }
 
+/// The Liechtenstein extract's features, read once for all OSM tests.
+enum OSMLiechtenstein {
+    private static let extracted = Result { () throws(PindropError) -> OSMFeatures in
+        try OSMFeatureExtractor.extract(fromFileAt: ConformanceData.liechtensteinExtract)
+    }
+
+    /// The features of data/osm/liechtenstein.osm.pbf, read from disk.
+    static func features() throws -> OSMFeatures { try extracted.get() }
+}
+
+/// Tests/Fixtures/features/<extract>/<file>: expectations made from the OSM data by scripts/feature-expectations.py
+/// (pyosmium and a transcription of Nominatim's import style), independently of Pindrop. Rows without the header,
+/// split at tabs.
+enum FeatureFixture {
+    static func rows(_ extract: String, _ file: String) throws -> [[String]] {
+        let path = ConformanceData.repository.appendingPathComponent("Tests/Fixtures/features/\(extract)/\(file)").path
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// "osm:node/1" for ("n", "1").
+    static func id(_ type: String, _ number: String) -> String {
+        "osm:\(["n": "node", "w": "way", "r": "relation"][type] ?? type)/\(number)"
+    }
+
+    /// A JSON column's value.
+    static func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+}
+
 extension OSMTags {
     /// Just these keys' entries: a test compares a few tags in one expectation, and a failure shows them all.
     func only(_ keys: String...) -> OSMTags { filter { keys.contains($0.key) } }

@@ -1,16 +1,20 @@
-/// A point carrying a full street address (`addr:housenumber` + `addr:street`), for reverse geocoding
+/// A point carrying a full address (`addr:housenumber` with `addr:street` or `addr:place`), for reverse geocoding
 /// and address search.
 public struct OSMAddressPoint: Sendable, Hashable {
     /// The OSM object it comes from: "osm:node/123", "osm:way/456", "osm:relation/789".
     public var id: String
     /// The node, or the centroid of the building's outline.
     public var coordinate: Coordinate
-    /// House number and street always; postcode and town when tagged (`addr:postcode`, `addr:city`).
+    /// The house number as tagged (a list, "1;3", is one point: `Address.houseNumbers` reads it) and a street or, for a
+    /// house without one, the place it belongs to (`addr:place`); the other parts as tagged (`addr:postcode`,
+    /// `addr:city`, `addr:suburb`...).
     public var address: Address
+    /// The country's ISO 3166-1 code as tagged (`addr:country`), upper case; nil when not tagged.
+    public var countryCode: String?
 
     /// Makes an address point.
-    public init(id: String, coordinate: Coordinate, address: Address) {
-        self.id = id; self.coordinate = coordinate; self.address = address
+    public init(id: String, coordinate: Coordinate, address: Address, countryCode: String? = nil) {
+        self.id = id; self.coordinate = coordinate; self.address = address; self.countryCode = countryCode
     }
 }
 
@@ -48,17 +52,21 @@ public struct OSMVenue: Sendable, Hashable {
     public var box: BoundingBox?
     /// The node, or the centroid of the way or multipolygon.
     public var coordinate: Coordinate
-    /// The tagged address, else the nearest address point's (within the extractor's radius), else nil.
+    /// The tagged address, else the address of the building it is in, else the nearest address point's (within the
+    /// extractor's radius), else whatever address parts it has tagged, else nil.
     public var address: Address?
     /// Whether `address` comes from the venue's own tags rather than from a nearby address point.
     public var addressIsTagged: Bool
+    /// The country's ISO 3166-1 code as tagged (`addr:country`), upper case; nil when not tagged.
+    public var countryCode: String?
 
     /// Makes a venue.
     public init(id: String, name: String, category: String, categoryKey: String, coordinate: Coordinate,
-                address: Address?, addressIsTagged: Bool, tags: [String: String] = [:], box: BoundingBox? = nil) {
+                address: Address?, addressIsTagged: Bool, tags: [String: String] = [:], box: BoundingBox? = nil,
+                countryCode: String? = nil) {
         self.id = id; self.name = name; self.category = category; self.categoryKey = categoryKey
         self.coordinate = coordinate; self.address = address; self.addressIsTagged = addressIsTagged
-        self.tags = tags; self.box = box
+        self.tags = tags; self.box = box; self.countryCode = countryCode
     }
 }
 
@@ -89,6 +97,24 @@ public struct OSMInterpolation: Sendable, Hashable {
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// An entrance (`entrance=*`, else `routing:entrance=*` on a node), with the ways it is a node of.
+public struct OSMEntrance: Sendable, Hashable {
+    /// The node: "osm:node/123".
+    public var id: String
+    /// The `entrance` value: "main", "yes", "service", "emergency"...
+    public var kind: String
+    public var coordinate: Coordinate
+    /// A few other tags of the node, as Nominatim returns them: "ref", "wheelchair", "access", "door", "level"...
+    public var tags: [String: String]
+    /// The buildings, places and addressed ways it is a node of: "osm:way/456".
+    public var ways: [String]
+
+    /// Makes an entrance.
+    public init(id: String, kind: String, coordinate: Coordinate, tags: [String: String] = [:], ways: [String] = []) {
+        self.id = id; self.kind = kind; self.coordinate = coordinate; self.tags = tags; self.ways = ways
+    }
 }
 
 /// A building footprint (`building=*`), for drawing a basemap at street zoom.
@@ -163,22 +189,27 @@ public struct OSMArea: Sendable, Hashable {
     /// Closed rings (first point repeated at the end), outer and inner alike: a point is inside when an odd
     /// number of them surround it, so holes and exclaves need no flag.
     public var rings: [[Coordinate]]
+    /// The postcode a boundary carries (`postal_code`, as on a municipality); for a postcode area, its postcode.
+    public var postcode: String?
+    /// The place node the boundary is drawn around: its member with role `label`, else `admin_centre` ("osm:node/123").
+    public var label: String?
 
     /// Makes an area.
     public init(id: String, name: String, level: AreaLevel, adminLevel: Int? = nil, localizedNames: [String: String] = [:],
-                rings: [[Coordinate]]) {
+                rings: [[Coordinate]], postcode: String? = nil, label: String? = nil) {
         self.id = id; self.name = name; self.level = level; self.adminLevel = adminLevel
-        self.localizedNames = localizedNames; self.rings = rings
+        self.localizedNames = localizedNames; self.rings = rings; self.postcode = postcode; self.label = label
     }
 }
 
 /// Everything the street-level index takes from an OSM extract.
 public struct OSMFeatures: Sendable {
-    /// Points with a house number and a street.
+    /// Points with a house number and a street or a place (`addr:place`).
     public var addressPoints: [OSMAddressPoint]
     /// Named street ways.
     public var streets: [OSMStreet]
-    /// Named venues with a category.
+    /// Named objects that are places of their own: venues, natural features, place nodes... (`OSMVenue`); those drawn
+    /// as areas first, then points, each in the file's order.
     public var venues: [OSMVenue]
     /// Building footprints.
     public var buildings: [OSMBuilding]
@@ -189,6 +220,8 @@ public struct OSMFeatures: Sendable {
     public var areas: [OSMArea] = []
     /// House-number interpolation lines.
     public var interpolations: [OSMInterpolation] = []
+    /// Entrance nodes.
+    public var entrances: [OSMEntrance] = []
     /// Areas left out because their rings could not be closed: "osm:relation/51701 (Schweiz): 3 of 41 member
     /// ways are not in the file".
     public var skippedAreas: [String] = []

@@ -30,6 +30,7 @@ public struct OSMExtracts: StreetDataSource {
             features.venues += more.venues; features.addressPoints += more.addressPoints
             features.streets += more.streets; features.buildings += more.buildings
             features.areas += more.areas; features.skippedAreas += more.skippedAreas
+            features.interpolations += more.interpolations; features.entrances += more.entrances
             features.mapShapes += more.mapShapes
         }
         let rows = features.venues.count + features.addressPoints.count + features.streets.count + features.buildings.count
@@ -43,13 +44,10 @@ public struct OSMExtracts: StreetDataSource {
     }
 }
 
-/// Turns decoded OSM objects into the street-level features an index stores: address points, named
-/// streets, venues and building footprints.
+/// Turns decoded OSM objects into the street-level features an index stores: address points, named streets, the named
+/// objects that are places of their own (venues, natural features, place nodes: `OSMMainTags`), building footprints,
+/// areas, house-number interpolation lines and entrances.
 public struct OSMFeatureExtractor: Sendable {
-    /// Tag keys that make a named object a venue, in order of preference when several are present.
-    public static let venueKeys = ["amenity", "shop", "tourism", "leisure", "office", "craft", "historic",
-                                   "healthcare", "club"]
-
     /// How far (metres) a venue without its own address may borrow the nearest address point's.
     public var venueAddressRadiusMeters: Double
     /// Whether boundaries, postcode areas and places drawn as polygons are assembled.
@@ -102,96 +100,103 @@ public struct OSMFeatureExtractor: Sendable {
         return extraction.finish()
     }
 
-    /// Whether an object with these tags can be an address point or a venue (so is worth keeping until the
-    /// street relations, which come last in a file, are known).
-    static func mayBeAddressOrVenue(_ tags: OSMTags) -> Bool {
-        tags["addr:housenumber"] != nil || (tags["name"] != nil && category(of: tags) != nil)
-    }
-
-    /// An object that may be an address point or a venue, with where it is.
+    /// An object that may be an address point or a place, with where it is. Candidates wait for the whole file to be
+    /// read (the street relations come last), so each keeps only what its features are made of.
     struct Candidate {
         var id: String
         var key: OSMMemberKey
-        var tags: OSMTags
         var coordinate: Coordinate
+        /// The extent of a way or a relation.
+        var box: BoundingBox?
+        /// Its class, type and name when it is a place of its own.
+        var place: (key: String, category: String, name: String)?
+        /// The address tags, and a place's other names and extra tags.
+        var tags: OSMTags
 
-        /// Keeps only the tags an address point or a venue is made from: candidates wait for the whole file to be
-        /// read, and their other tags (opening hours, websites, names in other languages) were most of the memory.
-        init(id: String, key: OSMMemberKey, tags: OSMTags, coordinate: Coordinate) {
-            self.id = id; self.key = key; self.coordinate = coordinate
-            self.tags = tags.filter { OSMFeatureExtractor.candidateKeys.contains($0.key) }
+        /// A candidate, or nil when the object carries neither a house number nor makes a place. Everything else an
+        /// object says (its other keys, or for an address alone its names) is dropped here: it was most of the memory.
+        init?(id: String, key: OSMMemberKey, tags: OSMTags, coordinate: Coordinate, box: BoundingBox? = nil) {
+            let place = OSMMainTags.place(of: tags, isNode: key.type == .node)
+            guard place != nil || tags["addr:housenumber"] != nil else { return nil }
+            self.id = id; self.key = key; self.coordinate = coordinate; self.box = box; self.place = place
+            self.tags = tags.filter { OSMAddressTags.keys.contains($0.key) || (place != nil && OSMFeatureExtractor.isPlaceTag($0.key)) }
+        }
+
+        /// The tags a place keeps (`OSMVenue.tags`): its names but `name`, and its extra tags. A bridge or a tunnel
+        /// goes by `bridge:name`, and its `bridge:name:<language>` are its `name:<language>`.
+        var placeTags: [String: String] {
+            var kept: [String: String] = [:]
+            for tag in tags where tag.key != "name" && (PlaceTags.isName(tag.key) || PlaceTags.extraKeys.contains(tag.key)) {
+                kept[tag.key] = tag.value
+            }
+            if let place, OSMMainTags.rules[place.key]?.any == .namedWithKey {
+                let prefix = "\(place.key):name:"
+                for tag in tags where tag.key.hasPrefix(prefix) { kept["name:" + tag.key.dropFirst(prefix.count)] = tag.value }
+            }
+            return kept
         }
     }
 
-    /// The tags `features(from:streetRelations:into:)` reads: the name, the address and the venue keys.
-    static let candidateKeys = Set(["name", "addr:housenumber", "addr:street", "addr:postcode", "addr:city"] + venueKeys)
+    /// Whether a place keeps a tag beside its address: its names and extra tags (`PlaceTags`), and a bridge's or
+    /// tunnel's names.
+    static func isPlaceTag(_ key: String) -> Bool {
+        PlaceTags.isName(key) || PlaceTags.extraKeys.contains(key) || key.hasPrefix("bridge:name") || key.hasPrefix("tunnel:name")
+    }
 
-    /// Every tag key the extraction reads (and `name:…`, an area's names in other languages): streets, buildings,
-    /// relations' types, areas' levels and postcodes, the candidates' keys, and what tells the map's shapes apart.
-    static let tagKeys = candidateKeys.union(["type", "highway", "building", "boundary", "admin_level", "place", "postal_code", "ref"])
+    /// The tags an entrance keeps beside its kind.
+    static let entranceKeys: Set<String> = ["ref", "name", "wheelchair", "access", "door", "level", "automatic_door", "width",
+                                            "addr:flats", "addr:unit", "opening_hours"]
+
+    /// Every other tag key the extraction reads: streets, buildings, relations' types, areas' levels and postcodes,
+    /// interpolation lines, entrances, what makes a place (`OSMMainTags`) and what tells the map's shapes apart.
+    static let tagKeys: Set<String> = Set(["type", "highway", "building", "boundary", "admin_level", "place", "postal_code", "ref",
+                                           "entrance", "routing:entrance", "water", "information", "tourism", "natural"])
+        .union(OSMMainTags.rules.keys).union(OSMAddressTags.keys).union(PlaceTags.extraKeys).union(entranceKeys)
         .union(OSMMapShapes.tagKeys)
+
+    /// Whether tags with this key are decoded.
+    static func keeps(key: String) -> Bool {
+        tagKeys.contains(key) || isPlaceTag(key) || OSMMainTags.isMainName(key)
+    }
 
     /// What a file is decoded with: the tags the extraction reads, and the relations it keeps. A country's file has
     /// thousands of keys and many relations (bus routes, say) that no feature is made from.
     var decodingFilter: OSMDecodingFilter {
         let areas = areas
-        return OSMDecodingFilter(keepsKey: { Self.tagKeys.contains($0) || $0.hasPrefix("name:") },
+        return OSMDecodingFilter(keepsKey: { Self.keeps(key: $0) },
                                  keepsRelation: { OSMExtraction.keeps(relationTags: $0, areas: areas) })
     }
 
-    /// Turns the candidates into address points and venues, in the order given.
+    /// Turns the candidates into address points and places, in the order given.
     func features(from candidates: some Sequence<Candidate>, streetRelations: OSMStreetRelationAddresses,
                   into features: inout OSMFeatures) {
-        // Venues without a full address of their own, and their tags: they borrow one once every address point is known.
-        var borrowing: [(venue: Int, coordinate: Coordinate, tags: OSMTags)] = []
+        // Places without a full address of their own, and the parts they have: they borrow one once every address
+        // point and building is known.
+        var borrowing: [(venue: Int, coordinate: Coordinate, partial: Address?)] = []
         for candidate in candidates {
-            let tags = candidate.tags
-            let address = streetRelations.complete(Self.taggedAddress(tags), for: candidate.key)
-            let name = tags["name"]
-            let category = name == nil ? nil : Self.category(of: tags)
-            guard address != nil || category != nil else { continue }
-            if let address {
-                features.addressPoints.append(OSMAddressPoint(id: candidate.id, coordinate: candidate.coordinate, address: address))
+            let tagged = streetRelations.complete(OSMAddressTags.address(candidate.tags), for: candidate.key)
+            let complete = tagged.map(OSMAddressTags.isComplete) ?? false
+            let countryCode = OSMAddressTags.countryCode(candidate.tags)
+            if complete, let tagged {
+                features.addressPoints.append(OSMAddressPoint(id: candidate.id, coordinate: candidate.coordinate, address: tagged,
+                                                              countryCode: countryCode))
             }
-            if let name, let category {
-                if address == nil { borrowing.append((features.venues.count, candidate.coordinate, tags)) }
-                features.venues.append(OSMVenue(id: candidate.id, name: name, category: category.category, categoryKey: category.key,
-                                                coordinate: candidate.coordinate, address: address, addressIsTagged: address != nil))
-            }
+            guard let place = candidate.place else { continue }
+            if !complete { borrowing.append((features.venues.count, candidate.coordinate, tagged)) }
+            features.venues.append(OSMVenue(id: candidate.id, name: place.name, category: place.category, categoryKey: place.key,
+                                            coordinate: candidate.coordinate, address: complete ? tagged : nil, addressIsTagged: complete,
+                                            tags: candidate.placeTags, box: candidate.box, countryCode: countryCode))
         }
+        let buildings = OSMBuildingAddresses(buildings: features.buildings, addressPoints: features.addressPoints)
         let nearest = OSMNearestAddressFinder(features.addressPoints, radiusMeters: venueAddressRadiusMeters)
-        // Each lookup only reads the address points: on every core.
-        let borrowed = borrowing.concurrentMap { nearest.address(near: $0.coordinate) ?? Self.partialAddress($0.tags) }
-        for ((v, _, _), address) in zip(borrowing, borrowed) { features.venues[v].address = address }
-    }
-
-    // MARK: Tags
-
-    /// The venue key and category of an object's tags: the first venue key present with a usable value.
-    static func category(of tags: OSMTags) -> (key: String, category: String)? {
-        for key in venueKeys {
-            guard let raw = tags[key] else { continue }
-            // "nightclub;restaurant" → "nightclub"; "Store" → "store". Most values are already one plain word.
-            let isPlain = raw.utf8.allSatisfy { (0x61...0x7A).contains($0) || $0 == 0x5F }
-            let value = isPlain ? raw : String(raw.split(separator: ";").first ?? "").trimmingWhitespace().lowercased()
-            if value.isEmpty || value == "no" { continue }
-            return (key, value == "yes" ? key : value)
+        // Each lookup only reads: on every core.
+        let borrowed = borrowing.concurrentMap {
+            buildings.address(at: $0.coordinate) ?? nearest.address(near: $0.coordinate) ?? $0.partial
         }
-        return nil
-    }
-
-    /// The tagged address when there is an `addr:housenumber`; the street may still be missing.
-    static func taggedAddress(_ tags: OSMTags) -> Address? {
-        guard let number = tags["addr:housenumber"] else { return nil }
-        return Address(houseNumber: number, street: tags["addr:street"], postcode: tags["addr:postcode"],
-                       town: tags["addr:city"])
-    }
-
-    /// Whatever address parts are tagged, when there is no full address and no address point near.
-    static func partialAddress(_ tags: OSMTags) -> Address? {
-        let address = Address(houseNumber: tags["addr:housenumber"], street: tags["addr:street"],
-                              postcode: tags["addr:postcode"], town: tags["addr:city"])
-        return address.isEmpty ? nil : address
+        for ((v, _, _), address) in zip(borrowing, borrowed) { features.venues[v].address = address }
+        // Places drawn as areas before points, each in the file's order: an index breaks ties between equal names by
+        // this order, and a point named as an area is most often a part of it (the bus stop or entrance "Stockmann").
+        features.venues = features.venues.filter { $0.box != nil } + features.venues.filter { $0.box == nil }
     }
 
     // MARK: Geometry
@@ -229,8 +234,7 @@ struct OSMStreetRelationAddresses {
         }
     }
 
-    /// The address with its street (and missing postcode/town) filled from a street relation; nil when
-    /// there is no house number or no street at all.
+    /// The address with its street (and missing postcode/town) filled from a street relation.
     func complete(_ address: Address?, for key: OSMMemberKey) -> Address? {
         guard var address else { return nil }
         if address.street == nil || address.postcode == nil || address.town == nil, let relation = streets[key] {
@@ -240,6 +244,6 @@ struct OSMStreetRelationAddresses {
                 address.town = address.town ?? relation.town
             }
         }
-        return address.street == nil ? nil : address
+        return address
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PindropCore
 
 /// Plane geometry on small OSM polygons, in degrees (fine at building and block scale).
@@ -50,6 +51,44 @@ enum OSMGeometry {
             }
         }
         return count > 0 ? Coordinate(latitude: lat / count, longitude: lon / count) : nil
+    }
+
+    /// Whether the point is inside the rings: an odd number of them surround it (holes and exclaves need no flag).
+    static func contains(_ rings: [[Coordinate]], _ c: Coordinate) -> Bool {
+        var inside = false
+        for ring in rings where ring.count >= 3 {
+            var previous = ring[ring.count - 1]
+            for point in ring {
+                if (point.latitude > c.latitude) != (previous.latitude > c.latitude) {
+                    let crossing = point.longitude + (c.latitude - point.latitude) / (previous.latitude - point.latitude)
+                        * (previous.longitude - point.longitude)
+                    if c.longitude < crossing { inside.toggle() }
+                }
+                previous = point
+            }
+        }
+        return inside
+    }
+
+    /// The point halfway along a line, in plane degrees (Nominatim's centre of a line); nil for no points.
+    static func midpoint(of line: [Coordinate]) -> Coordinate? {
+        guard line.count > 1 else { return line.first }
+        let half = length(of: line) / 2
+        var walked = 0.0
+        for (a, b) in zip(line, line.dropFirst()) {
+            let step = hypot(b.latitude - a.latitude, b.longitude - a.longitude)
+            if walked + step >= half, step > 0 {
+                let t = (half - walked) / step
+                return Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude))
+            }
+            walked += step
+        }
+        return line.last
+    }
+
+    /// A line's length in plane degrees.
+    static func length(of line: [Coordinate]) -> Double {
+        zip(line, line.dropFirst()).reduce(0) { $0 + hypot($1.1.latitude - $1.0.latitude, $1.1.longitude - $1.0.longitude) }
     }
 
     /// Joins way node lists into closed rings by their shared end nodes (multipolygon members are often
