@@ -19,7 +19,7 @@ LAND_RGB, SEA_RGB = (242, 239, 233), (170, 211, 223)
 VIEWS = {
     3: ("c", (62.0, 26.0), (55.0, -30.0)),       # central Finland; the North Atlantic
     8: ("i", (60.30, 24.95), (59.90, 24.90)),    # Vantaa, north of Helsinki; the middle of the Gulf of Finland
-    12: ("f", (60.17, 24.94), (60.15, 24.95)),   # Helsinki's centre; the harbour south of it (full detail from 11)
+    12: ("f", (60.17, 24.94), (60.14, 24.94)),   # Helsinki's centre; the open sea south of it, 1 km from any island
 }
 
 

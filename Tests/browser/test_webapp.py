@@ -330,8 +330,8 @@ def test_phone_viewport_375x667(phone, server):
     screenshot(phone, "20-phone-results")
     rows[0].click()
     wait(phone, lambda d: d.find_element(By.ID, "place-card").is_displayed())
-    panel = phone.find_element(By.ID, "panel").rect
-    assert 250 < panel["y"] < 450, "the card at half the screen, the map above it"
+    # The sheet glides to half height: once it rests, the card holds the lower half and the map the upper.
+    wait(phone, lambda d: 250 < d.find_element(By.ID, "panel").rect["y"] < 450, message="the card at half the screen, the map above it")
     card = phone.find_element(By.ID, "place-card").rect
     assert card["x"] >= 0 and card["x"] + card["width"] <= 375 and card["y"] < 667
     for control in ("zoom-in", "zoom-out", "my-location", "center-pin-toggle", "saved-button", "save-button"):

@@ -58,7 +58,9 @@ export function showCard(place, back = "Back to the list") {
   setPanelCollapsed(false);
   updateSaveButton();
   openView("card", closeCard, location.pathname + location.search + "#place=" + encodeURIComponent(place.id), viewOpen("card"));
-  card.scrollIntoView({ block: "start" });
+  // The card heads the panel's body; scrolling the body (not scrollIntoView, which scrolls the page too on a phone
+  // and lifts the sheet) shows it.
+  $("panel-body").scrollTop = 0;
   card.focus({ preventScroll: true });
 }
 
