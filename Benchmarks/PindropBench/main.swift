@@ -25,7 +25,13 @@ do {
     case "serving-memory": try runServingMemory(indexPath: arguments[1])
     case "geonames", nil: try await runGeoNamesBenchmark(arguments: rest)
     default:
-        FileHandle.standardError.write(Data("usage: pindrop-bench [geonames [--data DIR] [--queries N]] | suggest-quality [--data DIR] [--sample N] | suggest-mix INDEX PATHS [--rounds N] [--evict-mib M] | typos [--data DIR] [--per-kind N] [--seed S] [--misses] | near [--data DIR] [--osm FILE] [--sample N] | postgres --url URL [--queries N] | scale [--inputs build/scale] [--out build/scale/bench] [--geonames 1,10,50] [--osm 1,10,100] | areas [--osm FILE] [--fixtures DIR] [--points N] | music | cache | format [--cases DIR] [--rounds N] [--passes N]\n".utf8))
+        let usage = ["geonames [--data DIR] [--queries N]", "suggest-quality [--data DIR] [--sample N]",
+                     "suggest-mix INDEX PATHS [--rounds N] [--evict-mib M]",
+                     "typos [--data DIR] [--per-kind N] [--seed S] [--misses]", "near [--data DIR] [--osm FILE] [--sample N]",
+                     "postgres --url URL [--queries N]",
+                     "scale [--inputs build/scale] [--out build/scale/bench] [--geonames 1,10,50] [--osm 1,10,100]",
+                     "areas [--osm FILE] [--fixtures DIR] [--points N]", "music", "cache", "format [--cases DIR] [--rounds N] [--passes N]"]
+        FileHandle.standardError.write(Data("usage: pindrop-bench [\(usage.joined(separator: " | "))]\n".utf8))
         exit(64)
     }
 } catch {
