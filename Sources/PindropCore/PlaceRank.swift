@@ -9,6 +9,10 @@ public struct PlaceRank: Sendable, Hashable {
     /// Makes a rank.
     public init(search: Int, address: Int) { self.search = search; self.address = address }
 
+    /// The `place` values of a node that labels a whole country, state or county: the boundary (or GeoNames' country)
+    /// answers for it, as Nominatim links such a node to its boundary, so it is no place of its own.
+    public static let boundaryLabels: Set<String> = ["continent", "country", "state", "region", "province", "county"]
+
     /// The ranks of an object tagged `key=value`; `adminLevel` for `boundary=administrative`.
     public static func of(key: String, value: String, adminLevel: Int? = nil) -> PlaceRank {
         if key == "boundary", value == "administrative", let level = adminLevel, (2...12).contains(level) {

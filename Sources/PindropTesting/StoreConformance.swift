@@ -50,11 +50,13 @@ public struct ConformanceData: Sendable {
         self.queries = queries
     }
 
-    /// The venues a store makes places of: every one but the place nodes that a GeoNames place of the same name (or
-    /// alternate name) within 5 km stands for, as the GeoNames row answers for Helsinki's node.
+    /// The venues a store makes places of: every one but the place nodes that label a country, state or county
+    /// (`PlaceRank.boundaryLabels`) and those that a GeoNames place of the same name (or alternate name) within 5 km
+    /// stands for, as the GeoNames row answers for Helsinki's node.
     public var distinctVenues: [OSMVenue] {
         streets.venues.filter { venue in
             guard venue.categoryKey == "place" else { return true }
+            if PlaceRank.boundaryLabels.contains(venue.category) { return false }
             let name = TextFolding.fold(venue.name)
             return !places.contains { p in
                 Coordinate(latitude: p.latitude, longitude: p.longitude).distance(to: venue.coordinate) < 5_000

@@ -89,7 +89,7 @@ struct StreetLevelRows {
 
     /// The named objects: venues, landmarks, and the place nodes no GeoNames place of the same name near it stands for.
     private mutating func appendVenues() {
-        let venues = features.venues.filter { !isGeoNamesTwin($0) }
+        let venues = features.venues.filter { !isGeoNamesTwin($0) && !Self.isBoundaryLabel($0) }
         // Placed from a copy, which is gone before the rows are appended (else each column would be copied on write).
         let venuesPlaced = placements(venues.map { ($0.coordinate, $0.address) }, .venue)
         for (v, placed) in zip(venues, venuesPlaced) {
@@ -105,6 +105,11 @@ struct StreetLevelRows {
     /// (Nominatim's search rank 22 or lower).
     static func isLandmark(_ v: OSMVenue) -> Bool {
         PlaceRank.of(key: v.categoryKey, value: v.category).search <= 22
+    }
+
+    /// Whether a place node labels a country, state or county (`PlaceRank.boundaryLabels`).
+    static func isBoundaryLabel(_ v: OSMVenue) -> Bool {
+        v.categoryKey == "place" && PlaceRank.boundaryLabels.contains(v.category)
     }
 
     /// Whether a place node stands for a GeoNames place near the data of the same name (Vaduz's node and GeoNames'
