@@ -5,7 +5,7 @@ import PindropTesting
 /// `pindrop-bench format [--cases DIR] [--rounds N] [--passes N]`: the cost of writing an address as its country
 /// does (`AddressFormatter`), per address, over every one of OpenCage's test cases (../shared/address-formatting/
 /// testcases, or `--cases`), beside two baselines in the same run over the same parts: the one-rule line Pindrop
-/// wrote before the templates (`oneRuleLine`: street and number in one of two orders, then postcode and town)
+/// wrote before (`Address.formatted(countryCode:)`: street and number in one of two orders, then postcode and town)
 /// and the parts plainly joined by ", ". Each round times every method over all cases `--passes` times on the
 /// thread's CPU clock, the methods taking turns; the table has the medians of the rounds. First use (reading the
 /// templates and compiling every country's form) is timed once, apart. The cases that come out as expected are
@@ -30,8 +30,8 @@ func runFormatBenchmark(arguments: [String]) throws {
     let methods: [(name: String, run: () -> Int)] = [
         ("AddressFormatter (the country's template)", { parts.reduce(0) { $0 + AddressFormatter.format($1).utf8.count } }),
         ("AddressFormatter, single line", { parts.reduce(0) { $0 + AddressFormatter.format($1, singleLine: true).utf8.count } }),
-        ("baseline: one-rule line", {
-            zip(addresses, countryCodes).reduce(0) { $0 + oneRuleLine($1.0, countryCode: $1.1).utf8.count }
+        ("baseline: one-rule line, Address.formatted", {
+            zip(addresses, countryCodes).reduce(0) { $0 + $1.0.formatted(countryCode: $1.1).utf8.count }
         }),
         ("baseline: the same parts joined by \", \"", { addresses.reduce(0) { $0 + plainJoin($1).utf8.count } }),
     ]
@@ -66,15 +66,3 @@ private func oneRuleAddress(_ parts: AddressParts) -> Address {
 private func plainJoin(_ a: Address) -> String {
     [a.houseNumber, a.street, a.postcode, a.town, a.suburb, a.county, a.state, a.country].compactMap { $0 }.joined(separator: ", ")
 }
-
-/// The line Pindrop wrote before the templates: street and house number in one of two orders, then postcode and town.
-private func oneRuleLine(_ a: Address, countryCode: String?) -> String {
-    let numberFirst = countryCode.map(numberFirstCountries.contains) ?? false
-    let streetLine = (numberFirst ? [a.houseNumber, a.street] : [a.street, a.houseNumber]).compactMap { $0 }.joined(separator: " ")
-    let townLine = [a.postcode, a.town].compactMap { $0 }.joined(separator: " ")
-    return [streetLine, townLine].filter { !$0.isEmpty }.joined(separator: ", ")
-}
-
-/// Countries the one-rule line wrote with the house number first.
-private let numberFirstCountries: Set<String> = ["US", "CA", "GB", "IE", "FR", "LU", "MC", "AU", "NZ", "IN", "ZA", "SG", "MY", "PH",
-                                                 "IL", "TH", "LK", "PK", "NG", "KE"]

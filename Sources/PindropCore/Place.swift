@@ -32,19 +32,20 @@ public struct Address: Sendable, Hashable, Codable {
             && state == nil && country == nil && neighbourhood == nil && place == nil
     }
 
-    /// The one line Pindrop shows for an address: its street, house number, postcode, town and state as the country
-    /// writes them (`AddressFormatter`, on one line, without the country): "Simonkatu 7, 00100 Helsinki", "Städtle 35,
-    /// 9490 Vaduz", "350 5th Avenue, New York, NY 10118". Absent parts are left out.
+    /// The one line Pindrop shows for an address, street part first, then postcode and town, with the house
+    /// number where the country writes it: "Simonkatu 7, 00100 Helsinki", "Städtle 35, 9490 Vaduz", but
+    /// "1600 Amphitheatre Parkway, 94043 Mountain View" in the US (`numberFirstCountries`). Absent parts are left out.
     public func formatted(countryCode: String?) -> String {
-        var parts = AddressParts()
-        parts.houseNumber = houseNumber
-        parts.road = street
-        parts.postcode = postcode
-        parts.city = town
-        parts.state = state
-        parts.countryCode = countryCode
-        return AddressFormatter.format(parts, singleLine: true)
+        let numberFirst = countryCode.map(Self.numberFirstCountries.contains) ?? false
+        let streetLine = (numberFirst ? [houseNumber, street] : [street, houseNumber]).compactMap { $0 }.joined(separator: " ")
+        let townLine = [postcode, town].compactMap { $0 }.joined(separator: " ")
+        return [streetLine, townLine].filter { !$0.isEmpty }.joined(separator: ", ")
     }
+
+    /// Countries that write the house number before the street ("10 Downing Street"); everywhere else it follows
+    /// the street, as in Finland, Liechtenstein, Germany or Switzerland ("Simonkatu 7", "Städtle 35").
+    public static let numberFirstCountries: Set<String> = ["US", "CA", "GB", "IE", "FR", "LU", "MC", "AU", "NZ", "IN",
+                                                           "ZA", "SG", "MY", "PH", "IL", "TH", "LK", "PK", "NG", "KE"]
 }
 
 /// What kind of thing a place is: a settlement (a GeoNames populated place), an OpenStreetMap venue or other named
