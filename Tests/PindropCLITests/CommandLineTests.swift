@@ -145,7 +145,7 @@ struct CommandLineTests {
         #expect(lines[2] == "  prefix \"zur\" of Zürich · population 415,367 (importance 18.7) · tier 2 · score 18.7")
         // "Par" is Paris's code PAR, matched whole: an alternate name, and what that costs.
         let code = try Self.pindrop(["search", "Par", "--explain", "--index", Self.index])
-        #expect(code.stdout.contains("  exact alternate name PAR · population 2,138,551 (importance 25.0) · alternate name -3.0 · tier 3 · score 22.0"))
+        #expect(code.stdout.contains("  exact alternate name PAR · population 2,138,551 (importance 21.0) · alternate name -3.0 · tier 3 · score 18.0"))
         let typo = try Self.pindrop(["search", "Zurlch", "--explain", "--index", Self.index])
         #expect(typo.stdout.contains("  typo \"zurlch\" for Zürich ('l' for 'i') · population 415,367"), "\(typo.stdout)")
         let json = try Self.pindrop(["search", "Zur", "--explain", "--json", "--index", Self.index])

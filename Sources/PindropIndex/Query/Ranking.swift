@@ -12,20 +12,21 @@ struct Ranking {
     // MARK: Importance
 
     /// A row's importance: log2 of its population plus 100 (people expect the biggest place of a name first; the 100
-    /// keeps a place of unknown population above nothing), plus its kind's bonus, plus `landmarkBonus` for a landmark
-    /// and `capitalBonus` for a capital.
+    /// keeps a place of unknown population above nothing), a capital's population at least `capitalPopulation`, plus
+    /// its kind's bonus, plus `landmarkBonus` for a landmark.
     static func importance(population: Int32, kind: PlaceTable.RowKind, landmark: Bool = false, capital: Bool = false) -> Float {
-        Float(log2(Double(population) + 100)) + kindBonus(kind) + (landmark ? landmarkBonus : 0) + (capital ? capitalBonus : 0)
+        let people = capital ? max(Double(population), capitalPopulation) : Double(population)
+        return Float(log2(people + 100)) + kindBonus(kind) + (landmark ? landmarkBonus : 0)
     }
 
     /// What a landmark adds to a venue's importance (`PlaceTable.landmark`): a peak, a lake or a hamlet ranks as a
     /// village of ~1,500 people would, above the shops and cafés of the same name.
     static let landmarkBonus: Float = 3
 
-    /// A country's capital counts as a place 16 times its size: a capital is what people mean far more often than its
-    /// population says ("Vadu": Vaduz, 5,000 people, before villages of 13,000), while a big city still comes first
-    /// ("Val": Valencia, 800,000, before Valletta, 6,000 × 16).
-    static let capitalBonus: Float = 4
+    /// A country's capital counts as a city of at least 100,000 people: a capital is what people mean before the
+    /// villages of its name ("Vadu": Vaduz, 5,197 people, before Romanian villages of 13,000), while a bigger city
+    /// still comes first ("Val": Valencia before Valletta; "mana": Manaus before Managua).
+    static let capitalPopulation: Double = 100_000
 
     /// What a row's kind adds to its importance: with no population to go by, a street outranks one of its addresses,
     /// a venue its address, an area (a district, a county) ranks as a village of ~800 people would, and a postcode as

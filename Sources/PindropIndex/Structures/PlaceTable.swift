@@ -35,7 +35,7 @@ struct PlaceTable: Sendable {
     /// asks of every candidate, and the kind is read anyway, where the name was another two reads far apart.
     static let sectionLike: UInt8 = 0x80
     /// The bit of a GeoNames row's `kind` byte set for a country's capital (GeoNames feature code PPLC), which ranking
-    /// weighs above its population (`Ranking.capitalBonus`).
+    /// weighs as a city of at least 100,000 (`Ranking.capitalPopulation`).
     static let capital: UInt8 = 0x40
 
     /// The kinds of rows, in the order they are stored.
