@@ -5,7 +5,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from app import (api_suggest, choose_first_suggestion, js, map_center, open_app, suggestions, type_slowly, view_query,
-                 wait_suggestions_for)
+                 wait_idle_map, wait_suggestions_for)
 from conftest import make_driver, screenshot, wait
 
 
@@ -74,6 +74,7 @@ def test_zoomed_in_on_a_town_suggestions_favour_what_is_near_the_view(browser, s
 
 def test_a_stale_suggestion_answer_never_replaces_a_newer_one(browser, server):
     open_app(browser, server)
+    wait_idle_map(browser)            # the view the page will ask from, once it rests
     near = view_query(browser)
     old, new = api_suggest(server, "Hels", near), api_suggest(server, "Helsinki", near)
     assert old != new

@@ -97,8 +97,9 @@ function viewTileKeys() {
   const z = map.getZoom();
   const bounds = map.getPixelBounds();
   const keys = [];
-  for (let x = Math.floor(bounds.min.x / TILE); x <= Math.floor(bounds.max.x / TILE); x++) {
-    for (let y = Math.floor(bounds.min.y / TILE); y <= Math.floor(bounds.max.y / TILE); y++) keys.push(z + "/" + x + "/" + y);
+  // The last pixel is max - 1, as Leaflet counts its tiles: a view ending on a tile's edge does not ask for the next.
+  for (let x = Math.floor(bounds.min.x / TILE); x <= Math.floor((bounds.max.x - 1) / TILE); x++) {
+    for (let y = Math.floor(bounds.min.y / TILE); y <= Math.floor((bounds.max.y - 1) / TILE); y++) keys.push(z + "/" + x + "/" + y);
   }
   return keys;
 }
