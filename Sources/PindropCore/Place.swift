@@ -16,6 +16,9 @@ public struct Address: Sendable, Hashable, Codable {
     /// What the town is in OSM's place terms: "city", "town", "village" or "hamlet" (Nominatim's address key for it);
     /// nil when not known.
     public var townKind: String?
+    /// The ISO 3166-2 codes of the boundaries that hold the address, coarse to fine ("LI-10" for Triesenberg); nil when
+    /// none has one.
+    public var subdivisionCodes: [SubdivisionCode]?
 
     /// Makes an address from its parts.
     public init(houseNumber: String? = nil, street: String? = nil, postcode: String? = nil, town: String? = nil,
@@ -46,6 +49,15 @@ public struct Address: Sendable, Hashable, Codable {
     /// the street, as in Finland, Liechtenstein, Germany or Switzerland ("Simonkatu 7", "Städtle 35").
     public static let numberFirstCountries: Set<String> = ["US", "CA", "GB", "IE", "FR", "LU", "MC", "AU", "NZ", "IN",
                                                            "ZA", "SG", "MY", "PH", "IL", "TH", "LK", "PK", "NG", "KE"]
+}
+
+/// A country subdivision's ISO 3166-2 code ("LI-10") and the `admin_level` of the boundary that carries it.
+public struct SubdivisionCode: Sendable, Hashable, Codable {
+    public var adminLevel: Int
+    public var code: String
+
+    /// Makes a code.
+    public init(adminLevel: Int, code: String) { self.adminLevel = adminLevel; self.code = code }
 }
 
 /// What kind of thing a place is: a settlement (a GeoNames populated place), an OpenStreetMap venue or other named
@@ -96,11 +108,14 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
     /// `PlaceTags.isName`) and Nominatim's extra tags ("wikidata", "website", "phone", "opening_hours", "population",
     /// "capital"…); nil when none.
     public var tags: [String: String]?
+    /// The OpenStreetMap boundary answered as this same place ("osm:relation/1155956" for GeoNames' Vaduz): a town and
+    /// its municipal boundary are one place, as Nominatim links a boundary to its place node; nil when none is known.
+    public var boundaryID: String?
 
     /// The keys of the encoded form: `id` and `displayName` as text, whatever form the store gave them in.
     enum CodingKeys: String, CodingKey {
         case idText = "id", name, displayText = "displayName", coordinate, countryCode, admin1, population, category,
-             categoryKey, kind, address, source, boundingBox, tags
+             categoryKey, kind, address, source, boundingBox, tags, boundaryID
     }
 }
 
@@ -114,7 +129,7 @@ extension Place {
                 source: String? = nil, boundingBox: BoundingBox? = nil, kind: PlaceKind? = nil, categoryKey: String? = nil) {
         self.init(idText: .written(id), name: name, displayText: .written(displayName), coordinate: coordinate,
                   countryCode: countryCode, admin1: admin1, population: population, category: category,
-                  categoryKey: categoryKey, kind: kind, address: address, source: source, boundingBox: boundingBox, tags: nil)
+                  categoryKey: categoryKey, kind: kind, address: address, source: source, boundingBox: boundingBox, tags: nil, boundaryID: nil)
     }
 
     /// Makes a place whose id and list line are kept as their parts until they are read (`PlaceText`).
@@ -123,7 +138,7 @@ extension Place {
                 kind: PlaceKind? = nil) {
         self.init(idText: id, name: name, displayText: displayName, coordinate: coordinate, countryCode: countryCode,
                   admin1: admin1, population: population, category: category, categoryKey: nil, kind: kind,
-                  address: nil, source: source, boundingBox: nil, tags: nil)
+                  address: nil, source: source, boundingBox: nil, tags: nil, boundaryID: nil)
     }
 }
 

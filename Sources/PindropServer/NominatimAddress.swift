@@ -11,9 +11,16 @@ struct AddressParts {
     var place: (key: String, name: String)?
     /// The key the town goes under: its place type (`Address.townKind`), "city" when not known.
     var townKey = "city"
+    /// The ISO 3166-2 codes of the boundaries holding it (`Address.subdivisionCodes`).
+    var subdivisionCodes: [SubdivisionCode] = []
     /// The country's code in lower case, as Nominatim writes it (made when asked: Photon's answers do not).
     var countryCode: String? { upperCaseCountryCode?.lowercased() }
-    private let upperCaseCountryCode: String?
+    private var upperCaseCountryCode: String?
+
+    private init(country: String?, countryCode: String?) {
+        self.country = country
+        upperCaseCountryCode = countryCode
+    }
 
     init(_ place: Place, _ terms: OSMTerms, languages: [String]) {
         let address = place.address ?? Address()
@@ -26,6 +33,7 @@ struct AddressParts {
         county = address.county
         state = address.state
         postcode = address.postcode
+        subdivisionCodes = address.subdivisionCodes ?? []
         upperCaseCountryCode = place.countryCode
         country = place.countryCode.flatMap { OSMTerms.countryName($0, languages: languages) } ?? address.country
         if let name = address.place, name != address.town, name != address.suburb, name != address.neighbourhood {
@@ -39,7 +47,11 @@ struct AddressParts {
         case .area:
             own = (terms.addressType, localName)
             if terms.addressRank == 16 { city = localName; townKey = terms.addressType; own = nil }
-            if terms.addressType == "country" { own = nil }
+            if terms.addressType == "country" {
+                // A country's address is the country alone.
+                self = AddressParts(country: country, countryCode: upperCaseCountryCode)
+                return
+            }
         case .venue:
             own = (terms.addressType, localName)
         case .street:
@@ -55,12 +67,17 @@ struct AddressParts {
     var keyed: [(key: String, value: String)] {
         var parts: [(String, String?)] = [(own?.key ?? "", own?.name), ("house_number", houseNumber), ("road", road),
                                           (place?.key ?? "", place?.name), ("neighbourhood", neighbourhood),
-                                          ("suburb", suburb), (townKey, city), ("county", county), ("state", state),
-                                          ("postcode", postcode), ("country", country)]
+                                          ("suburb", suburb), (townKey, city)] + codes(7...)
+            + [("county", county)] + codes(5...6) + [("state", state)] + codes(...4) + [("postcode", postcode), ("country", country)]
         // Nominatim keeps the first part under a key that comes twice (its finest).
         var seen: Set<String> = []
         parts.removeAll { key, value in value == nil || !seen.insert(key).inserted }
         return parts.map { ($0.0, $0.1!) }
+    }
+
+    /// The ISO 3166-2 codes of boundaries at these admin levels, keyed as Nominatim keys them ("ISO3166-2-lvl8").
+    private func codes(_ levels: some RangeExpression<Int>) -> [(String, String?)] {
+        subdivisionCodes.filter { levels.contains($0.adminLevel) }.map { ("ISO3166-2-lvl\($0.adminLevel)", $0.code) }
     }
 }
 
@@ -80,32 +97,17 @@ extension NominatimWire {
         return place.name
     }
 
-    /// The one line of a place with its country at the end, as Nominatim's `display_name` always ends:
-    /// "Mannerheimintie 5, 00100 Helsinki, Finland"; the place's own name and the country in the reader's languages.
-    static func displayName(_ place: Place, languages: [String]) -> PlaceText {
-        var line = place.displayText   // as the store kept it: written into the answer without a String when it ends right
-        let local = languages.isEmpty ? place.name : localName(place, languages: languages)
-        if local != place.name {
-            let text = line.string
-            line = .written(text.hasPrefix(place.name) ? local + text.dropFirst(place.name.count) : local)
+    /// Nominatim's `display_name`: the place's address parts from its own name to its country, each once, joined by
+    /// ", " ("5, Mannerheimintie, Kluuvi, Helsinki, 00100, Finland"), named in the reader's languages; the line the
+    /// store keeps where it knows no part.
+    static func displayName(_ place: Place, _ terms: OSMTerms, languages: [String]) -> PlaceText {
+        let parts = AddressParts(place, terms, languages: languages).keyed.filter { !$0.key.hasPrefix("ISO3166-2") }
+        guard !parts.isEmpty else { return place.displayText }
+        var line = ""
+        for (n, part) in parts.enumerated() where n == 0 || part.value != parts[n - 1].value {
+            if !line.isEmpty { line += ", " }
+            line += part.value
         }
-        guard let code = place.countryCode, place.kind != .area || place.category != "country",
-              let country = place.address?.country ?? OSMTerms.countryName(code, languages: languages)
-        else { return line }
-        // The English name is the one just looked up unless the address or a language named another.
-        let english = place.address?.country == nil && languages.isEmpty ? country : OSMTerms.countryName(code, language: nil) ?? country
-        // Byte for byte: both names come from the same tables, and `hasSuffix` compared them character by character.
-        let endsRight = line.withUTF8 { bytes in
-            func endsWith(_ suffix: String) -> Bool {
-                bytes.count >= suffix.utf8.count && bytes.reversed().starts(with: suffix.utf8.reversed())
-            }
-            return endsWith(country) || endsWith(english)
-        }
-        if endsRight, country != english, line.withUTF8({ $0.reversed().starts(with: english.utf8.reversed()) }) {
-            // Ends in English where another language was asked for: the country in that language instead.
-            let text = line.string
-            return .written(text.dropLast(english.count) + country)
-        }
-        return endsRight ? line : .written(line.string + ", " + country)
+        return .written(line)
     }
 }

@@ -118,9 +118,28 @@ struct NominatimController<Context: RequestContext>: Sendable {
         guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return [] }
         var request = try SearchRequest(text: text, near: near, limit: search.pool, within: search.within, languages: output.languages)
         (request.layers, request.featureType, request.dedupe) = (search.kinds.layers, search.kinds.featureType, search.dedupe)
-        let asked = request
-        let answer = try await metrics.timed(.search) { try await places.search(asked, provider: query.provider()) }
-        return search.kept(answer.results.map(\.place), near: around, languages: output.languages)
+        if let country = search.structured.country, search.structured.featureType == .country {
+            // A country alone is that country, within the countries asked for.
+            let codes = try StructuredQuery.countryCodes(country, output.languages)
+            request.within.countries = search.within.countries.isEmpty ? codes : codes.intersection(search.within.countries)
+            if request.within.countries.isEmpty { return [] }
+        }
+        var kept = try await searched(request, search, query: query, near: around, output: output, text: text)
+        if kept.isEmpty, request.within.postcode != nil {
+            // A postcode that matches nothing found is a mistake in it, as Nominatim reads one: searched without it.
+            request.within.postcode = nil
+            kept = try await searched(request, search, query: query, near: around, output: output, text: text)
+        }
+        return kept
+    }
+
+    /// The store's answer to a request, through the filters here.
+    private func searched(_ request: SearchRequest, _ search: NominatimSearch, query: QueryParameters, near: Coordinate?,
+                          output: NominatimOutput, text: String) async throws -> [Place] {
+        let answer = try await metrics.timed(.search) { try await places.search(request, provider: query.provider()) }
+        var search = search
+        search.within = request.within
+        return search.kept(answer.results.map(\.place), near: near, languages: output.languages, text: text)
     }
 
     /// The place reverse answers at a point: the first of the layers asked for (addresses and points of interest

@@ -71,7 +71,10 @@ struct StructuredQuery {
     var amenity, street, city, county, state, postalcode, country: String?
 
     init(_ query: QueryParameters) {
-        func part(_ name: String) -> String? { query.string(name)?.nonBlank }
+        // Quotes around a part are no part of it ("\"Vaduz\"").
+        func part(_ name: String) -> String? {
+            query.string(name)?.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\"", "'"])).nonBlank
+        }
         amenity = part("amenity"); street = part("street"); city = part("city"); county = part("county")
         state = part("state"); postalcode = part("postalcode"); country = part("country")
     }
@@ -90,8 +93,21 @@ struct StructuredQuery {
          ("postalcode", postalcode), ("country", country)].compactMap { name, value in value.map { (name, $0) } }
     }
 
-    /// What is looked up by name: the finest part given (the coarser ones narrow it).
-    var text: String? { amenity ?? street ?? city ?? county ?? state ?? postalcode ?? country }
+    /// What is looked up by name: the finest part given (the coarser ones narrow it); an amenity in its city, so that
+    /// a kind of place ("bar") reads as one there.
+    var text: String? {
+        if let amenity { return city.map { "\(amenity) in \($0)" } ?? amenity }
+        return street ?? city ?? county ?? state ?? postalcode ?? country
+    }
+
+    /// The kind of place the finest part names when it is a division (a country, a state, a city), as Nominatim keeps a
+    /// structured search for a city to settlements; nil when a street, an amenity or a postcode is asked for.
+    var featureType: FeatureType? {
+        guard amenity == nil, street == nil, postalcode == nil else { return nil }
+        if city != nil || county != nil { return .settlement }
+        if state != nil { return .state }
+        return country != nil ? .country : nil
+    }
 
     /// The city narrows only when something finer is searched for.
     var cityFilter: String? { amenity ?? street == nil ? nil : city }
@@ -99,6 +115,11 @@ struct StructuredQuery {
     /// `country` as codes: a two-letter code, or a country's name in English or the request's languages.
     func countryCodes(_ languages: [String]) throws -> Set<String> {
         guard let country, amenity ?? street ?? city ?? county ?? state ?? postalcode != nil else { return [] }
+        return try Self.countryCodes(country, languages)
+    }
+
+    /// A country's codes: a two-letter code, or a country's name in English or the `languages`.
+    static func countryCodes(_ country: String, _ languages: [String]) throws -> Set<String> {
         if country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) { return [country.uppercased()] }
         let wanted = TextFolding.fold(country)
         let codes = Locale.Region.isoRegions.map(\.identifier).filter { code in
@@ -119,12 +140,16 @@ struct KindFilter {
     /// Whether `featureType` was given at all: it narrows to the address layer even when its value is unknown.
     var hasFeatureType = false
 
-    init(_ query: QueryParameters) throws {
+    init(_ query: QueryParameters, structured: StructuredQuery) throws {
         layers = try PlaceLayer.layers(parsing: query.string("layer") ?? "")
         if let feature = query.string("featureType") {
             hasFeatureType = true
             featureType = FeatureType(rawValue: feature.lowercased())
             layers = [.address]
+        } else if let feature = structured.featureType {
+            (hasFeatureType, featureType, layers) = (true, feature, [.address])
+        } else if structured.amenity != nil {
+            layers = [.poi]
         }
     }
 

@@ -37,7 +37,7 @@ struct NominatimSearch {
         text = q?.trimmingWhitespace(newlines: true) ?? structured.text
         querystring = q ?? structured.joined
         limit = min(max(try query.compatInteger("limit") ?? 10, 1), Self.maxResults)
-        kinds = try KindFilter(query)
+        kinds = try KindFilter(query, structured: structured)
         (excluded, excludedEcho) = try Self.excludedIDs(query.string("exclude_place_ids") ?? "")
         within = try AreaFilter(city: structured.cityFilter, postcode: structured.postalcode, county: structured.county,
                                 state: structured.state)
@@ -54,18 +54,23 @@ struct NominatimSearch {
     /// room for what the filters here may still drop.
     var pool: Int {
         let wanted = (dedupe ? limit + min(10, limit) : limit) + excluded.count
-        return min(kinds.isEmpty ? wanted : RequestLimits.maxResults, RequestLimits.maxResults)
+        // Houses are dropped from a text without their number: room for them too.
+        let filtered = !kinds.isEmpty || text?.contains(where: \.isNumber) != true
+        return min(filtered ? RequestLimits.maxResults : wanted, RequestLimits.maxResults)
     }
 
     /// The places of `found` the request keeps, at most `limit`: inside the filters, not excluded, within
     /// `nearRadiusDegrees` of `near` when the text held a coordinate, and without the repeats Nominatim's `dedupe`
     /// drops (the same class, display line and rank twice).
-    func kept(_ found: [Place], near: Coordinate?, languages: [String]) -> [Place] {
+    func kept(_ found: [Place], near: Coordinate?, languages: [String], text: String) -> [Place] {
         var results: [Place] = []
         results.reserveCapacity(limit)
         var seen: Set<String> = []
+        let words = Self.words(text)
         for place in found where results.count < limit {
-            guard within.admits(place), kinds.isEmpty || kinds.admits(place) else { continue }
+            guard within.admits(place), kinds.isEmpty || kinds.admits(place), Self.isAsked(place, words: words) else { continue }
+            // A structured search for a division names it whole ("Steg", not "Steglitz").
+            if let type = structured.featureType, type != .country, !Self.isNamed(place, text) { continue }
             if !excluded.isEmpty, excluded.contains(place.id) || excluded.contains(String(OSMTerms.placeID(of: place.idText))) {
                 continue
             }
@@ -73,12 +78,31 @@ struct NominatimSearch {
             if dedupe {
                 let terms = OSMTerms(place)
                 let key = [terms.osmType ?? "", terms.key, terms.value, String(terms.addressRank),
-                           NominatimWire.displayName(place, languages: languages).string].joined(separator: "\u{1F}")
+                           NominatimWire.displayName(place, terms, languages: languages).string].joined(separator: "\u{1F}")
                 guard seen.insert(key).inserted else { continue }
             }
             results.append(place)
         }
         return results
+    }
+
+    /// Whether a house answers a text of these words: Nominatim finds a house only by its number, so "Gnetsch" is the
+    /// street and "Gnetsch 29" the house.
+    static func isAsked(_ place: Place, words: Set<Substring>) -> Bool {
+        guard place.kind == .address, let number = place.address?.houseNumber else { return true }
+        return words.contains(Substring(TextFolding.fold(number)))
+    }
+
+    /// Whether the place is called `text` (folded), by its name or any other name it has.
+    static func isNamed(_ place: Place, _ text: String) -> Bool {
+        let wanted = TextFolding.fold(text)
+        if TextFolding.fold(place.name) == wanted { return true }
+        return (place.tags ?? [:]).contains { PlaceTags.isName($0.key) && TextFolding.fold($0.value) == wanted }
+    }
+
+    /// The folded words of a text, split at anything but letters and digits.
+    static func words(_ text: String) -> Set<Substring> {
+        Set(TextFolding.fold(text).split { !$0.isLetter && !$0.isNumber })
     }
 
     static func planarDegrees(_ a: Coordinate, _ b: Coordinate) -> Double {

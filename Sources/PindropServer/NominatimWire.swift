@@ -85,7 +85,7 @@ enum NominatimWire {
             w.field("osm_value", terms.value)
             w.field("type", geocodeJSONType(terms.addressRank))
             if n < distances.count, let distance = distances[n] { w.field("accuracy", Int(distance)) }
-            w.key("label"); w.string(displayName(place, languages: output.languages))
+            w.key("label"); w.string(displayName(place, terms, languages: output.languages))
             if terms.layer != "house" || place.kind != .address { w.field("name", localName(place, languages: output.languages)) }
             if output.addressDetails { writeGeocodeJSONAddress(AddressParts(place, terms, languages: output.languages), into: &w) }
             if output.extratags { w.key("extra"); writeTags(extraTags(place), into: &w) }
@@ -136,7 +136,7 @@ enum NominatimWire {
         w.key("importance"); w.number(terms.importance)
         w.field("addresstype", terms.addressType)
         w.field("name", place.kind == .address ? "" : localName(place, languages: languages))
-        w.key("display_name"); w.string(displayName(place, languages: languages))
+        w.key("display_name"); w.string(displayName(place, terms, languages: languages))
     }
 
     /// The optional parts asked for: `address`, `extratags`, `namedetails`.

@@ -13,7 +13,7 @@ enum NominatimXML {
         for (n, place) in places.enumerated() {
             let terms = OSMTerms(place)
             let geometry = n < geometries.count ? geometries[n] : nil
-            let display = NominatimWire.displayName(place, languages: output.languages).string
+            let display = NominatimWire.displayName(place, terms, languages: output.languages).string
             var element = "<place" + placeAttributes(place, terms, geometry: geometry, output: output)
                 + attribute("display_name", display) + attribute("class", terms.key) + attribute("type", terms.value)
                 + attribute("importance", "\(terms.importance)")
@@ -33,7 +33,7 @@ enum NominatimXML {
         var xml = root("reversegeocode", attributes: [("querystring", querystring)]) + ">"
         guard let place else { return xml + "<error>Unable to geocode</error></reversegeocode>" }
         let terms = OSMTerms(place)
-        let display = NominatimWire.displayName(place, languages: output.languages).string
+        let display = NominatimWire.displayName(place, terms, languages: output.languages).string
         xml += "<result" + placeAttributes(place, terms, geometry: geometry, output: output) + ">" + escaped(display) + "</result>"
         if let geometry, output.geometries.contains(.kml) { xml += "<geokml>" + GeometryText.kml(geometry) + "</geokml>" }
         if output.addressDetails { xml += "<addressparts>" + addressParts(place, terms, output: output) + "</addressparts>" }

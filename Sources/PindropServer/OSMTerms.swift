@@ -19,8 +19,9 @@ struct OSMTerms {
     private(set) var addressType: String
     /// Nominatim's `place_rank` (its search rank): 4 a country … 16 a city, 18 a town … 26 a street, 30 a house or a venue.
     let rank: Int
-    /// Nominatim's address rank: as `rank`, but every municipality is 16.
-    var addressRank: Int { key == "place" && (17...19).contains(rank) ? 16 : rank }
+    /// Nominatim's address rank: as `rank`, but every municipality is 16, and 0 for what is no part of an address
+    /// (a lake, a peak).
+    private(set) var addressRank = 0
     /// Photon's `type`: house, street, locality, district, city, county, state, country or other.
     let layer: String
     /// 0 … 1, higher for bigger places (Nominatim's `importance`): its own default for a place without a Wikipedia
@@ -37,11 +38,18 @@ struct OSMTerms {
     init(_ place: Place) {
         // An embedded GeoNames place's id stays unwritten: it is no OSM object, and its `placeID` hashes its bytes.
         id = place.idText
-        let object: PlaceID.OSMObject? = if case .geonamesID = id { nil } else { PlaceID.osmObject(of: place.id) }
+        // A town answered with its boundary is that boundary in OSM's terms.
+        let object: PlaceID.OSMObject? = if let boundary = place.boundaryID { PlaceID.osmObject(of: boundary) }
+            else if case .geonamesID = id { nil } else { PlaceID.osmObject(of: place.id) }
         (osmType, osmID) = (object?.kind.rawValue, object?.number)
         (population, boundingBox, coordinate) = (place.population, place.boundingBox, place.coordinate)
         let kind = place.kind ?? Self.inferredKind(place)
         switch kind {
+        case .place where place.boundaryID != nil:
+            let level = place.tags?["admin_level"].flatMap { Int($0) }
+            (key, value, layer) = ("boundary", "administrative", "city")
+            rank = level.map { PlaceRank.of(key: "boundary", value: "administrative", adminLevel: $0).search } ?? 16
+            addressType = place.address?.townKind ?? "city"
         case .place:
             let value = place.population >= 100_000 ? "city" : place.population >= 10_000 ? "town" : "village"
             (key, self.value, addressType, layer) = ("place", value, value, "city")
@@ -63,6 +71,7 @@ struct OSMTerms {
             (self.key, self.value, addressType, layer) = (key, value, key == "place" ? value : key, key == "place" ? "locality" : "house")
             rank = PlaceRank.of(key: key, value: value).search
         }
+        addressRank = kind == .venue ? PlaceRank.of(key: key, value: value).address : key == "place" && (17...19).contains(rank) ? 16 : rank
         // Nominatim names a place of the address hierarchy by its place type where the object says it ("town" for
         // a municipality's boundary that is a town).
         if rank < 26, let type = place.tags?["place"] ?? place.tags?["linked_place"] { addressType = type }

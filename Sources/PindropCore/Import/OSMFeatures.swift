@@ -193,12 +193,15 @@ public struct OSMArea: Sendable, Hashable {
     public var postcode: String?
     /// The place node the boundary is drawn around: its member with role `label`, else `admin_centre` ("osm:node/123").
     public var label: String?
+    /// Its ISO 3166-2 code (`ISO3166-2`: "LI-10"); nil when it has none.
+    public var subdivisionCode: String?
 
     /// Makes an area.
     public init(id: String, name: String, level: AreaLevel, adminLevel: Int? = nil, localizedNames: [String: String] = [:],
-                rings: [[Coordinate]], postcode: String? = nil, label: String? = nil) {
+                rings: [[Coordinate]], postcode: String? = nil, label: String? = nil, subdivisionCode: String? = nil) {
         self.id = id; self.name = name; self.level = level; self.adminLevel = adminLevel
         self.localizedNames = localizedNames; self.rings = rings; self.postcode = postcode; self.label = label
+        self.subdivisionCode = subdivisionCode
     }
 }
 

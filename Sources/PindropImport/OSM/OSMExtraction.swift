@@ -190,6 +190,7 @@ struct OSMExtraction {
         }, uniquingKeysWith: { first, _ in first })
         features.areas.append(OSMArea(id: id, name: name, level: level, adminLevel: tags["admin_level"].flatMap { Int($0) },
                                       localizedNames: localized, rings: coordinates,
-                                      postcode: level == .postcode ? name : tags["postal_code"], label: label))
+                                      postcode: level == .postcode ? name : tags["postal_code"], label: label,
+                                      subdivisionCode: tags["ISO3166-2"]?.nonBlank))
     }
 }

@@ -150,13 +150,22 @@ public struct OSMFeatureExtractor: Sendable {
     /// Every other tag key the extraction reads: streets, buildings, relations' types, areas' levels and postcodes,
     /// interpolation lines, entrances, what makes a place (`OSMMainTags`) and what tells the map's shapes apart.
     static let tagKeys: Set<String> = Set(["type", "highway", "building", "boundary", "admin_level", "place", "postal_code", "ref",
-                                           "entrance", "routing:entrance", "water", "information", "tourism", "natural"])
+                                           "entrance", "routing:entrance", "water", "information", "tourism", "natural",
+                                           "ISO3166-2"])
         .union(OSMMainTags.rules.keys).union(OSMAddressTags.keys).union(PlaceTags.extraKeys).union(entranceKeys)
         .union(OSMMapShapes.tagKeys)
 
     /// Whether tags with this key are decoded.
     static func keeps(key: String) -> Bool {
         tagKeys.contains(key) || isPlaceTag(key) || OSMMainTags.isMainName(key)
+    }
+
+    /// A place's partial address with the street it lies on where it names none; nil when neither is known.
+    static func withParentStreet(_ partial: Address?, _ street: String?) -> Address? {
+        guard let street, partial?.street == nil, partial?.place == nil else { return partial }
+        var address = partial ?? Address()
+        address.street = street
+        return address
     }
 
     /// What a file is decoded with: the tags the extraction reads, and the relations it keeps. A country's file has
@@ -173,8 +182,13 @@ public struct OSMFeatureExtractor: Sendable {
         // Places without a full address of their own, and the parts they have: they borrow one once every address
         // point and building is known.
         var borrowing: [(venue: Int, coordinate: Coordinate, partial: Address?)] = []
+        let parentStreets = OSMParentStreets(features.streets)
         for candidate in candidates {
-            let tagged = streetRelations.complete(OSMAddressTags.address(candidate.tags), for: candidate.key)
+            var tagged = streetRelations.complete(OSMAddressTags.address(candidate.tags), for: candidate.key)
+            // A house number without a street or a place belongs to the nearest street, as Nominatim parents it.
+            if let address = tagged, address.street == nil, address.place == nil, !address.houseNumbers.isEmpty {
+                tagged?.street = parentStreets.street(near: candidate.coordinate)
+            }
             let complete = tagged.map(OSMAddressTags.isComplete) ?? false
             let countryCode = OSMAddressTags.countryCode(candidate.tags)
             if complete, let tagged {
@@ -182,16 +196,19 @@ public struct OSMFeatureExtractor: Sendable {
                                                               countryCode: countryCode))
             }
             guard let place = candidate.place else { continue }
-            if !complete { borrowing.append((features.venues.count, candidate.coordinate, tagged)) }
+            // A venue borrows the address it stands at; a village, a peak or a river has no street address.
+            let borrows = !complete && PlaceRank.of(key: place.key, value: place.category).search >= 26
+            if borrows { borrowing.append((features.venues.count, candidate.coordinate, tagged)) }
             features.venues.append(OSMVenue(id: candidate.id, name: place.name, category: place.category, categoryKey: place.key,
-                                            coordinate: candidate.coordinate, address: complete ? tagged : nil, addressIsTagged: complete,
+                                            coordinate: candidate.coordinate, address: borrows ? nil : tagged, addressIsTagged: complete,
                                             tags: candidate.placeTags, box: candidate.box, countryCode: countryCode))
         }
         let buildings = OSMBuildingAddresses(buildings: features.buildings, addressPoints: features.addressPoints)
         let nearest = OSMNearestAddressFinder(features.addressPoints, radiusMeters: venueAddressRadiusMeters)
         // Each lookup only reads: on every core.
         let borrowed = borrowing.concurrentMap {
-            buildings.address(at: $0.coordinate) ?? nearest.address(near: $0.coordinate) ?? $0.partial
+            buildings.address(at: $0.coordinate) ?? nearest.address(near: $0.coordinate)
+                ?? Self.withParentStreet($0.partial, parentStreets.street(near: $0.coordinate))
         }
         for ((v, _, _), address) in zip(borrowing, borrowed) { features.venues[v].address = address }
         // Places drawn as areas before points, each in the file's order: an index breaks ties between equal names by

@@ -10,6 +10,13 @@ struct AddressContext {
     static let lendingReach = 300.0
     /// How far a tagged town name is looked for among GeoNames places, metres.
     static let townNameReach = 30_000.0
+    /// How far the nearest postcode is lent where no address within `lendingReach` has one (a street in the hills),
+    /// metres: Nominatim gives every street and house the nearest postcode.
+    static let postcodeReach = 2_000.0
+    /// The settlements' place nodes, which name a part of a town (Silum in Triesenberg), and how far each kind reaches,
+    /// in degrees: half the diameter Nominatim gives a place node of that rank.
+    static let townPartReach: [String: Double] = ["city": 0.08, "town": 0.04, "village": 0.02, "hamlet": 0.01,
+                                                  "isolated_dwelling": 0.01, "farm": 0.01]
 
     /// How far a populated place reaches, metres: 15 m × √population (Helsinki ≈ 12 km, Kamppi ≈ 1.6 km,
     /// Vaduz ≈ 1.1 km). A heuristic: GeoNames gives points, not boundaries.
@@ -56,6 +63,8 @@ struct AddressContext {
     /// Address points with a postcode, and that postcode.
     let postcodePoints: SpatialIndex, postcodeOfPoint: [String]
     let areas: AreaIndex
+    /// The place nodes of `townPartReach`'s kinds, and each one's name and kind.
+    let townParts: SpatialIndex, townPartOfPoint: [(name: String, kind: String, at: Coordinate)]
 
     /// `places` and `spatial` are the GeoNames rows and their tree, `towns` their town lookup; `townsByName` the folded
     /// names of `nearbyTowns`.
@@ -74,6 +83,9 @@ struct AddressContext {
         townOfPoint = towns.map(\.1)
         postcodePoints = SpatialIndex(latitudes: postcodes.map(\.0.latitude), longitudes: postcodes.map(\.0.longitude))
         postcodeOfPoint = postcodes.map(\.1)
+        let parts = features.venues.filter { $0.categoryKey == "place" && Self.townPartReach[$0.category] != nil }
+        townParts = SpatialIndex(latitudes: parts.map(\.coordinate.latitude), longitudes: parts.map(\.coordinate.longitude))
+        townPartOfPoint = parts.map { ($0.name, $0.category, $0.coordinate) }
     }
 
     /// A tagged town as the GeoNames name of the nearest place near `c` called so ("Helsingfors" → "Helsinki");
@@ -99,18 +111,48 @@ struct AddressContext {
             ?? Self.lend(townPoints, townOfPoint, to: c)
             ?? towns.containingTown(at: c, spatial: spatial).map { places.name($0) }
             ?? a.town.flatMap { $0.contains(where: \.isLetter) ? $0 : nil }
-        if postcode, a.postcode == nil { a.postcode = held.postcode ?? Self.lend(postcodePoints, postcodeOfPoint, to: c) }
+        if postcode, a.postcode == nil {
+            a.postcode = held.postcode ?? Self.lend(postcodePoints, postcodeOfPoint, to: c)
+                ?? Self.lend(postcodePoints, postcodeOfPoint, to: c, within: Self.postcodeReach)
+        }
+        if a.place == nil, let part = townPart(at: c, town: a.town) { (a.place, a.placeKind) = (part.name, part.kind) }
+        if let place = a.place, a.placeKind == nil { a.placeKind = settlementKind(of: place, near: c) }
         a.suburb = a.suburb ?? held.suburb
         a.county = a.county ?? held.county
         a.state = a.state ?? held.state
         a.country = a.country ?? held.country
+        a.subdivisionCodes = a.subdivisionCodes ?? held.subdivisionCodes
         return a
     }
 
-    /// The value of the nearest point within `lendingReach`.
-    private static func lend(_ points: SpatialIndex, _ values: [String], to c: Coordinate) -> String? {
+    /// The value of the nearest point within `within` metres.
+    private static func lend(_ points: SpatialIndex, _ values: [String], to c: Coordinate, within: Double = lendingReach) -> String? {
         guard let hit = points.nearest(latitude: c.latitude, longitude: c.longitude),
-              Geo.meters(forUnitChord: hit.chord2.squareRoot()) <= lendingReach else { return nil }
+              Geo.meters(forUnitChord: hit.chord2.squareRoot()) <= within else { return nil }
         return values[Int(hit.place)]
+    }
+
+    /// The kind of the settlement called `name` whose node is near `c` ("village" for the Silum of "6 Silum"); nil
+    /// when no such node is within its reach.
+    func settlementKind(of name: String, near c: Coordinate) -> String? {
+        let folded = TextFolding.fold(name)
+        for hit in townParts.nearest(latitude: c.latitude, longitude: c.longitude, k: 8) {
+            let part = townPartOfPoint[Int(hit.place)]
+            if TextFolding.fold(part.name) == folded, c.distance(to: part.at) <= 5_000 { return part.kind }
+        }
+        return nil
+    }
+
+    /// The part of the town a point lies in: the nearest settlement's node within its reach, unless that is the town
+    /// itself, as Nominatim adds it to an address ("village: Silum" beside "town: Triesenberg").
+    func townPart(at c: Coordinate, town: String?) -> (name: String, kind: String)? {
+        let folded = town.map(TextFolding.fold)
+        for hit in townParts.nearest(latitude: c.latitude, longitude: c.longitude, k: 3) {
+            let part = townPartOfPoint[Int(hit.place)], p = part.at
+            let degrees = ((p.latitude - c.latitude) * (p.latitude - c.latitude) + (p.longitude - c.longitude) * (p.longitude - c.longitude)).squareRoot()
+            guard degrees <= Self.townPartReach[part.kind] ?? 0 else { continue }
+            return TextFolding.fold(part.name) == folded ? nil : (part.name, part.kind)
+        }
+        return nil
     }
 }

@@ -2,18 +2,20 @@ import PindropCore
 
 /// Making the areas from an import's, and their stored form.
 extension AreaIndex {
-    /// From the imported areas.
-    init(_ osm: [OSMArea]) {
+    /// From the imported areas, with what each takes from its place node where it has one (`labels`, one per area).
+    init(_ osm: [OSMArea], labels: [(placeType: String?, postcode: String?)] = []) {
         var lats: [Double] = [], lons: [Double] = [], ringStart: [Int32] = [0], areaRingStart: [Int32] = [0]
         var areas: [Area] = []
-        for area in osm {
+        for (a, area) in osm.enumerated() {
             for ring in area.rings {
                 for c in ring { lats.append(c.latitude); lons.append(c.longitude) }
                 ringStart.append(Int32(lats.count))
             }
             areaRingStart.append(Int32(ringStart.count - 1))
             let box = BoundingBox(covering: area.rings.joined()) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0)
-            areas.append(Area(id: area.id, name: area.name, level: area.level, adminLevel: area.adminLevel ?? 0, box: box))
+            areas.append(Area(id: area.id, name: area.name, level: area.level, adminLevel: area.adminLevel ?? 0, box: box,
+                              postcode: a < labels.count ? labels[a].postcode : area.postcode,
+                              placeType: a < labels.count ? labels[a].placeType : nil, subdivisionCode: area.subdivisionCode))
         }
         self.init(areas: areas, latitudes: lats, longitudes: lons, ringStart: ringStart, areaRingStart: areaRingStart)
         twins = [Int32](repeating: -1, count: areas.count)
@@ -23,7 +25,11 @@ extension AreaIndex {
     func blobs() -> [StoredArray] {
         var text: [UInt8] = [], textStart: [UInt32] = [0]
         for area in areas {
-            text += area.id.utf8; text.append(0); text += area.name.utf8
+            // id, name, postcode, place type and ISO 3166-2 code, a NUL between each two
+            for (n, part) in [area.id, area.name, area.postcode ?? "", area.placeType ?? "", area.subdivisionCode ?? ""].enumerated() {
+                if n > 0 { text.append(0) }
+                text += part.utf8
+            }
             textStart.append(UInt32(text.count))
         }
         var coordinates: [Double] = []

@@ -25,7 +25,7 @@ struct StreetLevelRows {
         geonamesRows = places
         self.geonames = geonames
         self.townsByName = townsByName
-        areas = AreaIndex(features.areas)
+        areas = AreaIndex(features.areas, labels: Self.townLabels(features))
         townKinds = Self.townKinds(features)
         context = AddressContext(features: features, places: places, spatial: geonames, towns: towns, townsByName: townsByName, areas: areas)
     }
@@ -54,9 +54,10 @@ struct StreetLevelRows {
             geonames.nearest(latitude: c.latitude, longitude: c.longitude, k: 8).lazy.map { Int($0.place) }
                 .first { areas.contains(town, Coordinate(latitude: geonamesRows.latitude[$0], longitude: geonamesRows.longitude[$0])) }
         } ?? geonames.nearest(latitude: c.latitude, longitude: c.longitude).map { Int($0.place) }
-        // An area's address is the areas that hold it, as given; everything else is completed where it lies.
+        // An area's address is the areas that hold it, as given; everything else is completed where it lies (a street
+        // and anything on one with the postcode there, as Nominatim gives every street one).
         let completed = kind == .area ? address ?? Address()
-            : context.complete(address ?? Address(), at: c, postcode: address?.street != nil && kind != .street)
+            : context.complete(address ?? Address(), at: c, postcode: address?.street != nil || address?.place != nil)
         return (nearest, completed)
     }
 
@@ -137,8 +138,12 @@ struct StreetLevelRows {
         var rowOfAddress: [String: Int] = [:]
         var addressRows: [OSMAddressPoint] = []
         for a in features.addressPoints {
-            guard let street = a.address.street, let number = a.address.houseNumber else { continue }
-            let key = TextFolding.fold("\(street) \(number)")
+            // A house without a street is found by the place it belongs to ("6 Silum").
+            guard let street = a.address.street ?? a.address.place, let number = a.address.houseNumber else { continue }
+            // The same address in two towns ("Landstrasse 12" in Schaan and in Triesen) is two rows; the shops of one
+            // building are one. Towns are told apart by the tags, else by where the house is (cells of ~2 km).
+            let cell = "\(Int((a.coordinate.latitude / 0.02).rounded(.down))),\(Int((a.coordinate.longitude / 0.02).rounded(.down)))"
+            let key = TextFolding.fold("\(street) \(number)") + "\u{1F}" + (a.address.postcode ?? a.address.town ?? cell)
             if let row = rowOfAddress[key] { addressPoints.append((row, a.coordinate)); continue }
             rowOfAddress[key] = places.count + addressRows.count
             addressPoints.append((places.count + addressRows.count, a.coordinate))
@@ -146,7 +151,7 @@ struct StreetLevelRows {
         }
         let addressesPlaced = placements(addressRows.map { ($0.coordinate, $0.address) }, .address)
         for (a, placed) in zip(addressRows, addressesPlaced) {
-            let street = a.address.street ?? "", number = a.address.houseNumber ?? ""
+            let street = a.address.street ?? a.address.place ?? "", number = a.address.houseNumber ?? ""
             append("\(street) \(number)", a.coordinate, .address, PlaceExtras(id: a.id, category: nil, categoryKey: nil, address: a.address),
                    primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"], placed: placed)
         }
@@ -202,20 +207,43 @@ struct StreetLevelRows {
         return tags.isEmpty ? nil : tags
     }
 
-    /// One row per postcode the addresses carry, named by it: at the centre of its postcode area where the data has
-    /// one (the row then stands for the area, and answers with its box), else at the centre of the addresses tagged
-    /// with it; its address is where that point lies (town, county, state, country).
-    private mutating func appendPostcodes() {
+    /// For each area, what Nominatim takes from the place node it links a town's boundary to (its `label` member,
+    /// else a place node of the same name): the node's place type ("town"), and the postcode of the boundary, else the
+    /// one whose addresses centre nearest that node (as Nominatim gives a town the nearest postcode). Nil for others.
+    static func townLabels(_ features: OSMFeatures) -> [(placeType: String?, postcode: String?)] {
+        let nodes = features.venues.filter { $0.categoryKey == "place" }
+        let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(nodes.map { (TextFolding.fold($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+        let centres = postcodeCentres(features)
+        return features.areas.map { area in
+            guard area.level == .city, let node = area.label.flatMap({ byID[$0] }) ?? byName[TextFolding.fold(area.name)] else {
+                return (nil, area.postcode)
+            }
+            let nearest = centres.min { $0.value.distance(to: node.coordinate) < $1.value.distance(to: node.coordinate) }
+            return (node.category, area.postcode ?? nearest?.key)
+        }
+    }
+
+    /// Each postcode the addresses carry, at the mean of their points.
+    static func postcodeCentres(_ features: OSMFeatures) -> [String: Coordinate] {
         var points: [String: [Coordinate]] = [:]
         for a in features.addressPoints {
             guard let code = a.address.postcode?.trimmingWhitespace(), !code.isEmpty else { continue }
             points[code, default: []].append(a.coordinate)
         }
+        return points.compactMapValues(centre(of:))
+    }
+
+    /// One row per postcode the addresses carry, named by it: at the centre of its postcode area where the data has
+    /// one (the row then stands for the area, and answers with its box), else at the centre of the addresses tagged
+    /// with it; its address is where that point lies (town, county, state, country).
+    private mutating func appendPostcodes() {
+        let centres = Self.postcodeCentres(features)
         var areaOfCode: [String: Int] = [:]
         for (a, area) in areas.areas.enumerated() where area.level == .postcode { areaOfCode[area.name] = areaOfCode[area.name] ?? a }
-        for code in Set(points.keys).union(areaOfCode.keys).sorted() {
+        for code in Set(centres.keys).union(areaOfCode.keys).sorted() {
             let area = areaOfCode[code]
-            guard let c = area.map({ areas.centre(of: $0) }) ?? Self.centre(of: points[code] ?? []) else { continue }
+            guard let c = area.map({ areas.centre(of: $0) }) ?? centres[code] else { continue }
             let placed = placement(c, .postcode, Address(postcode: code))
             let country = placed.nearest.flatMap { places.countryInfo($0)?.code.lowercased() } ?? "xx"
             let id = area.map { areas.areas[$0].id } ?? PlaceID.postcode(country: country, code: code).description

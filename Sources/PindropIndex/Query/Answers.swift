@@ -15,10 +15,12 @@ struct Answers {
     /// A row as an answer: with its boundary's box when it is (or is the town of) an area, and a GeoNames place
     /// inside areas with the address they give it (town, county, state, country).
     func place(_ row: Int) -> Place {
-        let box = contents.area(ofRow: row).map { contents.street.areas.areas[$0].box }
-        if let held = heldAddress(ofRow: row) {
+        let area = contents.area(ofRow: row)
+        let box = area.map { contents.street.areas.areas[$0].box }
+        if var held = heldAddress(ofRow: row) {
             var place = contents.places.place(row)
             place.boundingBox = box
+            if let area { link(&place, &held, toBoundary: contents.street.areas.areas[area]) }
             place.address = held
             return place
         }
@@ -27,6 +29,20 @@ struct Answers {
         var place = contents.places.place(row)
         place.boundingBox = box
         return place
+    }
+
+    /// A GeoNames town answered as one place with its boundary (`Place.boundaryID`): the boundary's id, admin level
+    /// and postcode, and its place node's type ("town") as the town's kind.
+    private func link(_ place: inout Place, _ address: inout Address, toBoundary area: AreaIndex.Area) {
+        place.boundaryID = area.id
+        var tags = place.tags ?? [:]
+        if area.adminLevel > 0 { tags["admin_level"] = String(area.adminLevel) }
+        if let type = area.placeType {
+            tags["linked_place"] = type
+            address.townKind = type
+        }
+        place.tags = tags.isEmpty ? nil : tags
+        if address.postcode == nil { address.postcode = area.postcode }
     }
 
     /// The address the areas give a GeoNames place inside them (town, county, state, country); nil outside them.

@@ -23,10 +23,12 @@ struct QueryReadings: Sequence {
         var mode: Candidate.Mode
         /// Whether the key is matched one or two typos away instead of as typed.
         var typos = false
+        /// Whether only streets answer: the text without a house number that no address has ("Bündaweg 555").
+        var streetsOnly = false
 
         var description: String {
             let key = String(decoding: key, as: UTF8.self)
-            let kind = typos ? "typos" : "\(mode)"
+            let kind = typos ? "typos" : streetsOnly ? "streets" : "\(mode)"
             return qualifiers.isEmpty ? "\(kind) \"\(key)\"" : "\(kind) \"\(key)\" in \(qualifiers)\(lastIsPrefix ? "…" : "")"
         }
     }
@@ -77,6 +79,20 @@ struct QueryReadings: Sequence {
         return Array(nameKey[(space + 1)...])
     }
 
+    /// The name without its house number, when one word of it is one ("52 bodastr", "bundaweg 555a" → the street);
+    /// nil otherwise, or when what is left is too short to name a street.
+    var nameWithoutHouseNumber: [UInt8]? {
+        let words = String(decoding: nameKey, as: UTF8.self).split(separator: " ")
+        guard words.count >= 2 else { return nil }
+        func isHouseNumber(_ word: Substring) -> Bool {
+            let digits = word.prefix { $0.isASCII && $0.isNumber }
+            return !digits.isEmpty && digits.count <= 5 && word.count - digits.count <= 1 && word.allSatisfy { $0.isASCII }
+        }
+        let rest = isHouseNumber(words[0]) ? words.dropFirst() : isHouseNumber(words[words.count - 1]) ? words.dropLast() : nil
+        guard let rest, rest.joined().count >= 3, !rest.contains(where: isHouseNumber) else { return nil }
+        return Array(rest.joined(separator: " ").utf8)
+    }
+
     /// The readings one at a time, each made only when asked for (most texts are answered by the first).
     struct Iterator: IteratorProtocol {
         let readings: QueryReadings
@@ -123,9 +139,14 @@ struct QueryReadings: Sequence {
                 if let code = r.postcodeAfterPrefix { return Reading(key: code, qualifiers: r.qualifiers, mode: .exact) }
                 given += 1
             }
+            // A house number no address has: the street, as Nominatim falls back to it.
+            if given == lastSplit + 2 {
+                if let street = r.nameWithoutHouseNumber { return Reading(key: street, qualifiers: r.qualifiers, mode: .search, streetsOnly: true) }
+                given += 1
+            }
             // Typos only when the text matches nothing as typed: exact and prefix matches always rank above typo
             // matches, so they would only trail behind.
-            return given == lastSplit + 2 ? Reading(key: r.nameKey, qualifiers: r.qualifiers, mode: .search, typos: true) : nil
+            return given == lastSplit + 3 ? Reading(key: r.nameKey, qualifiers: r.qualifiers, mode: .search, typos: true) : nil
         }
     }
 

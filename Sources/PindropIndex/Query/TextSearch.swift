@@ -35,8 +35,10 @@ struct TextSearch {
             let found = try categories.search(category, request) { text throws(PindropError) in try anchor(text, request, country: country) }
             if !found.isEmpty { return found }
         }
+        let places = answers.contents.places
         for reading in readings {
-            let accept = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: reading.lastIsPrefix, within: within)
+            let accepted = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: reading.lastIsPrefix, within: within)
+            let accept = reading.streetsOnly ? { row in places.rowKind(Int(row)) == .street && accepted(row) } : accepted
             let found = rank(reading, request.limit, request.near, sections: false, accept: accept)
             guard !found.isEmpty else { continue }
             var answer = answers.results(found, near: request.near, typed: request.text, key: reading.key, mode: .search,

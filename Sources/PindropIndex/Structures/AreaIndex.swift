@@ -13,6 +13,12 @@ struct AreaIndex: Sendable {
         /// The OSM `admin_level`, 0 when it has none (postcode and place areas).
         var adminLevel: Int
         var box: BoundingBox
+        /// The postcode the boundary carries (`postal_code`), or its own for a postcode area; nil when none.
+        var postcode: String? = nil
+        /// What its place node calls it ("town" for Vaduz's boundary): Nominatim's address key for it; nil when unknown.
+        var placeType: String? = nil
+        /// Its ISO 3166-2 code ("LI-10"); nil when none.
+        var subdivisionCode: String? = nil
     }
 
     let areas: [Area]
@@ -129,6 +135,9 @@ struct AreaIndex: Sendable {
             case .neighbourhood: address.suburb = address.suburb ?? name
             case .postcode: address.postcode = name
             }
+            if let code = areas[a].subdivisionCode, areas[a].level != .postcode {
+                address.subdivisionCodes = (address.subdivisionCodes ?? []) + [SubdivisionCode(adminLevel: areas[a].adminLevel, code: code)]
+            }
         }
         return address
     }
@@ -194,13 +203,14 @@ struct AreaIndex: Sendable {
         var areas: [Area] = []
         for a in 0..<n {
             let bytes = text[Int(textStart[a])..<Int(textStart[a + 1])]
-            let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+            let parts = bytes.split(separator: 0, omittingEmptySubsequences: false)
             let points = Int(ringStart[Int(areaRingStart[a])])..<Int(ringStart[Int(areaRingStart[a + 1])])
             let box = BoundingBox(covering: points.lazy.map { Coordinate(latitude: lats[$0], longitude: lons[$0]) })
                 ?? BoundingBox(south: 0, west: 0, north: 0, east: 0)
-            areas.append(Area(id: String(decoding: parts.first ?? [], as: UTF8.self),
-                              name: String(decoding: parts.count > 1 ? parts[1] : [], as: UTF8.self),
-                              level: AreaLevel(rawValue: Int(levels[a]))!, adminLevel: Int(adminLevels[a]), box: box))
+            func part(_ i: Int) -> String? { i < parts.count && !parts[i].isEmpty ? String(decoding: parts[i], as: UTF8.self) : nil }
+            areas.append(Area(id: part(0) ?? "", name: part(1) ?? "", level: AreaLevel(rawValue: Int(levels[a]))!,
+                              adminLevel: Int(adminLevels[a]), box: box, postcode: part(2), placeType: part(3),
+                              subdivisionCode: part(4)))
         }
         var index = AreaIndex(areas: areas, latitudes: lats, longitudes: lons, ringStart: ringStart, areaRingStart: areaRingStart)
         index.twins = twins

@@ -16,26 +16,42 @@ struct PlaceExtras {
     static let fieldSeparator: UInt8 = 0x1F
     static let tagSeparator: UInt8 = 0x1E
     /// The fields, in their stored order.
-    static let fieldCount = 16
+    static let fieldCount = 18
 
     init(id: String, category: String?, categoryKey: String?, address: Address, tags: [String: String]? = nil, box: BoundingBox? = nil) {
         self.id = id; self.category = category; self.categoryKey = categoryKey; self.address = address; self.tags = tags; self.box = box
     }
 
     /// From the stored fields: id, category, house number, street, postcode, town, suburb, county, state, country,
-    /// category key, neighbourhood, addr:place, kind of town, tags, box.
+    /// category key, neighbourhood, addr:place or part of town, kind of town, tags, box, ISO 3166-2 codes, kind of place.
     init(fields f: UnsafeBufferPointer<String?>, id: String) {
         self.init(id: id, category: f[1], categoryKey: f[10],
                   address: Address(houseNumber: f[2], street: f[3], postcode: f[4], town: f[5], suburb: f[6], county: f[7], state: f[8],
                                    country: f[9], neighbourhood: f[11], place: f[12], townKind: f[13]),
                   tags: f[14].map(Self.tags(decoding:)), box: f[15].flatMap(Self.box(decoding:)))
+        address.subdivisionCodes = f[16].map(Self.subdivisionCodes(decoding:))
+        address.placeKind = f[17]
     }
 
     /// The fields as stored, in order (nil for an empty one).
     var fields: [String?] {
         [id, category, address.houseNumber, address.street, address.postcode, address.town, address.suburb, address.county, address.state,
          address.country, categoryKey, address.neighbourhood, address.place, address.townKind, tags.flatMap(Self.encoded),
-         box.map { "\($0.south),\($0.west),\($0.north),\($0.east)" }]
+         box.map { "\($0.south),\($0.west),\($0.north),\($0.east)" }, address.subdivisionCodes.flatMap(Self.encoded),
+         address.placeKind]
+    }
+
+    /// ISO 3166-2 codes as stored: "8=LI-10", space-separated, coarse to fine.
+    static func encoded(_ codes: [SubdivisionCode]) -> String? {
+        codes.isEmpty ? nil : codes.map { "\($0.adminLevel)=\($0.code.replacingOccurrences(of: " ", with: "_"))" }.joined(separator: " ")
+    }
+
+    static func subdivisionCodes(decoding text: String) -> [SubdivisionCode] {
+        text.split(separator: " ").compactMap { item in
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let level = Int(parts[0]) else { return nil }
+            return SubdivisionCode(adminLevel: level, code: String(parts[1]))
+        }
     }
 
     /// Tags as stored: key, value, key, value… separated by U+001E, sorted by key.
