@@ -9,6 +9,9 @@ const LAND = { stroke: false, fillColor: "#f2efe9", fillOpacity: 1 };
 const WATER = { stroke: false, fillColor: "#aad3df", fillOpacity: 1 };     // the same blue as the map's background
 const BORDER = { color: "#a08ca8", weight: 1, opacity: 0.8, dashArray: "5 3", fill: false };
 const RIVER = { color: "#8fc6da", weight: 1.4, opacity: 1, fill: false };
+// From this zoom the server answers with the same shapes at every zoom (the full resolution, whose points lie tens of
+// metres apart, far more than the half pixel it drops below), so one street zoom's answer serves the next.
+const SAME_FROM_ZOOM = 16;
 
 const basemap = {
   map: null, renderer: null, layer: null, timer: 0, seq: 0,
@@ -49,9 +52,11 @@ function schedule() {
   basemap.timer = setTimeout(update, 150);
 }
 
+/** Whether the drawn answer serves the view: it covers it, at its zoom or, at street zooms, at any of them. */
 function isCurrent() {
-  const d = basemap.drawn;
-  return Boolean(d && d.zoom === Math.round(basemap.map.getZoom()) && d.bounds.contains(basemap.map.getBounds()));
+  const d = basemap.drawn, zoom = Math.round(basemap.map.getZoom());
+  const sameShapes = d && d.zoom >= SAME_FROM_ZOOM && zoom >= SAME_FROM_ZOOM;
+  return Boolean(d && (d.zoom === zoom || sameShapes) && d.bounds.contains(basemap.map.getBounds()));
 }
 
 /** The view padded by half on each side, cut into boxes within -180...180 (one per copy of the world it shows),

@@ -1,21 +1,20 @@
 // Pindrop web app: the "Near me" mode, "nearme". Takes the browser's location once (or the configured default
 // location, and says so), lists and pins every venue within a radius (slider, 1000 m at first; fetched page by page
 // following the API's `next`, up to VENUE_CAP; venues only: no towns, districts or street furniture) with the searched
-// circle drawn and fitted in view, filters by category, and shows each venue as its category's icon with its name
-// under it (clusters where they crowd) and its address when tapped.
+// circle drawn and fitted in view, filters by category, and pins each venue on the map (nearmepins.js).
 // Venue names only ever reach the page as text (textContent, DOM nodes), never as HTML.
 import { $, element } from "./dom.js";
 import { api } from "./api.js";
 import { showMessage, setPanelCollapsed, collapseOnSmallScreens, uncoveredPadding } from "./panel.js";
 import { map, setCredit } from "./map.js";
-import { addressText, categoryLabel, formatDistance } from "./place.js";
+import { categoryLabel, formatDistance } from "./place.js";
 import { iconElement } from "./mapicons.js";
+import { initPins, clearPins, addPins, openPin, venueLabels } from "./nearmepins.js";
 import { registerMode, enterMode, leaveMode } from "./modes.js";
 
 const RADIUS = { initial: 1000, min: 100, max: 5000, step: 100 };
 const VENUE_PAGE = 1000;            // the API's largest nearby page
 const VENUE_CAP = 10000;            // most venues one circle lists and pins (5 km of a city centre is under this)
-const FEW_VENUES = 60;              // up to this many, pins are never clustered
 const OSM_CREDIT = "© OpenStreetMap contributors";
 // OSM tag values the engine uses as categories (amenity=cafe → "cafe", shop=bakery → "bakery").
 // Each with its label and the noun of one and of many for the count ("1 café", "12 cafés").
@@ -42,8 +41,7 @@ const near = {
   total: null,           // how many the circle holds, as the server counted them (null when it cannot say)
   complete: false,       // every page is loaded (or the load failed)
   answered: null,        // the URL of the last request's first page, once all its pages are in (or failed), for the tests
-  markers: [],
-  layer: null, clusters: null, plain: null, circle: null, centerMarker: null,
+  circle: null, centerMarker: null,
 };
 const ui = {};
 let config = null;       // the server's settings: defaultCenter
@@ -51,8 +49,7 @@ let config = null;       // the server's settings: defaultCenter
 /** For the browser tests (window.pindrop.nearme) and for people debugging in the console. */
 export const nearMeForTests = {
   state: near,
-  /** The names shown under pins (not those hidden inside clusters or behind a nearer venue's name). */
-  venueLabels: () => [...document.querySelectorAll(".venue-label:not(.label-hidden)")].map((e) => e.textContent),
+  venueLabels,
 };
 
 /** "1 café" / "312 cafés" / "No cafés", for the chosen category. */
@@ -133,17 +130,7 @@ function enter() {
   ui.toggle.setAttribute("aria-pressed", "true");
   ui.section.hidden = false;
   setPanelCollapsed(false);
-  if (!near.plain && map) {
-    // Crowded pins gather into clusters, tighter as the map zooms in; from zoom 17 every pin stands alone with its
-    // name (the names that would overlap a nearer venue's wait: declutter). A few venues are never clustered.
-    near.plain = L.featureGroup();
-    near.clusters = typeof L.markerClusterGroup === "function"
-      ? L.markerClusterGroup({ showCoverageOnHover: false, chunkedLoading: true, disableClusteringAtZoom: 17,
-        maxClusterRadius: (zoom) => (zoom >= 16 ? 24 : zoom >= 14 ? 36 : 48) })
-      : near.plain;
-    near.clusters.on("animationend", scheduleDeclutter);
-    map.on("zoomend moveend", scheduleDeclutter);
-  }
+  initPins();
   locate();
 }
 
@@ -153,11 +140,10 @@ function leave() {
   near.locateSeq++;
   ui.toggle.setAttribute("aria-pressed", "false");
   ui.section.hidden = true;
-  if (near.layer) { near.layer.clearLayers(); near.layer.remove(); near.layer = null; }
+  clearPins();
   if (near.circle) { near.circle.remove(); near.circle = null; }
   if (near.centerMarker) { near.centerMarker.remove(); near.centerMarker = null; }
   near.venues = [];
-  near.markers = [];
   near.total = null;
   near.center = null;
   ui.list.replaceChildren();
@@ -283,36 +269,12 @@ function showCount() {
   ui.count.textContent = text;
 }
 
-function popupContent(place) {
-  const box = element("div", "venue-popup");
-  box.append(element("div", "popup-name", place.name || place.displayName));
-  if (place.category) box.append(element("div", "venue-category", categoryLabel(place.category)));
-  box.append(element("div", "venue-address", addressText(place) || "No street address known"));
-  if (Number.isFinite(place.distanceMeters)) box.append(element("div", "venue-distance", formatDistance(place.distanceMeters) + " away"));
-  return box;
-}
-
-function venueMarker(place) {
-  const name = place.name || place.displayName;
-  const marker = L.marker([place.latitude, place.longitude], {
-    icon: L.divIcon({ className: "venue-pin", html: iconElement(place.category, 24), iconSize: [24, 24], iconAnchor: [12, 12], popupAnchor: [0, -8] }),
-    title: name, alt: name, riseOnHover: true,
-  });
-  marker.bindTooltip(element("span", null, name), {
-    permanent: true, direction: "bottom", offset: [0, 6], className: "venue-label", interactive: false,
-  });
-  marker.bindPopup(() => popupContent(place));
-  marker.place = place;
-  return marker;
-}
-
 /** Clears the venues of the last circle. */
 function startVenues() {
   near.venues = [];
-  near.markers = [];
   near.total = null;
   near.complete = false;
-  if (near.layer) { near.layer.clearLayers(); near.layer.remove(); near.layer = null; }
+  clearPins();
   ui.list.replaceChildren();
   setCredit("venues", null);
 }
@@ -321,16 +283,8 @@ function startVenues() {
 function addVenues(places) {
   const offset = near.venues.length;
   near.venues = near.venues.concat(places);
-  const markers = map ? places.map(venueMarker) : [];
-  near.markers = near.markers.concat(markers);
-  if (map) {
-    // A circle with few venues never clusters; the layer is chosen once the first page says how many there are.
-    if (!near.layer) near.layer = ((near.total === null ? places.length : near.total) <= FEW_VENUES ? near.plain : near.clusters).addTo(map);
-    if (typeof near.layer.addLayers === "function") near.layer.addLayers(markers);
-    else markers.forEach((m) => near.layer.addLayer(m));
-  }
+  addPins(places, near.total);
   if (places.some((p) => String(p.id).startsWith("osm:"))) setCredit("venues", [OSM_CREDIT]);
-  scheduleDeclutter();
   showCount();
 
   const rows = document.createDocumentFragment();
@@ -349,36 +303,7 @@ function addVenues(places) {
   ui.list.append(rows);
 }
 
-/** Hides the names that would cover a nearer venue's name; the pin stays, and tapping it shows the name. All the
- *  names are measured in one layout pass (thousands of venues: no layout per name). */
-function declutter() {
-  if (!map || !near.active) return;
-  const labels = [];
-  near.markers.forEach((marker) => {
-    const tooltip = marker.getTooltip();
-    const label = tooltip && tooltip.getElement();
-    if (label && map.hasLayer(marker)) labels.push(label);   // not inside a cluster
-  });
-  labels.forEach((label) => label.classList.remove("label-hidden"));
-  const rects = labels.map((label) => label.getBoundingClientRect());
-  const placed = [];
-  labels.forEach((label, i) => {
-    const r = rects[i];
-    const covers = placed.some((p) => r.left < p.right && r.right > p.left && r.top < p.bottom && r.bottom > p.top);
-    if (covers) label.classList.add("label-hidden"); else placed.push(r);
-  });
-}
-
-let declutterTimer = 0;
-function scheduleDeclutter() {
-  clearTimeout(declutterTimer);
-  declutterTimer = setTimeout(declutter, 50);
-}
-
 function openVenue(index) {
-  const marker = near.markers[index];
-  if (!marker) return;
-  if (near.layer && typeof near.layer.zoomToShowLayer === "function") near.layer.zoomToShowLayer(marker, () => marker.openPopup());
-  else marker.openPopup();
+  openPin(index);
   collapseOnSmallScreens();
 }

@@ -4,7 +4,8 @@
 // drawn over a name already placed or over a place name (labels.js). Text is drawn, never put in the page as HTML,
 // and works the same on a touch screen as with a mouse.
 import { map } from "./map.js";
-import { viewFeatures, project, partsOf, roadRank } from "./streetmap.js";
+import { viewFeatures } from "./streetmap.js";
+import { project, partsOf, roadRank } from "./streetpaint.js";
 import { drawIcon, iconFor } from "./mapicons.js";
 import { labelBoxes } from "./labels.js";
 
@@ -18,7 +19,8 @@ const CELL = 64;                      // the collision grid's cell, pixels
 const GROUP_ORDER = ["culture", "lodging", "food", "cafe", "bar", "shop", "leisure", "worship", "health", "transport",
   "money", "education", "service"];
 
-const state = { canvas: null, frame: 0, streets: [], pois: [], drawn: null };
+const PARTIAL_WAIT = 250;             // ms: while a view's tiles come in, its names are drawn again at most this often
+const state = { canvas: null, frame: 0, partial: 0, streets: [], pois: [], drawn: null };
 
 /** What the last drawing placed, for the browser tests: street names with their middle point, venues with
  *  whether their name was drawn, and the zoom, centre and time in milliseconds of that drawing. */
@@ -35,12 +37,20 @@ export function initStreetLabels() {
   pane.style.zIndex = 440;                 // over the streets and circles, under the place names (450) and pins
   pane.style.pointerEvents = "none";
   state.canvas = L.DomUtil.create("canvas", "street-labels", pane);
-  map.on("moveend resize streetdata placelabels", schedule);
+  map.on("moveend resize placelabels", schedule);
+  // The names are drawn again once the view's last tile is in (a redraw per tile would slow the others coming in),
+  // and every PARTIAL_WAIT meanwhile.
+  map.on("streetdata", (event) => {
+    if (event.complete) schedule();
+    else if (!state.partial) state.partial = setTimeout(schedule, PARTIAL_WAIT);
+  });
   map.on("zoomstart", () => { state.canvas.style.visibility = "hidden"; });
   schedule();
 }
 
 function schedule() {
+  clearTimeout(state.partial);
+  state.partial = 0;
   if (state.frame) return;
   state.frame = requestAnimationFrame(() => { state.frame = 0; draw(); });
 }
@@ -51,12 +61,17 @@ function draw() {
   const canvas = state.canvas, size = map.getSize(), ratio = window.devicePixelRatio || 1, zoom = map.getZoom();
   const topLeft = map.containerPointToLayerPoint([0, 0]);
   L.DomUtil.setPosition(canvas, topLeft);
-  canvas.width = size.x * ratio;
-  canvas.height = size.y * ratio;
-  canvas.style.width = size.x + "px";
-  canvas.style.height = size.y + "px";
-  canvas.style.visibility = "";
   const ctx = canvas.getContext("2d");
+  if (canvas.width !== size.x * ratio || canvas.height !== size.y * ratio) {
+    canvas.width = size.x * ratio;
+    canvas.height = size.y * ratio;
+    canvas.style.width = size.x + "px";
+    canvas.style.height = size.y + "px";
+  }
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  canvas.style.visibility = "";
+  ctx.save();
   ctx.scale(ratio, ratio);
   state.streets = [];
   state.pois = [];
@@ -69,6 +84,7 @@ function draw() {
     if (zoom >= NAME_ZOOM) placeStreetNames(ctx, features, toScreen, grid, size);
     if (zoom >= POI_ZOOM) placeVenues(ctx, features, toScreen, grid, size, zoom >= POI_NAME_ZOOM);
   }
+  ctx.restore();
   const c = map.getCenter();
   state.drawn = { zoom, center: [c.lat, c.lng], ms: performance.now() - started, at: performance.now() };
 }
