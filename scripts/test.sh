@@ -2,7 +2,8 @@
 # The test command: installs what is missing, checks sizes, imports and lint, builds, runs every Swift test
 # (swift-testing) — the PostgreSQL store's against a throwaway PostgreSQL + PostGIS cluster of its own — then the
 # browser tests of the web app in a real headless Chromium against `pindrop serve`, and the process-level tests (two
-# servers on one database; SIGTERM, readiness, metrics and the install script, on the debug build).
+# servers on one database; SIGTERM, readiness, metrics and the install script, on the debug build), and Nominatim's own
+# search scenarios against `pindrop serve` (scripts/test-nominatim-scenarios.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -32,3 +33,4 @@ if ! grep -q 'Suite "PostgreSQL store.* passed after' /tmp/pindrop-swift-test.lo
 fi
 PINDROP_BIN=.build/debug/pindrop scripts/test-browser.sh
 PINDROP_BIN=.build/debug/pindrop PINDROP_BUILD_CONFIG=debug scripts/test-shared.sh
+PINDROP_BIN=.build/debug/pindrop scripts/test-nominatim-scenarios.sh

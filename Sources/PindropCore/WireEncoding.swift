@@ -248,6 +248,17 @@ public enum WireEncoding {
             w.field("county", address.county)
             w.field("state", address.state)
             w.field("country", address.country)
+            w.field("neighbourhood", address.neighbourhood)
+            w.field("townKind", address.townKind)
+            w.field("place", address.place)
+            w.field("placeKind", address.placeKind)
+            if let codes = address.subdivisionCodes, !codes.isEmpty {
+                w.key("subdivisionCodes"); w.beginArray()
+                for code in codes {
+                    w.beginObject(); w.key("adminLevel"); w.number(code.adminLevel); w.field("code", code.code); w.endObject()
+                }
+                w.endArray()
+            }
             // As the country writes it, lines separated by "\n" (`AddressFormatter`).
             w.key("formatted"); w.string(AddressFormatter.format(AddressParts(address, countryCode: place.countryCode)))
             w.endObject()
@@ -259,6 +270,7 @@ public enum WireEncoding {
             w.key("north"); w.degrees(box.north); w.key("east"); w.degrees(box.east)
             w.endObject()
         }
+        w.field("boundaryId", place.boundaryID)
         if let tags = place.tags, !tags.isEmpty { writeTags(tags, into: &w) }
     }
 

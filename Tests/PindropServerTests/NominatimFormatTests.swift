@@ -80,7 +80,8 @@ struct NominatimFormatTests {
             #expect(reverse.name == "reversegeocode")
             #expect(reverse.attribute(forName: "querystring")?.stringValue == "lat=47.127&lon=9.5545&format=xml&zoom=18")
             let result = try #require(reverse.elements(forName: "result").first)
-            #expect(result.stringValue == "6 Silum, 9497 Triesenberg, Liechtenstein")
+            // Nominatim's display name: the address parts from the house number to the country.
+            #expect(result.stringValue == "6, Silum, Triesenberg, Oberland, 9497, Liechtenstein")
             let parts = try #require(reverse.elements(forName: "addressparts").first)
             #expect(parts.elements(forName: "village").first?.stringValue == "Silum")
             #expect(reverse.elements(forName: "extratags").count == 1)
@@ -139,7 +140,7 @@ struct NominatimFormatTests {
             #expect(area["geotext"] as? String == "MULTIPOLYGON(((9.5304765 47.1338616,9.541961 47.1016458,9.5811905 47.0897628,9.5845054 47.1560628,9.5304765 47.1338616)))")
             #expect(area["svg"] as? String == "M 9.5304765 -47.1338616 L 9.541961 -47.1016458 9.5811905 -47.0897628 9.5845054 -47.1560628 Z")
             #expect((area["geokml"] as? String)?.hasPrefix("<MultiGeometry><Polygon><outerBoundaryIs><LinearRing><coordinates>9.5304765,47.1338616 9.541961,47.1016458") == true)
-            let point = try #require(try await client.nominatimList("/search?q=Silum&polygon_geojson=1&polygon_text=1&polygon_svg=1").first)
+            let point = try #require(try await client.nominatimList("/search?q=6%20Silum&polygon_geojson=1&polygon_text=1&polygon_svg=1").first)
             #expect((point["geojson"] as? [String: Any])?["type"] as? String == "Point")
             #expect(point["geotext"] as? String == "POINT(9.5545 47.127)")
             #expect(point["svg"] as? String == "cx=\"9.5545\" cy=\"-47.127\"")

@@ -183,6 +183,12 @@ public struct OSMFeatureExtractor: Sendable {
         // point and building is known.
         var borrowing: [(venue: Int, coordinate: Coordinate, partial: Address?)] = []
         let parentStreets = OSMParentStreets(features.streets)
+        // An interpolation line without a street takes the one nearest its middle, for all its numbers.
+        for i in features.interpolations.indices where features.interpolations[i].stops.allSatisfy({ $0.address.street == nil && $0.address.place == nil }) {
+            guard let middle = OSMGeometry.midpoint(of: features.interpolations[i].points),
+                  let street = parentStreets.street(near: middle) else { continue }
+            for s in features.interpolations[i].stops.indices { features.interpolations[i].stops[s].address.street = street }
+        }
         for candidate in candidates {
             var tagged = streetRelations.complete(OSMAddressTags.address(candidate.tags), for: candidate.key)
             // A house number without a street or a place belongs to the nearest street, as Nominatim parents it.

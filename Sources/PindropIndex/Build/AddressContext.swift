@@ -115,7 +115,7 @@ struct AddressContext {
             a.postcode = held.postcode ?? Self.lend(postcodePoints, postcodeOfPoint, to: c)
                 ?? Self.lend(postcodePoints, postcodeOfPoint, to: c, within: Self.postcodeReach)
         }
-        if a.place == nil, let part = townPart(at: c, town: a.town) { (a.place, a.placeKind) = (part.name, part.kind) }
+        if a.place == nil, let part = townPart(at: c, town: a.town, street: a.street) { (a.place, a.placeKind) = (part.name, part.kind) }
         if let place = a.place, a.placeKind == nil { a.placeKind = settlementKind(of: place, near: c) }
         a.suburb = a.suburb ?? held.suburb
         a.county = a.county ?? held.county
@@ -144,13 +144,14 @@ struct AddressContext {
     }
 
     /// The part of the town a point lies in: the nearest settlement's node within its reach, unless that is the town
-    /// itself, as Nominatim adds it to an address ("village: Silum" beside "town: Triesenberg").
-    func townPart(at c: Coordinate, town: String?) -> (name: String, kind: String)? {
-        let folded = town.map(TextFolding.fold)
+    /// itself, as Nominatim adds it to an address ("village: Silum" beside "town: Triesenberg"); one named as the
+    /// street is passed over, as Nominatim names a part once (the hamlet Grosssteg on the street Grosssteg).
+    func townPart(at c: Coordinate, town: String?, street: String?) -> (name: String, kind: String)? {
+        let folded = town.map(TextFolding.fold), streetName = street.map(TextFolding.fold)
         for hit in townParts.nearest(latitude: c.latitude, longitude: c.longitude, k: 3) {
             let part = townPartOfPoint[Int(hit.place)], p = part.at
             let degrees = ((p.latitude - c.latitude) * (p.latitude - c.latitude) + (p.longitude - c.longitude) * (p.longitude - c.longitude)).squareRoot()
-            guard degrees <= Self.townPartReach[part.kind] ?? 0 else { continue }
+            guard degrees <= Self.townPartReach[part.kind] ?? 0, TextFolding.fold(part.name) != streetName else { continue }
             return TextFolding.fold(part.name) == folded ? nil : (part.name, part.kind)
         }
         return nil

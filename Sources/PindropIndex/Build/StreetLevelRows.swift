@@ -131,28 +131,38 @@ struct StreetLevelRows {
         return kinds
     }
 
+    /// How far apart two points of one street and number may be and still be one address (a large building's shops).
+    static let sameAddressMeters = 500.0
+
     /// One row per address (many shops inside one building carry the same address), but every point kept for
     /// reverse geocoding, so anywhere in that building answers with its address. Returns the points and their rows.
     private mutating func appendAddresses() -> [(row: Int, point: Coordinate)] {
         var addressPoints: [(row: Int, point: Coordinate)] = []
-        var rowOfAddress: [String: Int] = [:]
-        var addressRows: [OSMAddressPoint] = []
-        for a in features.addressPoints {
+        var rowsOfAddress: [String: [(row: Int, at: Coordinate)]] = [:]
+        var addressRows: [(point: OSMAddressPoint, interpolation: String?)] = []
+        // The tagged addresses first: an interpolated number never stands for a house that is there.
+        let interpolated = InterpolatedAddresses.points(features.interpolations)
+        for (a, interpolation) in features.addressPoints.map({ ($0, String?.none) }) + interpolated.map({ ($0.address, $0.scheme) }) {
             // A house without a street is found by the place it belongs to ("6 Silum").
             guard let street = a.address.street ?? a.address.place, let number = a.address.houseNumber else { continue }
-            // The same address in two towns ("Landstrasse 12" in Schaan and in Triesen) is two rows; the shops of one
-            // building are one. Towns are told apart by the tags, else by where the house is (cells of ~2 km).
-            let cell = "\(Int((a.coordinate.latitude / 0.02).rounded(.down))),\(Int((a.coordinate.longitude / 0.02).rounded(.down)))"
-            let key = TextFolding.fold("\(street) \(number)") + "\u{1F}" + (a.address.postcode ?? a.address.town ?? cell)
-            if let row = rowOfAddress[key] { addressPoints.append((row, a.coordinate)); continue }
-            rowOfAddress[key] = places.count + addressRows.count
+            // The shops of one building are one address; the same address in two towns ("Landstrasse 12" in Schaan and
+            // in Triesen) is two: points of one address more than `sameAddressMeters` apart are rows of their own.
+            let key = TextFolding.fold("\(street) \(number)")
+            if let row = rowsOfAddress[key]?.first(where: { $0.at.distance(to: a.coordinate) <= Self.sameAddressMeters })?.row {
+                if interpolation == nil { addressPoints.append((row, a.coordinate)) }
+                continue
+            }
+            rowsOfAddress[key, default: []].append((places.count + addressRows.count, a.coordinate))
             addressPoints.append((places.count + addressRows.count, a.coordinate))
-            addressRows.append(a)
+            addressRows.append((a, interpolation))
         }
-        let addressesPlaced = placements(addressRows.map { ($0.coordinate, $0.address) }, .address)
-        for (a, placed) in zip(addressRows, addressesPlaced) {
+        let addressesPlaced = placements(addressRows.map { ($0.point.coordinate, $0.point.address) }, .address)
+        for ((a, interpolation), placed) in zip(addressRows, addressesPlaced) {
             let street = a.address.street ?? a.address.place ?? "", number = a.address.houseNumber ?? ""
-            append("\(street) \(number)", a.coordinate, .address, PlaceExtras(id: a.id, category: nil, categoryKey: nil, address: a.address),
+            // An interpolated number says so, with its line's scheme, as Nominatim's answer for one does.
+            let tags = interpolation.map { ["addr:interpolation": $0] }
+            append("\(street) \(number)", a.coordinate, .address,
+                   PlaceExtras(id: a.id, category: nil, categoryKey: nil, address: a.address, tags: tags),
                    primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"], placed: placed)
         }
         return addressPoints
