@@ -36,7 +36,7 @@ enum OSMFeatureTables {
             CREATE TABLE \(schema).osm_area (
                 seq integer PRIMARY KEY, id text NOT NULL, name text NOT NULL, level smallint NOT NULL, admin_level smallint NOT NULL,
                 localized_names text[] NOT NULL, rings geometry(MultiLineString, 4326) NOT NULL, postcode text, label text,
-                subdivision_code text
+                subdivision_code text, other_names text
             )
             """,
             // scheme: odd, even, all, alphabetic, or the step ("3"); each numbered node is a stop, at its point on the line.
@@ -91,7 +91,7 @@ enum OSMFeatureTables {
          { venueRows($0.venues) }),
         ("osm_street", ["seq", "id", "name", "highway", "line"], { streetRows($0.streets) }),
         ("osm_building", ["seq", "id", "kind", "name", "outlines"], { buildingRows($0.buildings) }),
-        ("osm_area", ["seq", "id", "name", "level", "admin_level", "localized_names", "rings", "postcode", "label", "subdivision_code"], { areaRows($0.areas) }),
+        ("osm_area", ["seq", "id", "name", "level", "admin_level", "localized_names", "rings", "postcode", "label", "subdivision_code", "other_names"], { areaRows($0.areas) }),
         ("osm_interpolation", ["seq", "id", "scheme", "line"], { interpolationRows($0.interpolations) }),
         ("osm_interpolation_stop", ["interpolation", "seq", "point"] + addressColumns, { stopRows($0.interpolations) }),
         ("osm_entrance", ["seq", "id", "kind", "latitude", "longitude", "tag_keys", "tag_values", "ways"], { entranceRows($0.entrances) }),
@@ -161,6 +161,7 @@ enum OSMFeatureTables {
             rows.integer(seq); rows.text(a.id); rows.text(a.name); rows.integer(a.level.rawValue); rows.integer(a.adminLevel ?? 0)
             rows.textArray(a.localizedNames.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
             rows.geometry(WKB.multiLineString(a.rings)); rows.text(a.postcode); rows.text(a.label); rows.text(a.subdivisionCode)
+            rows.text(PlaceTags.text(a.otherNames))
             rows.endRow()
         }
         return rows

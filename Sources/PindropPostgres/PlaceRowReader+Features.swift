@@ -99,12 +99,12 @@ extension PlaceRowReader {
     func readAreas(into features: inout OSMFeatures) async throws {
         let present = try await columns(of: "osm_area")
         guard !present.isEmpty else { return }
-        let columns = Self.select(["postcode", "label", "subdivision_code"], from: present, fallback: Self.nullText)
+        let columns = Self.select(["postcode", "label", "subdivision_code", "other_names"], from: present, fallback: Self.nullText)
         for try await row in try await query("""
             SELECT id, name, level, admin_level, localized_names, ST_AsBinary(rings), \(columns) FROM \(schema).osm_area ORDER BY seq
             """) {
-            let (id, name, level, adminLevel, localized, wkb, postcode, label, code) =
-                try row.decode((String, String, Int16, Int16, [String], ByteBuffer, String?, String?, String?).self)
+            let (id, name, level, adminLevel, localized, wkb, postcode, label, code, otherNames) =
+                try row.decode((String, String, Int16, Int16, [String], ByteBuffer, String?, String?, String?, String?).self)
             guard let level = AreaLevel(rawValue: Int(level)) else { continue }
             let names = Dictionary(localized.map { entry in
                 let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -113,6 +113,7 @@ extension PlaceRowReader {
             features.areas.append(OSMArea(id: id, name: name, level: level, adminLevel: adminLevel == 0 ? nil : Int(adminLevel),
                                           localizedNames: names, rings: try WKB.lines(Array(buffer: wkb)), postcode: postcode, label: label,
                                           subdivisionCode: code))
+            features.areas[features.areas.count - 1].otherNames = PlaceTags.tags(text: otherNames) ?? [:]
         }
     }
 

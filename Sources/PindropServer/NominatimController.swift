@@ -114,8 +114,11 @@ struct NominatimController<Context: RequestContext>: Sendable {
             }
             (text, near, around) = (reading.rest, reading.coordinate, reading.coordinate)
         }
-        // Nothing but punctuation and spaces names nothing.
-        guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return [] }
+        // Nothing but punctuation and spaces names nothing; nor does a text more symbols than words ("%#$@*&l;der#$!"),
+        // which Nominatim answers with nothing where typo tolerance would find a "Lüder".
+        let wordy = text.reduce(0) { $0 + ($1.isLetter || $1.isNumber ? 1 : 0) }
+        let symbols = text.reduce(0) { $0 + ($1.isPunctuation || $1.isSymbol ? 1 : 0) }
+        guard wordy > 0, wordy >= symbols else { return [] }
         var request = try SearchRequest(text: text, near: near, limit: search.pool, within: search.within, languages: output.languages)
         (request.layers, request.featureType, request.dedupe) = (search.kinds.layers, search.kinds.featureType, search.dedupe)
         if let country = search.structured.country, search.structured.featureType == .country {

@@ -69,6 +69,9 @@ struct NominatimSearch {
         let words = Self.words(text)
         for place in found where results.count < limit {
             guard within.admits(place), kinds.isEmpty || kinds.admits(place), Self.isAsked(place, words: words) else { continue }
+            // A country is no answer to a text that names a country after a comma ("Liechtenstein, LI"): the text asks for
+            // a place in it.
+            if text.contains(","), place.kind == .area, place.category == "country" { continue }
             // A structured search for a division names it whole ("Steg", not "Steglitz").
             if let type = structured.featureType, type != .country, !Self.isNamed(place, text) { continue }
             if !excluded.isEmpty, excluded.contains(place.id) || excluded.contains(String(OSMTerms.placeID(of: place.idText))) {

@@ -55,6 +55,12 @@ struct OSMAddressAnswerTests {
         #expect(place.address?.street == nil && place.address?.postcode == "9497")
     }
 
+    @Test("a boundary is found by its other names (relation 1155955: official_name, official_name:en)")
+    func boundaryOtherNames() throws {
+        #expect(try Self.first("Fürstentum Liechtenstein").id == "osm:relation/1155955")
+        #expect(try Self.first("Principality of Liechtenstein").id == "osm:relation/1155955")
+    }
+
     @Test("a town and its municipal boundary are one place: the boundary's id, level, code and postcode, its node's kind")
     func townAsBoundary() throws {
         let vaduz = try Self.first("Vaduz")

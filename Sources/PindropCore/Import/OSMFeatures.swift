@@ -195,6 +195,8 @@ public struct OSMArea: Sendable, Hashable {
     public var label: String?
     /// Its ISO 3166-2 code (`ISO3166-2`: "LI-10"); nil when it has none.
     public var subdivisionCode: String?
+    /// Its other names by key (`official_name`: "Fürstentum Liechtenstein", `alt_name`, `short_name`…: `PlaceTags.otherNameKeys`).
+    public var otherNames: [String: String] = [:]
 
     /// Makes an area.
     public init(id: String, name: String, level: AreaLevel, adminLevel: Int? = nil, localizedNames: [String: String] = [:],

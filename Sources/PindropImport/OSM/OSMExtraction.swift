@@ -188,9 +188,13 @@ struct OSMExtraction {
         let localized = Dictionary(tags.compactMap { tag in
             tag.key.hasPrefix("name:") ? (String(tag.key.dropFirst(5)), tag.value) : nil
         }, uniquingKeysWith: { first, _ in first })
-        features.areas.append(OSMArea(id: id, name: name, level: level, adminLevel: tags["admin_level"].flatMap { Int($0) },
-                                      localizedNames: localized, rings: coordinates,
-                                      postcode: level == .postcode ? name : tags["postal_code"], label: label,
-                                      subdivisionCode: tags["ISO3166-2"]?.nonBlank))
+        var area = OSMArea(id: id, name: name, level: level, adminLevel: tags["admin_level"].flatMap { Int($0) },
+                           localizedNames: localized, rings: coordinates, postcode: level == .postcode ? name : tags["postal_code"],
+                           label: label, subdivisionCode: tags["ISO3166-2"]?.nonBlank)
+        // Its other names ("official_name", "official_name:en", "alt_name"), not its `ref` (a code, not a name to search).
+        for tag in tags where tag.key != "name" && !tag.key.hasPrefix("name:") && !tag.key.hasPrefix("ref") && PlaceTags.isName(tag.key) {
+            area.otherNames[tag.key] = tag.value.nonBlank
+        }
+        features.areas.append(area)
     }
 }

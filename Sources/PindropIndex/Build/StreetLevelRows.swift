@@ -205,7 +205,7 @@ struct StreetLevelRows {
             let address = areas.address(of: areas.containing(centre).filter { areas.areas[$0].level < area.level })
             append(area.name, centre, .area, PlaceExtras(id: area.id, category: "\(area.level)", categoryKey: nil, address: address,
                                                          tags: Self.tags(of: osm)),
-                   primary: [area.name], alternate: osm.localizedNames.values.filter { $0 != area.name })
+                   primary: [area.name], alternate: (Array(osm.localizedNames.values) + osm.otherNames.values).filter { $0 != area.name })
             return -1
         }
     }
@@ -213,6 +213,7 @@ struct StreetLevelRows {
     /// An area's names in other languages ("name:de") and its admin level, as a place's tags; nil for none.
     static func tags(of area: OSMArea) -> [String: String]? {
         var tags = Dictionary(uniqueKeysWithValues: area.localizedNames.map { ("name:\($0.key)", $0.value) })
+        tags.merge(area.otherNames) { own, _ in own }
         if let level = area.adminLevel { tags["admin_level"] = String(level) }
         return tags.isEmpty ? nil : tags
     }
