@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Hummingbird
 import Logging
 import PindropCore
@@ -107,9 +108,15 @@ func openAPIDocument(for places: PlaceService) -> [UInt8] {
         paths[path] = operations
     }
     document["paths"] = paths
-    let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+    // One at a time: Foundation's writer crashed here once when many servers started at once (the tests' servers).
+    let data = openAPIWriting.withLock { _ in
+        try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
     return data.map { [UInt8]($0) } ?? openAPIDocument
 }
+
+/// Serializes the writing of `openAPIDocument(for:)`.
+private let openAPIWriting = Mutex(())
 
 /// The built-in web app folder (the `Public` resource).
 func publicResourcesPath() -> String {

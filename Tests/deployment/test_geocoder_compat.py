@@ -51,13 +51,22 @@ def same_point(location, result):
     return abs(location.latitude - result["latitude"]) < 1e-6 and abs(location.longitude - result["longitude"]) < 1e-6
 
 
+def nominatim_line_start(place):
+    """How Nominatim's display_name starts for a /v1 place: its house number and street ("5, Mannerheimintie"), else
+    its name."""
+    address = place.get("address") or {}
+    if address.get("houseNumber") and address.get("street"):
+        return "%s, %s" % (address["houseNumber"], address["street"])
+    return place["name"]
+
+
 def test_nominatim_free_form_is_v1_search(server):
     for text in ["Mannerheimintie 5", "Helsinki", "Vaduz", "Städtle 35, Vaduz", "Helsinky"]:
         location = nominatim(server).geocode(text)
         first = v1(server, "/v1/search", q=text, limit=1)[0]
         assert location is not None, text
         assert same_point(location, first), (text, location.raw, first)
-        assert location.address.startswith(first["displayName"]), (location.address, first["displayName"])
+        assert location.address.startswith(nominatim_line_start(first)), (location.address, first)
 
 
 def test_nominatim_structured_street_in_a_town(server):
@@ -104,7 +113,7 @@ def test_nominatim_reverse_to_a_street_address_in_helsinki(server):
         assert address["road"] == first["address"]["street"], (point, address, first)
         assert address.get("house_number") == first["address"].get("houseNumber")
         assert address["city"] == "Helsinki" and address["country_code"] == "fi"
-        assert location.address.startswith(first["displayName"])
+        assert location.address.startswith(nominatim_line_start(first)) and location.address.endswith("Finland")
 
 
 def test_nominatim_reverse_zoom_answers_the_town(server):
