@@ -34,7 +34,8 @@ struct HostileNamesTests {
         server.setBehavior(.raw(status: 200, body: body, retryAfter: nil))
         _ = try CLI.imported.get()
         let run = try CLI.pindrop(["search", "Evil", "--provider", "nominatim", "--index", CLI.index],
-                                  environment: ["PINDROP_NOMINATIM_URL": server.baseURL])
+                                  // Room for the fake provider to answer while every other suite runs beside it.
+                                  environment: ["PINDROP_NOMINATIM_URL": server.baseURL, "PINDROP_PROVIDER_TIMEOUT": "60"])
         await server.stop()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Evil\\x1B]0;pwned\\x07, \\x9B2JLand"), "\(run.stdout)")
