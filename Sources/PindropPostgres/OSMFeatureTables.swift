@@ -170,7 +170,7 @@ enum OSMFeatureTables {
     private static func interpolationRows(_ lines: [OSMInterpolation]) -> CopyRows {
         var rows = CopyRows()
         for (seq, line) in lines.enumerated() {
-            rows.integer(seq); rows.text(line.id); rows.text(schemeText(line.scheme)); rows.geometry(WKB.lineString(line.points))
+            rows.integer(seq); rows.text(line.id); rows.text(line.scheme.tagValue); rows.geometry(WKB.lineString(line.points))
             rows.endRow()
         }
         return rows
@@ -205,17 +205,6 @@ enum OSMFeatureTables {
     }
 
     // MARK: Interpolation schemes
-
-    /// A scheme as stored: "odd", "even", "all", "alphabetic", or the step.
-    static func schemeText(_ scheme: OSMInterpolation.Scheme) -> String {
-        switch scheme {
-        case .odd: "odd"
-        case .even: "even"
-        case .all: "all"
-        case .alphabetic: "alphabetic"
-        case .step(let step): String(step)
-        }
-    }
 
     /// The scheme stored as `text`, or nil for one this version does not know.
     static func scheme(_ text: String) -> OSMInterpolation.Scheme? {

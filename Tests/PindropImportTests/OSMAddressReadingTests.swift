@@ -84,7 +84,7 @@ struct OSMAddressReadingTests {
         #expect(lines.count == rows.count)
         for row in rows {
             let line = try #require(lines.first { $0.id == "osm:way/\(row[0])" })
-            #expect(Self.scheme(line.scheme) == row[1] && line.points.count == Int(row[2]))
+            #expect(line.scheme.tagValue == row[1] && line.points.count == Int(row[2]))
             let stops = try #require(try FeatureFixture.json(row[3]) as? [[String: Any]])
             #expect(line.stops.count == stops.count)
             for (stop, expected) in zip(line.stops, stops) {
@@ -129,15 +129,5 @@ struct OSMAddressReadingTests {
         }
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
         #expect(entrances.contains { !$0.ways.isEmpty })
-    }
-
-    static func scheme(_ scheme: OSMInterpolation.Scheme) -> String {
-        switch scheme {
-        case .odd: "odd"
-        case .even: "even"
-        case .all: "all"
-        case .alphabetic: "alphabetic"
-        case .step(let n): String(n)
-        }
     }
 }

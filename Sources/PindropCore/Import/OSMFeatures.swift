@@ -76,6 +76,17 @@ public struct OSMInterpolation: Sendable, Hashable {
     /// Which numbers the line holds: every second odd or even one, all, every `step`-th, or letters ("12a" … "12f").
     public enum Scheme: Sendable, Hashable {
         case odd, even, all, step(Int), alphabetic
+
+        /// The `addr:interpolation` value that says it: "odd", "even", "all", "alphabetic" or the step ("3").
+        public var tagValue: String {
+            switch self {
+            case .odd: "odd"
+            case .even: "even"
+            case .all: "all"
+            case .alphabetic: "alphabetic"
+            case .step(let step): String(step)
+            }
+        }
     }
 
     /// The way: "osm:way/456".

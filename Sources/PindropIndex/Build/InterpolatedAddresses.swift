@@ -37,7 +37,7 @@ enum InterpolatedAddresses {
             var numbered = address
             numbered.houseNumber = number
             return Point(address: OSMAddressPoint(id: line.id, coordinate: point(along: piece, at: share), address: numbered),
-                         scheme: schemeName(line.scheme))
+                         scheme: line.scheme.tagValue)
         }
     }
 
@@ -91,16 +91,5 @@ enum InterpolatedAddresses {
             left -= length
         }
         return line.last ?? line[0]
-    }
-
-    /// Nominatim's name of a scheme, as the line tags it: "odd", "even", "all", "alphabetic" or the step ("3").
-    static func schemeName(_ scheme: OSMInterpolation.Scheme) -> String {
-        switch scheme {
-        case .odd: "odd"
-        case .even: "even"
-        case .all: "all"
-        case .alphabetic: "alphabetic"
-        case .step(let n): String(n)
-        }
     }
 }
