@@ -24,15 +24,16 @@ func withClient<Client>(_ kind: FakeProviderKind, path: String = "", make: (Prov
     try await withFake(kind) { server in try await body(try make(try configuration(for: server, path: path)), server) }
 }
 
-/// A configuration pointing at the fake, with its key and a short timeout.
+/// A configuration pointing at the fake, with its key and a timeout with room for a fake that answers late while every
+/// other suite starts its servers at once (the tests of timeouts give their own).
 func configuration(for server: FakeProviderServer, path: String = "", key: String? = nil,
-                   timeout: Duration = .seconds(2)) throws -> ProviderConfiguration {
+                   timeout: Duration = .seconds(30)) throws -> ProviderConfiguration {
     try ProviderConfiguration(name: server.kind.rawValue, baseURL: server.baseURL + path, apiKey: key ?? server.apiKey,
                               timeout: timeout)
 }
 
 /// The one question each provider is asked in the behaviour tests: search, or nearby for Foursquare.
-func askOnce(_ server: FakeProviderServer, key: String? = nil, timeout: Duration = .seconds(2)) async throws -> [PlaceResult] {
+func askOnce(_ server: FakeProviderServer, key: String? = nil, timeout: Duration = .seconds(30)) async throws -> [PlaceResult] {
     let config = try configuration(for: server, key: key, timeout: timeout)
     let search = try SearchRequest(text: "Berlin")
     switch server.kind {
