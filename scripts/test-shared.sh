@@ -4,7 +4,8 @@
 #   restarted under load;
 # - test_operations.py: SIGTERM during a burst of saves; /readyz following the database down and back; /metrics
 #   counts; scripts/install.sh into a temporary prefix and a server from there; the systemd unit and compose file;
-# - test_geocoder_compat.py: geopy's Nominatim and Photon geocoders, unchanged, against `pindrop serve`.
+# - test_geocoder_compat.py: geopy's Nominatim and Photon geocoders, unchanged, against `pindrop serve`;
+# - test_updates.py: OpenStreetMap change files and a replication feed applied to a store, served and faulted.
 # Needs the test cluster of scripts/postgres-cluster.sh (PINDROP_TEST_DATABASE_URL, PINDROP_PG_CLUSTER), which
 # scripts/test.sh starts; starts one itself otherwise. The install test installs the PINDROP_BUILD_CONFIG build
 # (debug by default: the one the tests already have, sparing CI a release build).
@@ -16,6 +17,9 @@ PYTHON=${PYTHON:-python3}
 "$PYTHON" -c "import pytest" 2>/dev/null || "$PYTHON" -m pip install -q pytest
 # geopy's Nominatim and Photon geocoders, at the version the compatibility is proven with (test_geocoder_compat.py).
 "$PYTHON" -c "import sys, geopy; sys.exit(geopy.__version__ != '2.5.0')" 2>/dev/null || "$PYTHON" -m pip install -q geopy==2.5.0
+# The change files of test_updates.py are made with osmium-tool (Debian) and pyosmium (PyPI's osmium, for this python).
+scripts/need-packages.sh osmium-tool
+"$PYTHON" -c "import osmium" 2>/dev/null || "$PYTHON" -m pip install -q osmium || "$PYTHON" -m pip install -q --break-system-packages osmium
 if [[ -z "${PINDROP_PG_CLUSTER:-}" ]]; then
     eval "$(scripts/postgres-cluster.sh start)"
     trap 'scripts/postgres-cluster.sh stop "$PINDROP_PG_CLUSTER"' EXIT

@@ -118,6 +118,14 @@ struct StoreLocation: Sendable, CustomStringConvertible {
         return IndexBuilder(path: path)
     }
 
+    /// Where updates keep the extract the store was imported from and the changes applied since: beside the embedded
+    /// index, or in the home for the shared store (one folder per database).
+    var updateFolder: OSMUpdateFolder {
+        guard let database else { return OSMUpdateFolder(path: path + ".updates") }
+        let name = database.redactedURL.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" }
+        return OSMUpdateFolder(path: (PindropHome.path as NSString).appendingPathComponent("postgres-updates/" + String(name)))
+    }
+
     /// The users and their saved places and recent addresses (`pindrop users`, `/v1/saved`, `/v1/recent`): in
     /// the shared database, where every request names its user; else the embedded store in
     /// `$PINDROP_HOME/userdata.sqlite`, whichever index is used, with a local user for requests without a token.
@@ -146,6 +154,7 @@ struct StoreLocation: Sendable, CustomStringConvertible {
                       + "\(streets == nil ? "" : " and OpenStreetMap") data (first use; about 5 s)")
         let report = try await IndexBuilder(path: Self.defaultIndexPath, fromShippedData: true).importGeoNames(
             try Self.shippedGeoNames(), streets: streets, progress: Terminal.progressBar())
+        if let streets { try updateFolder.start(extracts: streets.files) } else { updateFolder.discard() }
         Terminal.note("built \(report.summary.rowsImported) places and \(report.venues + report.addresses + report.streets) "
                       + "street-level rows in \(String(format: "%.1f", report.seconds)) s")
     }

@@ -27,6 +27,7 @@ struct ImportGeoNamesCommand: AsyncParsableCommand {
             Terminal.note("importing \(files.places)" + (files.admin1Codes == nil ? " (no admin1CodesASCII.txt beside it)" : ""))
             let bytes = (try? FileManager.default.attributesOfItem(atPath: files.places)[.size] as? Int) ?? nil
             let report = try await location.writer.importGeoNames(files, streets: nil, progress: Terminal.progressBar(inputBytes: bytes))
+            location.updateFolder.discard()
             for skipped in report.summary.skipped.prefix(20) { Terminal.note("skipped \(skipped)") }
             if report.summary.skipped.count > 20 { Terminal.note("... and \(report.summary.skipped.count - 20) more skipped lines") }
             print("read \(report.summary.rowsRead) rows, imported \(report.summary.rowsImported), skipped \(report.summary.rowsRead - report.summary.rowsImported)"
@@ -56,6 +57,8 @@ struct ImportOSMCommand: AsyncParsableCommand {
             // The street level sits on GeoNames places: on first use, build the default store first.
             try await location.buildDefaultIfMissing()
             let report = try await location.writer.importStreets(OSMExtracts(files: files, allowsEmpty: allowEmpty), progress: Terminal.progressBar())
+            // Updates lay their changes over these files from now on.
+            try location.updateFolder.start(extracts: files)
             print("imported \(report.venues) venues, \(report.addresses) addresses, \(report.streets) streets, \(report.areas) areas"
                   + " in \(String(format: "%.2f", report.seconds)) s; \(location) (\(report.storeBytes / 1_048_576) MB)")
             Self.noteSkipped(report.skippedAreas)

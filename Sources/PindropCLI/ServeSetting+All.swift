@@ -83,7 +83,8 @@ extension ServeSetting {
 extension ServeSetting {
     /// The settings that the store, MusicBrainz and the providers read from the environment themselves (every
     /// command reads them; `pindrop serve` also takes them from the file). They check their own values.
-    static let elsewhere: [ServeSetting] = [databaseURL, home, data, musicBrainzURL, musicBrainzContact] + providers
+    static let elsewhere: [ServeSetting] = [databaseURL, home, data, replicationURL, replicationInterval, musicBrainzURL, musicBrainzContact]
+        + providers
 
     static let databaseURL = ServeSetting(
         environment: "PINDROP_DATABASE_URL", flag: .option("store"), secret: true, defaultText: "none: the embedded index",
@@ -94,6 +95,13 @@ extension ServeSetting {
     static let data = ServeSetting(
         environment: "PINDROP_DATA", defaultText: "share/pindrop/data of the installation, else data/ of the checkout",
         help: "The shipped data the default index is built from.")
+    static let replicationURL = ServeSetting(
+        environment: "PINDROP_REPLICATION_URL", flag: .option("replication"), defaultText: "none: the data stays as imported",
+        help: "Follow this OpenStreetMap replication feed while serving (https://download.geofabrik.de/europe/liechtenstein-updates):"
+            + " its changes are applied as they are published (`pindrop replication`).")
+    static let replicationInterval = ServeSetting(
+        environment: "PINDROP_REPLICATION_INTERVAL", .integer(1...86_400), flag: .option("replication-interval"), defaultText: "60",
+        help: "Seconds between two looks at the replication feed.")
     static let musicBrainzURL = ServeSetting(
         environment: MusicBrainzConfiguration.baseURLVariable, flag: .option("musicbrainz-url"),
         defaultText: MusicBrainzConfiguration.defaultBaseURL, help: "MusicBrainz service for the music search.")

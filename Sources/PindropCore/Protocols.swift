@@ -104,13 +104,16 @@ public struct StoreStatus: Sendable, Hashable {
     public var location: String
     /// Credits the data requires ("GeoNames (CC-BY 4.0)").
     public var attribution: [String]
-    /// When the data answered was last imported; nil where the store does not know.
+    /// When the data answered was last imported, or the time an update brought it to; nil where the store does not know.
     public var dataUpdated: Date?
+    /// The replication feed's sequence number of the last change applied (`pindrop replication`), if any.
+    public var replicationSequence: Int?
 
     /// Makes a status.
-    public init(name: String, placeCount: Int, location: String, attribution: [String], dataUpdated: Date? = nil) {
+    public init(name: String, placeCount: Int, location: String, attribution: [String], dataUpdated: Date? = nil,
+                replicationSequence: Int? = nil) {
         self.name = name; self.placeCount = placeCount; self.location = location; self.attribution = attribution
-        self.dataUpdated = dataUpdated
+        self.dataUpdated = dataUpdated; self.replicationSequence = replicationSequence
     }
 }
 

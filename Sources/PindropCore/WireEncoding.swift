@@ -107,6 +107,7 @@ public enum WireEncoding {
         w.key("location"); w.string(publicLocation(status.location))
         w.key("attribution"); w.strings(status.attribution)
         if let updated = status.dataUpdated { w.key("dataUpdated"); w.string(isoDate(updated)) }
+        if let sequence = status.replicationSequence { w.key("replicationSequence"); w.number(sequence) }
         w.endObject()
         w.endObject()
         return w

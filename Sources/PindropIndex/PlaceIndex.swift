@@ -15,8 +15,14 @@ public final class PlaceIndex: PlaceStore, Sendable {
     let lookup: PlaceLookup
     /// Where the index was read from.
     public let path: String
+    /// The build it was read from (the meta's `build_id`): a new import or update is a new build.
+    public let buildID: String
+    /// How far a replication feed had been applied when it was built, if one was.
+    public let replication: ReplicationState?
 
-    init(_ structures: IndexStructures.Decoded, path: String) {
+    init(_ structures: IndexStructures.Decoded, path: String, buildID: String = "", replication: ReplicationState? = nil) {
+        self.buildID = buildID
+        self.replication = replication
         let contents = IndexContents(structures)
         self.contents = contents
         textSearch = TextSearch(contents: contents)
@@ -36,7 +42,8 @@ public final class PlaceIndex: PlaceStore, Sendable {
     public static func open(at path: String) throws(PindropError) -> PlaceIndex {
         try IndexReader.withStructures(at: path) { database, name, buildID throws(PindropError) in
             let (decoded, structures) = try IndexReader.decode(database, structures: name, buildID: buildID, verify: false)
-            let index = PlaceIndex(decoded, path: database.path)
+            let index = PlaceIndex(decoded, path: database.path, buildID: buildID,
+                                   replication: IndexDatabase.replication(in: try database.meta()))
             // Opening has read what it reads in a row; queries from here on read here and there.
             structures.adviseRandomReads()
             return index
@@ -83,7 +90,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// What this store holds.
     public func status() -> StoreStatus {
         StoreStatus(name: "embedded", placeCount: contents.places.count, location: path, attribution: attribution,
-                    dataUpdated: Self.files(at: path).last.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date })
+                    dataUpdated: replication?.timestamp
+                        ?? Self.files(at: path).last.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date },
+                    replicationSequence: replication?.sequence)
     }
 
     // MARK: Queries (the protocol requirements are met by these synchronous methods)

@@ -1,3 +1,4 @@
+import Foundation
 /// Progress of a long import: a stage ("reading", "indexing", "writing", "done") and the fraction done.
 public typealias ImportProgress = @Sendable (_ stage: String, _ fraction: Double) -> Void
 
@@ -20,6 +21,24 @@ public protocol StreetDataSource: Sendable {
     var labels: [String] { get }
     /// Everything the street level takes from the extracts, together.
     func readFeatures() throws -> OSMFeatures
+    /// The last replication state the data includes (`pindrop update`), for the store to record; nil for an extract as
+    /// downloaded.
+    var replication: ReplicationState? { get }
+}
+
+extension StreetDataSource {
+    public var replication: ReplicationState? { nil }
+}
+
+/// How far an OpenStreetMap replication feed has been applied: the last sequence number and the time of its data.
+public struct ReplicationState: Sendable, Hashable {
+    /// The feed's sequence number of the last change applied; nil for change files applied outside a feed.
+    public var sequence: Int?
+    /// The time the data stands at (the feed's timestamp, or the newest edit applied).
+    public var timestamp: Date
+
+    /// Makes a state.
+    public init(sequence: Int?, timestamp: Date) { self.sequence = sequence; self.timestamp = timestamp }
 }
 
 /// What an import did, whichever store it wrote.

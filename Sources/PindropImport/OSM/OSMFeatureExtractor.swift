@@ -10,17 +10,27 @@ public struct OSMExtracts: StreetDataSource {
     /// Whether extracts giving no street-level feature at all may be imported. They would replace the street level
     /// a store has with nothing, so that takes the user's explicit word (`pindrop import osm --allow-empty`).
     public var allowsEmpty: Bool
+    /// Changes made since the extract was written (`pindrop update`), laid over its one file.
+    public var changes: OSMChangeJournal?
+    /// The last replication state applied with `changes`, recorded by the store.
+    public var replication: ReplicationState?
 
     /// The extracts in `files`.
-    public init(files: [String], areas: Bool = true, allowsEmpty: Bool = false) {
-        self.files = files; self.areas = areas; self.allowsEmpty = allowsEmpty
+    public init(files: [String], areas: Bool = true, allowsEmpty: Bool = false, changes: OSMChangeJournal? = nil,
+                replication: ReplicationState? = nil) {
+        self.files = files; self.areas = areas; self.allowsEmpty = allowsEmpty; self.changes = changes
+        self.replication = replication
     }
 
     public var labels: [String] { files.map { ($0 as NSString).lastPathComponent } }
 
     public func readFeatures() throws -> OSMFeatures {
+        if changes != nil, files.count != 1 {
+            throw PindropError.invalidInput("changes apply to an index built from one OpenStreetMap extract; this one was built from"
+                                            + " \(files.count) (join them with `osmium merge` and import that)")
+        }
         func extract(_ file: String) throws -> OSMFeatures {
-            try OSMFeatureExtractor(areas: areas).extract(from: OSMPBFReader(contentsOfFile: file))
+            try OSMFeatureExtractor(areas: areas).extract(from: OSMPBFReader(contentsOfFile: file), changes: changes)
         }
         // The first file's features are taken as they are: appending them to empty arrays copied every one.
         guard let first = files.first else { return OSMFeatures() }
@@ -67,16 +77,23 @@ public struct OSMFeatureExtractor: Sendable {
     /// Extracts the features of a PBF file in two streaming passes, so memory holds the node locations and
     /// the features, never the file: first nodes and relations (ways skipped undecoded, their blocks noted),
     /// then the noted blocks' ways, which then find every node whatever the file's order.
-    public func extract(from reader: OSMPBFReader) throws(PindropError) -> OSMFeatures {
+    /// `changes`, when given, are laid over the file (`OSMChangeOverlay`): the features are those of the changed data.
+    public func extract(from reader: OSMPBFReader, changes: OSMChangeJournal? = nil) throws(PindropError) -> OSMFeatures {
         var extraction = OSMExtraction(extractor: self)
         var wayBlocks: [Int] = []
         var elements = 0
         let filter = decodingFilter
+        var overlay = changes.map { OSMChangeOverlay($0, filter: filter) }
         try reader.forEachPrimitiveBlock(decoding: [.nodes, .relations], filter: filter) { block in
+            let block = overlay?.merge(block) ?? block
             extraction.add(nodes: block.nodes)
             extraction.add(relations: block.relations)
             if block.skipped.contains(.ways) { wayBlocks.append(block.offset) }
             elements += block.elementCount
+        }
+        if overlay != nil {
+            extraction.add(nodes: overlay!.remainingNodes())
+            extraction.add(relations: overlay!.remainingRelations())
         }
         // A header and nothing else (a cut download, a failed export) would import as an extract without streets.
         guard elements > 0 else { throw .unreadableData("OSM PBF: the file holds no OpenStreetMap data (no node, way or relation)") }
@@ -84,8 +101,9 @@ public struct OSMFeatureExtractor: Sendable {
         // their free pages back before the next pass and the assembly add to the peak.
         ImportMemory.returnFreed()
         try reader.forEachPrimitiveBlock(at: wayBlocks, decoding: .ways, filter: filter) { block in
-            extraction.add(ways: block.ways)
+            extraction.add(ways: overlay?.merge(block).ways ?? block.ways)
         }
+        if overlay != nil { extraction.add(ways: overlay!.remainingWays()) }
         ImportMemory.returnFreed()
         return extraction.finish()
     }

@@ -50,6 +50,19 @@ public struct OSMPBFReader: Sendable {
         return data
     }
 
+    /// The newest edit of any object in the file (seconds since 1970), or nil when the file carries no timestamps: the
+    /// time the extract stands at.
+    public func newestTimestamp() throws(PindropError) -> Int64? {
+        var newest: Int64?
+        let noTags = OSMDecodingFilter(keepsKey: { _ in false }, keepsRelation: { _ in true })
+        try forEachPrimitiveBlock(filter: noTags) { block in
+            let times = block.nodes.lazy.compactMap(\.timestamp) + block.ways.lazy.compactMap(\.timestamp)
+                + block.relations.lazy.compactMap(\.timestamp)
+            for time in times where time > newest ?? .min { newest = time }
+        }
+        return newest
+    }
+
     /// Streams the file block by block, so memory stays at one block plus what `body` keeps. Only the
     /// elements in `kinds` are decoded, with what `filter` keeps of them; the block says which others it held
     /// (`skipped`) and where it starts (`offset`), so a second pass can read just those blocks again

@@ -76,7 +76,7 @@ struct GeoNamesBuild {
         try IndexDatabase.writeTables(db, countries: allCountries, admin1Names: admin1Names, meta: meta.merging([
             "source": source.label, "built_at": ISO8601DateFormatter().string(from: Date()), "places": String(places.count),
             "osm_sources": streets?.labels.joined(separator: ",") ?? "", IndexDatabase.buildIDKey: target.buildID.uuidString.lowercased(),
-        ]) { given, _ in given })
+        ].merging(IndexDatabase.replicationMeta(streets?.replication)) { $1 }) { given, _ in given })
         report.nameEntries = names.read().index.count
         report.count(street, places)
     }

@@ -28,7 +28,8 @@ extension IndexBuilder {
                     throw PindropError.internalFailure("the new index did not read back (\(error.message))")
                 }
                 try database.replaceMeta(["places": String(rows), "osm_sources": source.labels.joined(separator: ","), "origin": origin,
-                                          IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures])
+                                          IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures]
+                                         .merging(IndexDatabase.replicationMeta(source.replication)) { $1 })
             }
         } catch {
             unlink(structuresPath)

@@ -17,6 +17,19 @@ final class IndexDatabase {
     static let structuresKey = "structures"
     /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.
     static let shippedOrigin = "shipped"
+
+    /// The meta recording how far a replication feed was applied (empty values when none was).
+    static func replicationMeta(_ state: ReplicationState?) -> [String: String] {
+        ["replication_sequence": state?.sequence.map(String.init) ?? "",
+         "replication_timestamp": state.map { String(Int64($0.timestamp.timeIntervalSince1970)) } ?? ""]
+    }
+
+    /// The replication state the meta records, if any.
+    static func replication(in meta: [String: String]) -> ReplicationState? {
+        guard let seconds = meta["replication_timestamp"].flatMap({ Int64($0) }) else { return nil }
+        return ReplicationState(sequence: meta["replication_sequence"].flatMap { Int($0) },
+                                timestamp: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
     /// Meta `origin` of an index holding a user's import: never rebuilt unasked. An index from before
     /// `origin` was recorded has none, and is kept like this one.
     static let importOrigin = "import"

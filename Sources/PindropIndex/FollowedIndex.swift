@@ -1,0 +1,69 @@
+import Foundation
+import PindropCore
+import Synchronization
+
+/// The embedded index as a server holds it: it answers from the index open now and, checking the file every few
+/// seconds, opens the newer build an import or `pindrop update` publishes there, so a running server follows the
+/// data without a restart. A request under way finishes on the index it began with; the old one is unmapped when the
+/// last such request is done.
+public final class FollowedIndex: PlaceStore, Sendable {
+    private let held: Mutex<PlaceIndex>
+    private let follower = Mutex<Task<Void, Never>?>(nil)
+
+    /// Follows the file `index` was read from, checking it every `interval`.
+    public init(_ index: PlaceIndex, checkingEvery interval: Duration = .seconds(2)) {
+        held = Mutex(index)
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                self.openNewerBuild()
+            }
+        }
+        follower.withLock { $0 = task }
+    }
+
+    deinit { follower.withLock { $0?.cancel() } }
+
+    /// The index answering now.
+    public var index: PlaceIndex { held.withLock { $0 } }
+
+    /// Opens the index at the path when it is another build than the one answering. An index that cannot be opened
+    /// (being replaced that very moment) leaves the current one answering until the next check.
+    @discardableResult
+    public func openNewerBuild() -> Bool {
+        let current = index
+        guard let build = try? IndexDatabase(openingAt: current.path).meta()[IndexDatabase.buildIDKey], build != current.buildID,
+              let newer = try? PlaceIndex.open(at: current.path) else { return false }
+        held.withLock { $0 = newer }
+        return true
+    }
+
+    // MARK: PlaceStore, answered by the index open now
+
+    public var attribution: [String] { index.attribution }
+
+    public var streetAttribution: [String] { index.streetAttribution }
+
+    public func status() async throws -> StoreStatus { index.status() }
+
+    public func search(_ request: SearchRequest) async throws -> [PlaceResult] { try index.search(request) }
+
+    public func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { try index.suggest(request) }
+
+    public func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try index.reverse(request) }
+
+    public func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try index.nearbyPage(request) }
+
+    public func place(id: String) async throws -> Place? { index.place(id: id) }
+
+    public func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] {
+        index.streetMap(in: box, zoom: zoom, limit: limit)
+    }
+
+    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
+        index.mapLabels(in: box, zoom: zoom, limit: limit)
+    }
+
+    public func batchReverser(workers: Int) -> (any BatchReversing)? { index.batchReverser(workers: workers) }
+}
