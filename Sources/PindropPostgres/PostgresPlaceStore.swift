@@ -188,13 +188,17 @@ struct PostgresDataset: Sendable, Equatable {
     var osmSources: [String]
     var origin: String
     var places: Int
+    /// How far OpenStreetMap's changes were applied, when they were.
+    var replication: ReplicationState?
 
     /// The served import, or nil when nothing was imported yet.
     static func current(on connection: PostgresConnection, logger: Logger) async throws -> PostgresDataset? {
-        let rows = try await connection.query("SELECT id, source, osm_sources, origin, places FROM pindrop.dataset", logger: logger)
-        for try await (id, source, osm, origin, places) in rows.decode((UUID, String, String, String, Int).self) {
-            return PostgresDataset(id: id, source: source, osmSources: osm.split(separator: ",").map(String.init),
-                                   origin: origin, places: places)
+        let rows = try await connection.query("""
+            SELECT id, source, osm_sources, origin, places, replication_sequence, replication_timestamp FROM pindrop.dataset
+            """, logger: logger)
+        for try await (id, source, osm, origin, places, sequence, timestamp) in rows.decode((UUID, String, String, String, Int, Int?, Date?).self) {
+            return PostgresDataset(id: id, source: source, osmSources: osm.split(separator: ",").map(String.init), origin: origin,
+                                   places: places, replication: timestamp.map { ReplicationState(sequence: sequence, timestamp: $0) })
         }
         return nil
     }
@@ -211,6 +215,7 @@ struct StoredPlaces: GeoNamesSource, StreetDataSource {
 
     var label: String { dataset.source }
     var labels: [String] { dataset.osmSources }
+    var replication: ReplicationState? { dataset.replication }
     func countries() -> [GeoNamesCountry] { countryRows }
     func admin1Names() -> [String: String] { admin1 }
     func readFeatures() -> OSMFeatures { features }

@@ -96,7 +96,8 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
             for statement in PostgresSchema.finishPlaceTables(in: staging) { try await connection.execute(statement, logger: logger) }
             let places = try await Self.count("\(staging).geonames_place", on: connection, logger: logger)
             report.summary.rowsImported = places
-            try await swap(on: connection, source: label ?? geonamesLabel, osmSources: streets?.labels ?? [], places: places)
+            try await swap(on: connection, source: label ?? geonamesLabel, osmSources: streets?.labels ?? [], places: places,
+                           replication: streets?.replication)
             report.storeBytes = try await Self.size(of: PostgresSchema.places, on: connection, logger: logger)
             return report
         }
@@ -107,16 +108,20 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
 
     /// The staged places become the served ones, and the dataset row names the import; NOTIFY is delivered to
     /// the servers when the transaction commits.
-    private func swap(on connection: PostgresConnection, source: String, osmSources: [String], places: Int) async throws {
+    private func swap(on connection: PostgresConnection, source: String, osmSources: [String], places: Int,
+                      replication: ReplicationState?) async throws {
         let logger = database.logger
         try await connection.execute("DROP SCHEMA IF EXISTS \(PostgresSchema.places) CASCADE", logger: logger)
         try await connection.execute("ALTER SCHEMA \(PostgresSchema.staging) RENAME TO \(PostgresSchema.places)", logger: logger)
         let origin = fromShippedData ? "shipped" : "import"
         let osm = osmSources.joined(separator: ",")
+        let sequence = replication?.sequence, timestamp = replication?.timestamp
         try await connection.query("""
-            INSERT INTO pindrop.dataset (id, source, osm_sources, origin, places) VALUES (gen_random_uuid(), \(source), \(osm), \(origin), \(places))
+            INSERT INTO pindrop.dataset (id, source, osm_sources, origin, places, replication_sequence, replication_timestamp)
+            VALUES (gen_random_uuid(), \(source), \(osm), \(origin), \(places), \(sequence), \(timestamp))
             ON CONFLICT (only_row) DO UPDATE SET id = excluded.id, source = excluded.source, osm_sources = excluded.osm_sources,
-                origin = excluded.origin, places = excluded.places, imported_at = now()
+                origin = excluded.origin, places = excluded.places, imported_at = now(),
+                replication_sequence = excluded.replication_sequence, replication_timestamp = excluded.replication_timestamp
             """, logger: logger)
         try await connection.execute("NOTIFY \(PostgresSchema.datasetChannel)", logger: logger)
     }

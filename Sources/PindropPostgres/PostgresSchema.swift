@@ -65,6 +65,8 @@ enum PostgresSchema {
                 ADD COLUMN neighbourhood text, ADD COLUMN address_place text, ADD COLUMN town_kind text, ADD COLUMN tags text
                 """
         }),
+        // How far OpenStreetMap's changes were applied (`pindrop update`, `pindrop replication`), for the status.
+        ("v3 replication", ["ALTER TABLE pindrop.dataset ADD COLUMN replication_sequence bigint, ADD COLUMN replication_timestamp timestamptz"]),
     ]
 
     /// A saved or recent place's columns: the whole place, so it outlives the index it came from.

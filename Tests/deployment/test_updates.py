@@ -346,3 +346,33 @@ def test_a_feed_that_stops_or_a_kill_leaves_the_store_and_resumes(material, home
         assert "up to date: sequence 3" in run(home, "replication", "update", "--once").stdout
     finally:
         feed.stop()
+
+
+def test_an_update_on_the_shared_store_reaches_every_server(material):
+    """On PostgreSQL: one process applies the changes in one transaction; a server on the database answers from them."""
+    folder, edits = material
+    server_url = os.environ["PINDROP_TEST_DATABASE_URL"]
+    database = "pindrop_updates_%d" % os.getpid()
+    url = urllib.parse.urlunsplit(urllib.parse.urlsplit(server_url)._replace(path="/" + database))
+    subprocess.run(["psql", server_url, "-qc", "CREATE DATABASE " + database], check=True, timeout=120)
+    updater, serving = tempfile.mkdtemp(prefix="pindrop-pg-update-"), tempfile.mkdtemp(prefix="pindrop-pg-serve-")
+    try:
+        pindrop(updater, "import", "geonames", f"{ROOT}/Tests/PindropImportTests/Fixtures/mini", "--store", url)
+        pindrop(updater, "import", "osm", EXTRACT, "--store", url)
+        server = Server(serving, "--store", url)
+        try:
+            assert ids_of(server.json(q("/v1/search", q=edits["new_restaurant"]["name"], limit=1))) != ["osm:node/90000000001"]
+            out = pindrop(updater, "update", *changes(folder, 1, 2, 3), "--store", url)
+            applied_at = time.time()
+            assert "5 created, 4 modified, 3 deleted" in out, out
+            until(lambda: ids_of(server.json(q("/v1/search", q=edits["new_restaurant"]["name"], limit=1))) == ["osm:node/90000000001"],
+                  300, server.output)
+            print(f"\nshared store: the change answered by the server {time.time() - applied_at:.1f} s after it was committed")
+            assert server.json("/v1/status")["store"]["dataUpdated"].startswith(edits["times"][3][:16])
+            check_edits(server, edits)
+        finally:
+            server.stop()
+    finally:
+        subprocess.run(["psql", server_url, "-qc", f"DROP DATABASE IF EXISTS {database} WITH (FORCE)"], timeout=120)
+        shutil.rmtree(updater, ignore_errors=True)
+        shutil.rmtree(serving, ignore_errors=True)
