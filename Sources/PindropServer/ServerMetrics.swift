@@ -152,6 +152,9 @@ public final class ServerMetrics: Sendable {
         }
         if let status = try? await places.status() {
             gauge("pindrop_index_places", []).record(status.placeCount)
+            // How fresh the data is: an alert can watch the age of the data time, and the sequence move.
+            if let updated = status.dataUpdated { gauge("pindrop_data_timestamp_seconds", []).record(Int(updated.timeIntervalSince1970)) }
+            if let sequence = status.replicationSequence { gauge("pindrop_replication_sequence", []).record(sequence) }
         }
         if let size = sources.indexSizeBytes?() {
             gauge("pindrop_index_size_bytes", []).record(size)

@@ -10,6 +10,7 @@ scripts/make-osm-changes.py (pyosmium, `osmium derive-changes`), which also says
 import http.server
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -244,7 +245,7 @@ class Load:
 def test_a_server_follows_a_feed_answering_every_request(material, home):
     folder, edits = material
     feed = Feed(folder, newest=0)
-    server = Server(home, "--replication", feed.url, "--replication-interval", "1")
+    server = Server(home, "--replication", feed.url, "--replication-interval", "1", "--metrics")
     try:
         until(lambda: "replication: following" in server.output(), 60, server.output)
         paths = [q("/v1/search", q=p["name"], limit=5) for p in edits["sample"][:10]]
@@ -268,6 +269,10 @@ def test_a_server_follows_a_feed_answering_every_request(material, home):
         assert failures == [] and len(busy.answers) > 100
         status = server.json("/v1/status")["store"]
         assert status["replicationSequence"] == 3 and status["dataUpdated"].startswith(edits["times"][3][:16]), status
+        metrics = server.get("/metrics")[1].decode()
+        assert re.search(r"\npindrop_replication_sequence 3(\.0)?\n", metrics), metrics[-2000:]
+        nominatim = server.json("/status?format=json")
+        assert nominatim["data_updated"].startswith(edits["times"][3][:16]), nominatim
         check_edits(server, edits)
     finally:
         server.stop()

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Benchmark of OpenStreetMap updates (a script, not a test), on the shipped Liechtenstein extract, each figure beside
+its baseline measured in the same run: a fresh import of the extract.
+
+    scripts/bench-updates.py [--store-too]
+
+For each change (the three sequences of scripts/make-osm-changes.py, and 1,000 and 10,000 named nodes renamed), it
+prints the wall time of `pindrop update`, the objects applied per second, the peak memory of the process, the journal
+on disk, and a running server's memory before and after the update (the server follows the new build). With
+--store-too the same on a PostgreSQL store (a cluster of scripts/postgres-cluster.sh). Uses PINDROP_BIN, else the
+release build (built when missing). Needs pyosmium and osmium-tool.
+"""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import osmium
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXTRACT = f"{ROOT}/data/osm/liechtenstein.osm.pbf"
+
+
+def bulk_change(count, path):
+    """An osmChange renaming `count` named nodes spread over the extract (each at its next version)."""
+    named = []
+
+    class Named(osmium.SimpleHandler):
+        def node(self, n):
+            if "name" in n.tags:
+                named.append(n.id)
+
+    Named().apply_file(EXTRACT)
+    chosen = set(named[:: max(1, len(named) // count)][:count])
+    writer = osmium.SimpleWriter(path)
+
+    class Rename(osmium.SimpleHandler):
+        def node(self, n):
+            if n.id in chosen:
+                writer.add_node(n.replace(version=n.version + 1, tags={**dict(n.tags), "name": n.tags["name"] + " Neu"}))
+
+    Rename().apply_file(EXTRACT)
+    writer.close()
+    return min(chosen)
+
+
+def timed(home, *arguments):
+    """(seconds, peak RSS in MB) of a pindrop command that must succeed."""
+    started = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", BIN, *arguments], env=dict(os.environ, PINDROP_HOME=home),
+                            capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"pindrop {' '.join(arguments)} failed: {result.stderr}")
+    return seconds, int(result.stderr.strip().splitlines()[-1]) / 1024
+
+
+def server_rss(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1)) / 1024
+
+
+def serve(home, *flags):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen([BIN, "serve", "--port", str(port), "--coastline", "", "--tile-url", "", *flags],
+                               env=dict(os.environ, PINDROP_HOME=home), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/status", timeout=2).read()
+            break
+        except OSError:
+            time.sleep(0.2)
+    for name in ("Vaduz", "Schaan", "Triesen", "Balzers"):   # the pages the first questions touch
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/search?q={name}", timeout=10).read()
+    return process, port
+
+
+def answers(port, path, text):
+    return text in urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read().decode()
+
+
+def run(store, work, material, probes):
+    """One store's figures; `store` is [] for the embedded one or ["--store", URL]."""
+    home = f"{work}/home-{'pg' if store else 'embedded'}"
+    os.makedirs(home, exist_ok=True)
+    if store:
+        timed(home, "import", "geonames", f"{ROOT}/data/geonames", *store)
+    else:
+        timed(home, "search", "Vaduz")   # builds the default index from the shipped data
+    seconds, peak = timed(home, "import", "osm", EXTRACT, *store)
+    label = "shared store (PostgreSQL)" if store else "embedded index"
+    print(f"\n{label}:")
+    print(f"  fresh import of the extract (baseline)  {seconds:6.2f} s  peak {peak:4.0f} MB")
+    serving = f"{work}/serve-pg" if store else home   # servers on the shared store keep their own cache
+    os.makedirs(serving, exist_ok=True)
+    server, port = serve(serving, *store)
+    try:
+        rss_before = server_rss(server.pid)
+        print(f"  server memory before updates            {rss_before:6.0f} MB")
+        changes = [("3 sequences, 12 objects", [f"{material}/replication/000/000/{n:03d}.osc.gz" for n in (1, 2, 3)], 12,
+                    ("/v1/search?q=Pindrop+Testhaus", "osm:node/90000000001")),
+                   ("1,000 nodes renamed", [f"{work}/bulk-1000.osc.gz"], 1000, (f"/v1/places/osm:node%2F{probes[1000]}", " Neu")),
+                   ("10,000 nodes renamed", [f"{work}/bulk-10000.osc.gz"], 10000, (f"/v1/places/osm:node%2F{probes[10000]}", " Neu"))]
+        for name, files, objects, (path, text) in changes:
+            seconds, peak = timed(home, "update", *files, *store)
+            waited = time.perf_counter()
+            while not answers(port, path, text) and time.perf_counter() - waited < 120:
+                time.sleep(0.1)
+            journal = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(home) for f in fs if f == "changes.osc")
+            print(f"  update, {name:25s} {seconds:6.2f} s  {objects / seconds:7.0f} objects/s  peak {peak:4.0f} MB"
+                  f"  journal {journal / 1024:6.0f} KB  served {time.perf_counter() - waited:4.1f} s later"
+                  f"  server {server_rss(server.pid):4.0f} MB")
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="pindrop-bench-updates-")
+    try:
+        subprocess.run([sys.executable, f"{ROOT}/scripts/make-osm-changes.py", EXTRACT, f"{work}/material"], check=True)
+        probes = {count: bulk_change(count, f"{work}/bulk-{count}.osc.gz") for count in (1000, 10000)}
+        print(f"updates, {time.strftime('%Y-%m-%d')}, {BIN}")
+        run([], work, f"{work}/material", probes)
+        if "--store-too" in sys.argv:
+            cluster = subprocess.run([f"{ROOT}/scripts/postgres-cluster.sh", "start"], capture_output=True, text=True, check=True).stdout
+            env = dict(re.findall(r"export (\w+)=['\"]?([^'\"\n]+)", cluster))
+            try:
+                run(["--store", env["PINDROP_TEST_DATABASE_URL"]], work, f"{work}/material", probes)
+            finally:
+                subprocess.run([f"{ROOT}/scripts/postgres-cluster.sh", "stop", env["PINDROP_PG_CLUSTER"]], capture_output=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    if not os.environ.get("PINDROP_BIN"):
+        subprocess.run(["swift", "build", "-c", "release", "--product", "pindrop"], cwd=ROOT, check=True)
+    BIN = os.path.realpath(os.environ.get("PINDROP_BIN") or f"{ROOT}/.build/release/pindrop")
+    main()
