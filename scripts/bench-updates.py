@@ -4,7 +4,7 @@ its baseline measured in the same run: a fresh import of the extract.
 
     scripts/bench-updates.py [--store-too]
 
-For each change (the three sequences of scripts/make-osm-changes.py, and 1,000 and 10,000 named nodes renamed), it
+For each change (the three sequences of scripts/make-osm-changes.py; 1,000, 10,000 and 100,000 nodes moved), it
 prints the wall time of `pindrop update`, the objects applied per second, the peak memory of the process, the journal
 on disk, and a running server's memory before and after the update (the server follows the new build). With
 --store-too the same on a PostgreSQL store (a cluster of scripts/postgres-cluster.sh). Uses PINDROP_BIN, else the
@@ -24,29 +24,33 @@ import osmium
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXTRACT = f"{ROOT}/data/osm/liechtenstein.osm.pbf"
+BULK = (1_000, 10_000, 100_000)
 
 
-def bulk_change(count, path):
-    """An osmChange renaming `count` named nodes spread over the extract (each at its next version)."""
-    named = []
+def bulk_change(count, step, path):
+    """An osmChange moving `count` nodes spread over the extract `step` m north of where the extract has them, at
+    `step` versions after the extract's (so each file of a series moves past the one before): the commonest edit in a
+    minutely diff. Returns a venue among them (the same in every file), whose answer shows when the change is served."""
+    every = []
 
-    class Named(osmium.SimpleHandler):
+    class Nodes(osmium.SimpleHandler):
         def node(self, n):
-            if "name" in n.tags:
-                named.append(n.id)
+            every.append((n.id, "name" in n.tags and "amenity" in n.tags))
 
-    Named().apply_file(EXTRACT)
-    chosen = set(named[:: max(1, len(named) // count)][:count])
+    Nodes().apply_file(EXTRACT)
+    probe = next(node for node, venue in every if venue)
+    chosen = {node for node, _ in every[:: max(1, len(every) // count)][: count - 1]} | {probe}
     writer = osmium.SimpleWriter(path)
 
-    class Rename(osmium.SimpleHandler):
+    class Move(osmium.SimpleHandler):
         def node(self, n):
             if n.id in chosen:
-                writer.add_node(n.replace(version=n.version + 1, tags={**dict(n.tags), "name": n.tags["name"] + " Neu"}))
+                moved = osmium.osm.Location(n.location.lon, n.location.lat + 0.00001 * step)
+                writer.add_node(n.replace(version=n.version + step, location=moved))
 
-    Rename().apply_file(EXTRACT)
+    Move().apply_file(EXTRACT)
     writer.close()
-    return min(chosen)
+    return probe
 
 
 def timed(home, *arguments):
@@ -82,8 +86,8 @@ def serve(home, *flags):
     return process, port
 
 
-def answers(port, path, text):
-    return text in urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read().decode()
+def answer(port, path):
+    return urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
 
 
 def run(store, work, material, probes):
@@ -105,13 +109,14 @@ def run(store, work, material, probes):
         rss_before = server_rss(server.pid)
         print(f"  server memory before updates            {rss_before:6.0f} MB")
         changes = [("3 sequences, 12 objects", [f"{material}/replication/000/000/{n:03d}.osc.gz" for n in (1, 2, 3)], 12,
-                    ("/v1/search?q=Pindrop+Testhaus", "osm:node/90000000001")),
-                   ("1,000 nodes renamed", [f"{work}/bulk-1000.osc.gz"], 1000, (f"/v1/places/osm:node%2F{probes[1000]}", " Neu")),
-                   ("10,000 nodes renamed", [f"{work}/bulk-10000.osc.gz"], 10000, (f"/v1/places/osm:node%2F{probes[10000]}", " Neu"))]
-        for name, files, objects, (path, text) in changes:
+                    "/v1/search?q=Pindrop+Testhaus")]
+        changes += [(f"{count:,} nodes moved", [f"{work}/bulk-{count}.osc.gz"], count, f"/v1/places/osm:node%2F{probes[count]}")
+                    for count in BULK]
+        for name, files, objects, path in changes:
+            before = answer(port, path)
             seconds, peak = timed(home, "update", *files, *store)
             waited = time.perf_counter()
-            while not answers(port, path, text) and time.perf_counter() - waited < 120:
+            while answer(port, path) == before and time.perf_counter() - waited < 120:
                 time.sleep(0.1)
             journal = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(home) for f in fs if f == "changes.osc")
             print(f"  update, {name:25s} {seconds:6.2f} s  {objects / seconds:7.0f} objects/s  peak {peak:4.0f} MB"
@@ -126,7 +131,7 @@ def main():
     work = tempfile.mkdtemp(prefix="pindrop-bench-updates-")
     try:
         subprocess.run([sys.executable, f"{ROOT}/scripts/make-osm-changes.py", EXTRACT, f"{work}/material"], check=True)
-        probes = {count: bulk_change(count, f"{work}/bulk-{count}.osc.gz") for count in (1000, 10000)}
+        probes = {count: bulk_change(count, step, f"{work}/bulk-{count}.osc.gz") for step, count in enumerate(BULK, start=1)}
         print(f"updates, {time.strftime('%Y-%m-%d')}, {BIN}")
         run([], work, f"{work}/material", probes)
         if "--store-too" in sys.argv:

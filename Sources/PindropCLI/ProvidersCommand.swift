@@ -61,6 +61,8 @@ struct StatusCommand: AsyncParsableCommand {
             let status = try await PlaceService(store: try await store.location.open()).status()
             if json { return Terminal.write(WireEncoding.statusDocument(status)) }
             print("store: \(status.name)\nplaces: \(status.placeCount)\nlocation: \(status.location)")
+            if let updated = status.dataUpdated { print("data: \(WireEncoding.isoDate(updated))") }
+            if let sequence = status.replicationSequence { print("replication sequence: \(sequence)") }
             for credit in status.attribution { print("credit: \(credit)") }
         }
     }

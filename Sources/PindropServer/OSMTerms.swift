@@ -44,6 +44,8 @@ struct OSMTerms {
         (osmType, osmID) = (object?.kind.rawValue, object?.number)
         (population, boundingBox, coordinate) = (place.population, place.boundingBox, place.coordinate)
         let kind = place.kind ?? Self.inferredKind(place)
+        // A venue's two ranks come from one lookup.
+        var venueRanks: PlaceRank?
         switch kind {
         case .place where place.boundaryID != nil:
             let level = place.tags?["admin_level"].flatMap { Int($0) }
@@ -69,9 +71,10 @@ struct OSMTerms {
         case .venue:
             let key = place.categoryKey ?? "amenity", value = place.category ?? "yes"
             (self.key, self.value, addressType, layer) = (key, value, key == "place" ? value : key, key == "place" ? "locality" : "house")
-            rank = PlaceRank.of(key: key, value: value).search
+            let ranks = PlaceRank.of(key: key, value: value)
+            (rank, venueRanks) = (ranks.search, ranks)
         }
-        addressRank = kind == .venue ? PlaceRank.of(key: key, value: value).address : key == "place" && (17...19).contains(rank) ? 16 : rank
+        addressRank = venueRanks?.address ?? (key == "place" && (17...19).contains(rank) ? 16 : rank)
         // Nominatim names a place of the address hierarchy by its place type where the object says it ("town" for
         // a municipality's boundary that is a town).
         if rank < 26, let type = place.tags?["place"] ?? place.tags?["linked_place"] { addressType = type }
