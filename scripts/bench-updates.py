@@ -29,8 +29,8 @@ BULK = (1_000, 10_000, 100_000)
 
 def bulk_change(count, step, path):
     """An osmChange moving `count` nodes spread over the extract `step` m north of where the extract has them, at
-    `step` versions after the extract's (so each file of a series moves past the one before): the commonest edit in a
-    minutely diff. Returns a venue among them (the same in every file), whose answer shows when the change is served."""
+    10 × `step` versions after the extract's (so each file of a series, and the three sequences, come before it):
+    the commonest edit in a minutely diff. Returns a venue among them (the same in every file), whose answer shows when the change is served."""
     every = []
 
     class Nodes(osmium.SimpleHandler):
@@ -38,7 +38,7 @@ def bulk_change(count, step, path):
             every.append((n.id, "name" in n.tags and "amenity" in n.tags))
 
     Nodes().apply_file(EXTRACT)
-    probe = next(node for node, venue in every if venue)
+    probe = next(node for node, venue in reversed(every) if venue)   # the last: the three sequences edit early ones
     chosen = {node for node, _ in every[:: max(1, len(every) // count)][: count - 1]} | {probe}
     writer = osmium.SimpleWriter(path)
 
@@ -46,7 +46,7 @@ def bulk_change(count, step, path):
         def node(self, n):
             if n.id in chosen:
                 moved = osmium.osm.Location(n.location.lon, n.location.lat + 0.00001 * step)
-                writer.add_node(n.replace(version=n.version + step, location=moved))
+                writer.add_node(n.replace(version=n.version + 10 * step, location=moved))
 
     Move().apply_file(EXTRACT)
     writer.close()
