@@ -113,7 +113,7 @@ def questions(edits):
     paths = []
     for name, lat, lon in places:
         paths += [q("/v1/search", q=name, limit=10), q("/v1/suggest", q=name[:5], limit=10)]
-        paths += [q("/v1/reverse", lat=lat, lon=lon, level=level, limit=5) for level in ("building", "street", "city", "county")]
+        paths += [q("/v1/reverse", lat=lat, lon=lon, level=level, limit=5) for level in ("building", "street", "suburb", "city", "county", "state", "country")]
         paths.append(q("/v1/nearby", lat=lat, lon=lon, radius=1500, category="restaurant", limit=50))
         paths.append(q("/v1/labels", bbox=f"{lon - 0.01},{lat - 0.01},{lon + 0.01},{lat + 0.01}", zoom=17, limit=500))
         paths.append(q("/v1/streetmap", bbox=f"{lon - 0.004},{lat - 0.004},{lon + 0.004},{lat + 0.004}", zoom=17, limit=2000))
