@@ -95,6 +95,16 @@ struct AddressFormatterTests {
         #expect(AddressFormatter.format(parts) == "Mannerheimintie")
     }
 
+    @Test("a part of 100,000 lines or commas is written in linear time, each line and part once",
+          .timeLimit(.minutes(1)))
+    func hostileParts() {
+        let parts = AddressParts(["road": String(repeating: "x\n", count: 100_000),
+                                  "city": String(repeating: "y, ", count: 100_000) + "z", "country_code": "fi"])
+        #expect(AddressFormatter.format(parts) == "x\ny, z")
+        let blanks = AddressParts(["road": "a" + String(repeating: " ", count: 200_000) + "b, c", "country_code": "fi"])
+        #expect(AddressFormatter.format(blanks) == "a b, c")
+    }
+
     @Test("JSON parts: text, numbers and null read; anything else is a clear error")
     func json() throws {
         let parts = try AddressParts(json: Array(#"{"road": "Städtle", "house_number": 38, "postcode": "9490", "town": "Vaduz", "state": null, "country_code": "li"}"#.utf8))

@@ -1,3 +1,6 @@
+/// An address's values while it is written, by component slot (stack memory, every slot initialized).
+typealias AddressValues = UnsafeMutableBufferPointer<String?>
+
 /// The components the templates know (`components.yaml`), each name and alias with a slot of its own, and which
 /// alias fills a main component that is missing ("town" fills "city", "street" fills "road").
 struct AddressComponents: Sendable {
@@ -48,7 +51,7 @@ struct AddressComponents: Sendable {
     static let smallDistrictCountries: Set<String> = ["BR", "CR", "ES", "NI", "PY", "RO", "TG", "TM", "XK"]
 
     /// Fills each missing main component from the first of its aliases that is there.
-    func fillFromAliases(_ values: inout [String?], districtIsNeighbourhood: Bool) {
+    func fillFromAliases(_ values: AddressValues, districtIsNeighbourhood: Bool) {
         for (main, aliases) in districtIsNeighbourhood ? aliasesWithDistrictAsNeighbourhood : aliasesWithDistrictAsStateDistrict
         where values[main] == nil {
             for alias in aliases {

@@ -114,35 +114,48 @@ public struct AddressFormatter: Sendable {
 
     /// `parts` written as their country writes them (see the static `format`).
     public func format(_ parts: AddressParts, singleLine: Bool = false, abbreviate: Bool = false) -> String {
-        var values = parts.values
-        if values.count < components.count { values += repeatElement(nil, count: components.count - values.count) }
-        var others = parts.others
-        let resolved = resolveCountry(&values)
+        // The working values in stack memory, filled from the parts (a copy of the parts' array went through the
+        // runtime's generic witnesses slot by slot, and its allocation and release cost as much).
+        withUnsafeTemporaryAllocation(of: String?.self, capacity: components.count) { values in
+            values.initialize(repeating: nil)
+            for (slot, value) in parts.values.enumerated() where value != nil { values[slot] = value }
+            defer { for slot in values.indices where values[slot] != nil { values[slot] = nil } }
+            return write(values, others: parts.others, singleLine: singleLine, abbreviate: abbreviate)
+        }
+    }
+
+    /// The steps of `format` on the working values (every slot initialized; nil again when it returns).
+    private func write(_ values: AddressValues, others given: [String: String], singleLine: Bool, abbreviate: Bool) -> String {
+        var others = given
+        let resolved = resolveCountry(values)
         let form = resolved?.form ?? defaultFormat
-        sanitize(&values, &others)
-        components.fillFromAliases(&values, districtIsNeighbourhood: resolved?.form?.districtIsNeighbourhood ?? (resolved == nil))
+        sanitize(values, &others)
+        components.fillFromAliases(values, districtIsNeighbourhood: resolved?.form?.districtIsNeighbourhood ?? (resolved == nil))
         let hasRoadOrPostcode = values[components.road] != nil || values[components.postcode] != nil
         let template = hasRoadOrPostcode ? form.address ?? defaultFormat.address! : form.fallback ?? defaultFormat.fallback!
-        fixNumericCountry(&values)
-        rewrite(&values, &others, by: form, slots: rewrittenSlots[template])
-        if resolved != nil { addCodes(&values, form: form) }
+        fixNumericCountry(values)
+        rewrite(values, &others, by: form, slots: rewrittenSlots[template])
+        if resolved != nil { addCodes(values, form: form) }
         if others.count == 1 {
             values[components.attention] = others.first?.value
         } else if !others.isEmpty {
             values[components.attention] = others.sorted { $0.key < $1.key }.map(\.value).joined(separator: ", ")
         }
-        if abbreviate { self.abbreviate(&values, languages: form.languages) }
+        if abbreviate { self.abbreviate(values, languages: form.languages) }
         var text: [UInt8] = []
         text.reserveCapacity(256)
         templates[template].render(values, into: &text)
         var scratch: [UInt8] = []
         scratch.reserveCapacity(256)
-        AddressText.clean(&text, scratch: &scratch)
-        AddressText.distinctParts(&text, scratch: &scratch)
+        let settled = AddressText.clean(&text, scratch: &scratch)
+        var changed = AddressText.distinctParts(&text, scratch: &scratch)
         if !form.postformat.isEmpty, text.withUnsafeBufferPointer({ form.postformatFilter.mayMatch($0) }) {
-            for rule in form.postformat { _ = rule.pattern.replaceFirst(in: &text, with: rule.replacement) }
+            for rule in form.postformat {
+                if rule.pattern.replaceFirst(in: &text, with: rule.replacement) { changed = true }
+            }
         }
-        AddressText.clean(&text, scratch: &scratch)
+        // The tidying again, unless the text is one it would leave as it is.
+        if changed || !settled { AddressText.clean(&text, scratch: &scratch) }
         return Self.string(text, singleLine: singleLine)
     }
 
@@ -156,7 +169,12 @@ public struct AddressFormatter: Sendable {
         var joined: [UInt8] = []
         joined.reserveCapacity(length + 16)
         for b in text[..<length] {
-            if b == AddressText.newline { joined += [AddressText.comma, AddressText.space] } else { joined.append(b) }
+            if b == AddressText.newline {
+                joined.append(AddressText.comma)
+                joined.append(AddressText.space)
+            } else {
+                joined.append(b)
+            }
         }
         return String(decoding: joined, as: UTF8.self)
     }

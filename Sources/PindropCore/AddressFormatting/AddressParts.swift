@@ -70,7 +70,8 @@ public struct AddressParts: Sendable, Hashable {
     /// Whether no part is there.
     public var isEmpty: Bool { values.allSatisfy { $0 == nil } && others.isEmpty }
 
-    private static var components: AddressComponents { AddressFormatter.shared.components }
+    /// The shared formatter's components (read once: a computed copy cost a struct's retains on every part set).
+    private static let components = AddressFormatter.shared.components
 
     /// Equal when the same parts are there.
     public static func == (a: AddressParts, b: AddressParts) -> Bool {
