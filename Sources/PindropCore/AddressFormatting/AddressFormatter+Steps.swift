@@ -6,7 +6,10 @@ extension AddressFormatter {
     /// country line and state it names; in the Netherlands' form, Curaçao, Sint Maarten and Aruba their own. The
     /// code goes back into `country_code`. Nil when there is no code of two characters.
     func resolveCountry(_ values: AddressValues) -> (code: String, form: CountryFormat?)? {
-        guard let given = values[components.countryCode], given.unicodeScalars.count == 2 else { return nil }
+        // Two characters: two bytes (two letters in ASCII, as nearly always) or, past ASCII, two scalars.
+        guard let given = values[components.countryCode],
+              given.utf8.count == 2 && given.utf8.first! < 0x80 || (given.utf8.count > 2 && given.unicodeScalars.count == 2)
+        else { return nil }
         var form = country(given)
         // The form's own code spares upper-casing the given one.
         var code = form?.code ?? given.uppercased()
@@ -46,13 +49,16 @@ extension AddressFormatter {
 
     /// Leaves out what cannot be written: a part without a letter or digit, a web address, a postcode longer than
     /// 20 characters or naming a range ("12345;12346"); of two postcodes ("12345,12346") keeps the first.
-    func sanitize(_ values: AddressValues, _ others: inout [String: String]) {
-        if let postcode = values[components.postcode], postcode.utf8.contains(where: { $0 == 0x3B || $0 == 0x2C }) || postcode.utf8.count > 20 {
+    func sanitize(_ values: AddressValues, given: [AddressParts.Entry], _ others: inout [String: String]) {
+        if let postcode = values[components.postcode],
+           postcode.utf8.count > 20 || postcode.withUTF8Bytes({ $0.contains { $0 == 0x3B || $0 == 0x2C } }) {
             values[components.postcode] = checkedPostcode(postcode)
         }
-        for slot in values.indices {
-            if let value = values[slot], !Self.isWritable(value) { values[slot] = nil }
+        // The given parts' slots: the others hold the country's own data (its code, a territory's lines).
+        for entry in given {
+            if let value = values[entry.slot], !Self.isWritable(value) { values[entry.slot] = nil }
         }
+        guard !others.isEmpty else { return }
         for (key, value) in others where !Self.isWritable(value) { others[key] = nil }
     }
 
@@ -68,11 +74,16 @@ extension AddressFormatter {
     /// Holds a letter or digit, and no "http://" or "https://".
     static func isWritable(_ value: String) -> Bool {
         value.withUTF8Bytes { text in
-            guard TextScalars.containsWord(text) else { return false }
-            for i in text.indices where text[i] == UInt8(ascii: ":") && i >= 4 && i + 2 < text.count
-                && text[i + 1] == UInt8(ascii: "/") && text[i + 2] == UInt8(ascii: "/") {
-                let scheme = text[..<i]
-                if scheme.suffix(4).elementsEqual("http".utf8) || scheme.suffix(5).elementsEqual("https".utf8) { return false }
+            // Most values start with a letter or digit in ASCII: no need to look for one further.
+            let startsWithWord = text.first.map { ($0 | 0x20) &- 0x61 < 26 || $0 &- 0x30 < 10 } ?? false
+            guard startsWithWord || TextScalars.containsWord(text) else { return false }
+            var i = 4
+            while i + 2 < text.count {
+                if text[i] == UInt8(ascii: ":"), text[i + 1] == UInt8(ascii: "/"), text[i + 2] == UInt8(ascii: "/") {
+                    let scheme = UnsafeBufferPointer(rebasing: text[..<i])
+                    if scheme.suffix(4).elementsEqual("http".utf8) || scheme.suffix(5).elementsEqual("https".utf8) { return false }
+                }
+                i += 1
             }
             return true
         }
@@ -106,6 +117,7 @@ extension AddressFormatter {
             for rule in rules { value = rule.apply(to: value, slot: slot) }
             values[slot] = value
         }
+        guard !others.isEmpty else { return }
         for (key, original) in others where original.withUTF8Bytes({ form.rewriteFilter.mayMatch($0) }) {
             var value = original
             for rule in rules { value = rule.apply(to: value, slot: nil) }

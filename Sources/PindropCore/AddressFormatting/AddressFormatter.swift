@@ -112,25 +112,34 @@ public struct AddressFormatter: Sendable {
         shared.format(parts, singleLine: singleLine, abbreviate: abbreviate)
     }
 
+    /// An answer's one display line for its address, as the country writes street, house number, postcode and
+    /// town: "Simonkatu 7, 00100 Helsinki", "Städtle 32, 9490 Vaduz"; empty when the address has none of them.
+    public static func streetLine(_ address: Address, countryCode: String?) -> String {
+        shared.format(AddressParts(streetLine: address, countryCode: countryCode), singleLine: true)
+    }
+
     /// `parts` written as their country writes them (see the static `format`).
     public func format(_ parts: AddressParts, singleLine: Bool = false, abbreviate: Bool = false) -> String {
-        // The working values in stack memory, filled from the parts (a copy of the parts' array went through the
-        // runtime's generic witnesses slot by slot, and its allocation and release cost as much).
+        // The working values, one per slot, in a temporary allocation filled from the parts (an array of them all
+        // went through the runtime's generic witnesses slot by slot to be made and freed).
         withUnsafeTemporaryAllocation(of: String?.self, capacity: components.count) { values in
             values.initialize(repeating: nil)
-            for (slot, value) in parts.values.enumerated() where value != nil { values[slot] = value }
+            for entry in parts.entries { values[entry.slot] = entry.value }
             defer { for slot in values.indices where values[slot] != nil { values[slot] = nil } }
-            return write(values, others: parts.others, singleLine: singleLine, abbreviate: abbreviate)
+            return write(values, parts: parts, singleLine: singleLine, abbreviate: abbreviate)
         }
     }
 
     /// The steps of `format` on the working values (every slot initialized; nil again when it returns).
-    private func write(_ values: AddressValues, others given: [String: String], singleLine: Bool, abbreviate: Bool) -> String {
-        var others = given
+    private func write(_ values: AddressValues, parts: AddressParts, singleLine: Bool, abbreviate: Bool) -> String {
+        var others = parts.others
         let resolved = resolveCountry(values)
         let form = resolved?.form ?? defaultFormat
-        sanitize(values, &others)
-        components.fillFromAliases(values, districtIsNeighbourhood: resolved?.form?.districtIsNeighbourhood ?? (resolved == nil))
+        sanitize(values, given: parts.entries, &others)
+        // Most addresses name their parts by the main names ("road", "city"): no alias to read then.
+        if parts.entries.contains(where: { components.isAlias[$0.slot] }) {
+            components.fillFromAliases(values, districtIsNeighbourhood: resolved?.form?.districtIsNeighbourhood ?? (resolved == nil))
+        }
         let hasRoadOrPostcode = values[components.road] != nil || values[components.postcode] != nil
         let template = hasRoadOrPostcode ? form.address ?? defaultFormat.address! : form.fallback ?? defaultFormat.fallback!
         fixNumericCountry(values)
@@ -163,19 +172,21 @@ public struct AddressFormatter: Sendable {
     /// lines joined by ", ".
     static func string(_ text: [UInt8], singleLine: Bool) -> String {
         let length = text.last == AddressText.newline ? text.count - 1 : text.count
-        guard singleLine, text[..<length].contains(AddressText.newline) else {
-            return String(decoding: text[..<length], as: UTF8.self)
-        }
-        var joined: [UInt8] = []
-        joined.reserveCapacity(length + 16)
-        for b in text[..<length] {
-            if b == AddressText.newline {
-                joined.append(AddressText.comma)
-                joined.append(AddressText.space)
-            } else {
-                joined.append(b)
+        let breaks = singleLine ? text[..<length].count(where: { $0 == AddressText.newline }) : 0
+        guard breaks > 0 else { return String(decoding: text[..<length], as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: length + breaks) { out in
+            var n = 0
+            for b in text[..<length] {
+                if b == AddressText.newline {
+                    out[n] = AddressText.comma
+                    out[n + 1] = AddressText.space
+                    n += 2
+                } else {
+                    out[n] = b
+                    n += 1
+                }
             }
+            return n
         }
-        return String(decoding: joined, as: UTF8.self)
     }
 }

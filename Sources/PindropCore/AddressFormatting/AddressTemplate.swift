@@ -39,7 +39,11 @@ final class AddressTemplate: Sendable {
         }
         func literal(_ text: Substring) {
             guard !text.isEmpty else { return }
-            ops.append(.text(start: Int32(pool.count), count: Int32(text.utf8.count)))
+            if case .text(let start, let count) = ops.last, Int(start + count) == pool.count {
+                ops[ops.count - 1] = .text(start: start, count: count + Int32(text.utf8.count))
+            } else {
+                ops.append(.text(start: Int32(pool.count), count: Int32(text.utf8.count)))
+            }
             pool += text.utf8
         }
         var rest = Substring(text)
@@ -52,7 +56,10 @@ final class AddressTemplate: Sendable {
             ops.append(.firstStart)
             var ends: [Int] = []
             for alternative in rest[open.upperBound..<close.lowerBound].split(separator: "||", omittingEmptySubsequences: false) {
-                try plain(alternative)
+                // The white space at the alternative's ends is left out when it is written: not kept at all.
+                var trimmed = alternative.drop { $0 == " " || $0 == "\t" }
+                while trimmed.last == " " || trimmed.last == "\t" { trimmed.removeLast() }
+                try plain(trimmed)
                 ends.append(ops.count)
                 ops.append(.endOfAlternative(blockEnd: 0))
             }
@@ -69,20 +76,24 @@ final class AddressTemplate: Sendable {
         while i < ops.count {
             switch ops[i] {
             case .text(let start, let count):
-                pool.withUnsafeBufferPointer { out.append(contentsOf: $0[Int(start)..<Int(start + count)]) }
+                if count == 1 {
+                    out.append(pool[Int(start)])
+                } else {
+                    pool.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(start + count)])) }
+                }
             case .value(let n):
-                if let value = values[Int(n)] { out.append(contentsOf: value.utf8) }
+                if let value = values[Int(n)] { value.withUTF8Bytes { out.append(contentsOf: $0) } }
             case .firstStart:
                 blockStart = out.count
             case .endOfAlternative(let blockEnd):
                 // The alternative just written, without white space at its ends: kept if something is left.
                 var end = out.count
                 while end > blockStart, AddressText.isSpace(out[end - 1]) { end -= 1 }
-                out.removeLast(out.count - end)
+                if end < out.count { out.removeLast(out.count - end) }
                 var from = blockStart
                 while from < end, AddressText.isSpace(out[from]) { from += 1 }
                 if from < end {
-                    out.removeSubrange(blockStart..<from)
+                    if from > blockStart { out.removeSubrange(blockStart..<from) }
                     i = Int(blockEnd)
                 }
             }

@@ -21,8 +21,8 @@ enum AddressText {
         while let last = text.last, isSpace(last) || last == comma || last == UInt8(ascii: "}") { text.removeLast() }
         var lead = 0
         while lead < text.count, isSpace(text[lead]) || text[lead] == comma { lead += 1 }
-        text.removeFirst(lead)
-        if text.starts(with: [UInt8(ascii: "-"), space]) { text.removeFirst(2) }
+        if lead > 0 { text.removeFirst(lead) }
+        if text.count >= 2, text[0] == UInt8(ascii: "-"), text[1] == space { text.removeFirst(2) }
         let commas = text.contains(comma)
         if commas {
             // Each step runs only where the two bytes it starts on stand next to each other (most need two or three).
@@ -40,8 +40,9 @@ enum AddressText {
             if pairs.has(.newline, .blank), rewrite(&text, { t, i in run(after: newline, of: isBlank, in: t, at: i) }) { pairs = Pairs(text[...]) }
             if pairs.has(.newline, .newline) { rewrite(&text) { t, i in run(after: newline, of: { $0 == newline }, in: t, at: i) } }
         } else {
-            // Without commas the comma steps do nothing, and the four white-space steps come to one.
-            rewrite(&text, whiteSpaceRun)
+            // Without commas the comma steps do nothing, and the four white-space steps come to one, which has
+            // something to do only where two blanks or newlines stand together.
+            if hasWhiteSpacePair(text) { rewrite(&text, whiteSpaceRun) }
         }
         if commas || hasRepeatedLine(text) {
             distinctLines(text, into: &scratch)
@@ -50,12 +51,25 @@ enum AddressText {
         while let last = text.last, isSpace(last) { text.removeLast() }
         lead = 0
         while lead < text.count, isSpace(text[lead]) { lead += 1 }
-        text.removeFirst(lead)
+        if lead > 0 { text.removeFirst(lead) }
         text.append(newline)
         guard !commas, let first = text.first, text.count > 1 else { return !commas && text.count == 1 }
         let last = text[text.count - 2]
         return first != comma && first != UInt8(ascii: "-") && !isSpace(first) && last != UInt8(ascii: "}")
             && !text.contains(UInt8(ascii: "&"))
+    }
+
+    /// Whether a blank or newline stands right after another.
+    static func hasWhiteSpacePair(_ text: [UInt8]) -> Bool {
+        text.withUnsafeBufferPointer { t in
+            var previous = false
+            for b in t {
+                let white = isBlank(b) || b == newline
+                if white && previous { return true }
+                previous = white
+            }
+            return false
+        }
     }
 
     /// What a step writes in place of what it takes: never more bytes than it takes (`same`: the bytes it took, a run
@@ -277,7 +291,11 @@ enum AddressText {
     /// out), each without white space at its start, each once (but "New York"). `scratch` is room to write on.
     @discardableResult
     static func distinctParts(_ text: inout [UInt8], scratch: inout [UInt8]) -> Bool {
-        let separators = text.indices.dropLast().count(where: { text[$0] == comma && text[$0 + 1] == space })
+        let separators = text.withUnsafeBufferPointer { t in
+            var n = 0
+            for i in t.indices.dropLast() where t[i] == comma && t[i + 1] == space { n += 1 }
+            return n
+        }
         guard separators > 0 else { return false }
         scratch.removeAll(keepingCapacity: true)
         var end = text.count
