@@ -154,8 +154,8 @@ public struct AddressFormatter: Sendable {
         var text: [UInt8] = []
         text.reserveCapacity(256)
         templates[template].render(values, into: &text)
+        // Room for the steps that write a copy; made when one does (most addresses need none).
         var scratch: [UInt8] = []
-        scratch.reserveCapacity(256)
         let settled = AddressText.clean(&text, scratch: &scratch)
         var changed = AddressText.distinctParts(&text, scratch: &scratch)
         if !form.postformat.isEmpty, text.withUnsafeBufferPointer({ form.postformatFilter.mayMatch($0) }) {
