@@ -120,14 +120,18 @@ public struct AddressFormatter: Sendable {
 
     /// `parts` written as their country writes them (see the static `format`).
     public func format(_ parts: AddressParts, singleLine: Bool = false, abbreviate: Bool = false) -> String {
-        // The working values, one per slot, in a temporary allocation filled from the parts (an array of them all
-        // went through the runtime's generic witnesses slot by slot to be made and freed).
-        withUnsafeTemporaryAllocation(of: String?.self, capacity: components.count) { values in
-            values.initialize(repeating: nil)
-            for entry in parts.entries { values[entry.slot] = entry.value }
-            defer { for slot in values.indices where values[slot] != nil { values[slot] = nil } }
-            return write(values, parts: parts, singleLine: singleLine, abbreviate: abbreviate)
+        // The working values, one per slot, filled from the parts: an array of them all went through the runtime's
+        // generic witnesses slot by slot to be made and freed, and a temporary allocation of this size (past the
+        // stack's 1 KiB) through an aligned allocation that cost as much as a Finnish address's template.
+        let values = AddressValues.allocate(capacity: components.count)
+        values.initialize(repeating: nil)
+        defer {
+            // Nil in every slot again: nothing left to release when the memory is freed.
+            for slot in values.indices where values[slot] != nil { values[slot] = nil }
+            values.deallocate()
         }
+        for entry in parts.entries { values[entry.slot] = entry.value }
+        return write(values, parts: parts, singleLine: singleLine, abbreviate: abbreviate)
     }
 
     /// The steps of `format` on the working values (every slot initialized; nil again when it returns).

@@ -72,6 +72,13 @@ final class AddressTemplate: Sendable {
 
     /// Writes the template with `values` (by slot) at the end of `out`.
     func render(_ values: AddressValues, into out: inout [UInt8]) {
+        ops.withUnsafeBufferPointer { ops in
+            pool.withUnsafeBufferPointer { pool in render(ops: ops, pool: pool, values, into: &out) }
+        }
+    }
+
+    private func render(ops: UnsafeBufferPointer<Op>, pool: UnsafeBufferPointer<UInt8>, _ values: AddressValues,
+                        into out: inout [UInt8]) {
         var i = 0, blockStart = 0
         while i < ops.count {
             switch ops[i] {
@@ -79,7 +86,7 @@ final class AddressTemplate: Sendable {
                 if count == 1 {
                     out.append(pool[Int(start)])
                 } else {
-                    pool.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(start + count)])) }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: pool[Int(start)..<Int(start + count)]))
                 }
             case .value(let n):
                 if let value = values[Int(n)] { value.withUTF8Bytes { out.append(contentsOf: $0) } }
