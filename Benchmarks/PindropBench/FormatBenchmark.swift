@@ -4,12 +4,15 @@ import PindropTesting
 
 /// `pindrop-bench format [--cases DIR] [--rounds N] [--passes N]`: the cost of writing an address as its country
 /// does (`AddressFormatter`), per address, over every one of OpenCage's test cases (../shared/address-formatting/
-/// testcases, or `--cases`), beside two baselines in the same run over the same parts: the one-rule line Pindrop
-/// wrote before (`Address.formatted(countryCode:)`: street and number in one of two orders, then postcode and town)
-/// and the parts plainly joined by ", ". Each round times every method over all cases `--passes` times on the
-/// thread's CPU clock, the methods taking turns; the table has the medians of the rounds. First use (reading the
-/// templates and compiling every country's form) is timed once, apart. The cases that come out as expected are
-/// counted, so a fast wrong formatter does not pass unseen.
+/// testcases, or `--cases`): their whole parts (venues' names, districts, states, up to 14 parts), and the four a
+/// street-level answer's display line holds (street, number, postcode, town, with the country code), on one line,
+/// once from parts made beforehand (the formatter alone) and once from the `Address` itself
+/// (`AddressFormatter.streetLine`, the parts made in the timing: what a street-level answer pays). Beside them, in
+/// the same run: the one-rule line over the same four parts (`Address.formatted(countryCode:)`: street and number in
+/// one of two orders, then postcode and town), and the `Address`'s eight parts plainly joined by ", ". Each round
+/// times every method over all cases `--passes` times on the thread's CPU clock, the methods taking turns; the table
+/// has the medians of the rounds. First use (reading the templates and compiling every country's form) is timed
+/// once, apart. The cases that come out as expected are counted, so a fast wrong formatter does not pass unseen.
 func runFormatBenchmark(arguments: [String]) throws {
     let rounds = Int(option("--rounds", in: arguments) ?? "") ?? 7
     let passes = Int(option("--passes", in: arguments) ?? "") ?? 200
@@ -24,16 +27,23 @@ func runFormatBenchmark(arguments: [String]) throws {
     let parts = cases.map(\.parts)
     let addresses = parts.map(oneRuleAddress)
     let countryCodes = parts.map { $0.countryCode?.uppercased() }
+    let streetLines = zip(addresses, countryCodes).map { AddressParts(streetLine: $0, countryCode: $1) }
     let passing = zip(cases, parts).count { AddressFormatter.format($1, abbreviate: $0.abbreviate) == $0.expected }
     say("\(cases.count) test-case addresses from \(folder); written as expected: \(passing)")
 
     let methods: [(name: String, run: () -> Int)] = [
         ("AddressFormatter (the country's template)", { parts.reduce(0) { $0 + AddressFormatter.format($1).utf8.count } }),
         ("AddressFormatter, single line", { parts.reduce(0) { $0 + AddressFormatter.format($1, singleLine: true).utf8.count } }),
-        ("baseline: one-rule line, Address.formatted", {
+        ("AddressFormatter, street line (4 parts)", {
+            streetLines.reduce(0) { $0 + AddressFormatter.format($1, singleLine: true).utf8.count }
+        }),
+        ("the same from the Address (streetLine)", {
+            zip(addresses, countryCodes).reduce(0) { $0 + AddressFormatter.streetLine($1.0, countryCode: $1.1).utf8.count }
+        }),
+        ("baseline: one-rule line (4 parts)", {
             zip(addresses, countryCodes).reduce(0) { $0 + $1.0.formatted(countryCode: $1.1).utf8.count }
         }),
-        ("baseline: the same parts joined by \", \"", { addresses.reduce(0) { $0 + plainJoin($1).utf8.count } }),
+        ("baseline: the Address's parts joined by \", \"", { addresses.reduce(0) { $0 + plainJoin($1).utf8.count } }),
     ]
     var perAddress = [[Double]](repeating: [], count: methods.count)
     var written = 0

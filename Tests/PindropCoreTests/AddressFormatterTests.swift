@@ -33,6 +33,25 @@ struct AddressFormatterTests {
         #expect(AddressFormatter.format(AddressParts(address, countryCode: "LI"), singleLine: true) == "Landstrasse 19, 9494 Schaan, Liechtenstein")
     }
 
+    /// OSM nodes 311750218 (Simonkatu 7, 00100 Helsinki) and 326058701 (Städtle 38, 9490 Vaduz); the London line
+    /// is countries/gb.yaml's "Lokku office" without its other parts.
+    @Test("an answer's one line: street, number, postcode and town as the country orders them, nothing else")
+    func streetLine() {
+        let simonkatu = Address(houseNumber: "7", street: "Simonkatu", postcode: "00100", town: "Helsinki", suburb: "Kamppi",
+                                country: "Finland")
+        #expect(AddressFormatter.streetLine(simonkatu, countryCode: "FI") == "Simonkatu 7, 00100 Helsinki")
+        let post = Address(houseNumber: "38", street: "Städtle", postcode: "9490", town: "Vaduz", county: "Oberland")
+        #expect(AddressFormatter.streetLine(post, countryCode: "LI") == "Städtle 38, 9490 Vaduz")
+        // A street without a number, a town alone: what there is.
+        #expect(AddressFormatter.streetLine(Address(street: "Narinkkatori", postcode: "00100", town: "Helsinki"), countryCode: "FI")
+            == "Narinkkatori, 00100 Helsinki")
+        #expect(AddressFormatter.streetLine(Address(town: "Vaduz"), countryCode: "LI") == "Vaduz")
+        #expect(AddressFormatter.streetLine(Address(country: "Finland"), countryCode: "FI").isEmpty)
+        // Where the country writes it otherwise: the number first, the British postcode after the town.
+        let lokku = Address(houseNumber: "82", street: "Clerkenwell Road", postcode: "EC1M 5RF", town: "London")
+        #expect(AddressFormatter.streetLine(lokku, countryCode: "GB") == "82 Clerkenwell Road, London, EC1M 5RF")
+    }
+
     @Test("United States: number first, \"town, STATE postcode\" with the state's code; abbreviated on request")
     func unitedStates() {
         // abbreviations/en.yaml, "Augusta Lane".
@@ -93,6 +112,16 @@ struct AddressFormatterTests {
         let parts = AddressParts(["road": "Mannerheimintie", "house_number": "--", "postcode": "00100;00120",
                                   "city": "https://example.com/helsinki", "country_code": "fi"])
         #expect(AddressFormatter.format(parts) == "Mannerheimintie")
+    }
+
+    @Test("a part of 100,000 lines or commas is written in linear time, each line and part once",
+          .timeLimit(.minutes(1)))
+    func hostileParts() {
+        let parts = AddressParts(["road": String(repeating: "x\n", count: 100_000),
+                                  "city": String(repeating: "y, ", count: 100_000) + "z", "country_code": "fi"])
+        #expect(AddressFormatter.format(parts) == "x\ny, z")
+        let blanks = AddressParts(["road": "a" + String(repeating: " ", count: 200_000) + "b, c", "country_code": "fi"])
+        #expect(AddressFormatter.format(blanks) == "a b, c")
     }
 
     @Test("JSON parts: text, numbers and null read; anything else is a clear error")

@@ -49,6 +49,20 @@ struct AddressFormatTests {
         #expect(counts.address > 150 && counts.street > 20, "\(counts)")
     }
 
+    @Test("every address of the Helsinki extract is shown as Finland writes it: \"Street Number, Postcode Town\"")
+    func everyAddressInFinlandsForm() throws {
+        let places = try SharedIndex.index.contents.places
+        var checked = 0, other: [String] = []
+        for row in places.geonamesCount..<places.count where places.rowKind(row) == .address {
+            let place = places.place(row)
+            guard let a = place.address, let street = a.street, let number = a.houseNumber, let code = a.postcode, let town = a.town
+            else { other.append(place.displayName); continue }
+            if place.displayName == "\(street) \(number), \(code) \(town)" { checked += 1 } else { other.append(place.displayName) }
+        }
+        #expect(other.isEmpty, "\(other.count) addresses in another form: \(other.prefix(10))")
+        #expect(checked > 500, "\(checked) addresses (the extract holds 608)")
+    }
+
     @Test("every street-level row of Helsinki names its town Helsinki; every address has a postcode")
     func townsAndPostcodes() throws {
         let index = try SharedIndex.index

@@ -5,11 +5,18 @@ extension AddressFormatter {
     /// ("uk" is GB); a territory written as another country (`use_country`) takes that country's form and the
     /// country line and state it names; in the Netherlands' form, Curaçao, Sint Maarten and Aruba their own. The
     /// code goes back into `country_code`. Nil when there is no code of two characters.
-    func resolveCountry(_ values: inout [String?]) -> (code: String, form: CountryFormat?)? {
-        guard let given = values[components.countryCode], given.unicodeScalars.count == 2 else { return nil }
-        var code = given.uppercased()
-        if code == "UK" { code = "GB" }
-        var form = country(code)
+    func resolveCountry(_ values: AddressValues) -> (code: String, form: CountryFormat?)? {
+        // Two characters: two bytes (two letters in ASCII, as nearly always) or, past ASCII, two scalars.
+        guard let given = values[components.countryCode],
+              given.utf8.count == 2 && given.utf8.first! < 0x80 || (given.utf8.count > 2 && given.unicodeScalars.count == 2)
+        else { return nil }
+        var form = country(given)
+        // The form's own code spares upper-casing the given one.
+        var code = form?.code ?? given.uppercased()
+        if code == "UK" {
+            code = "GB"
+            form = country(code)
+        }
         if let territory = form?.territory {
             if let line = territory.countryLine { values[components.country] = substituted(line, values) }
             if let state = territory.state { values[components.state] = state }
@@ -32,7 +39,7 @@ extension AddressFormatter {
     }
 
     /// A territory's country line with `$name` replaced by that component's value (nothing when it has none).
-    private func substituted(_ line: String, _ values: [String?]) -> String {
+    private func substituted(_ line: String, _ values: AddressValues) -> String {
         guard let dollar = line.firstIndex(of: "$") else { return line }
         let nameEnd = line[line.index(after: dollar)...].firstIndex { !$0.isLetter && !$0.isNumber && $0 != "_" } ?? line.endIndex
         let name = String(line[line.index(after: dollar)..<nameEnd])
@@ -42,13 +49,16 @@ extension AddressFormatter {
 
     /// Leaves out what cannot be written: a part without a letter or digit, a web address, a postcode longer than
     /// 20 characters or naming a range ("12345;12346"); of two postcodes ("12345,12346") keeps the first.
-    func sanitize(_ values: inout [String?], _ others: inout [String: String]) {
-        if let postcode = values[components.postcode], postcode.utf8.contains(where: { $0 == 0x3B || $0 == 0x2C }) || postcode.utf8.count > 20 {
+    func sanitize(_ values: AddressValues, given: [AddressParts.Entry], _ others: inout [String: String]) {
+        if let postcode = values[components.postcode],
+           postcode.utf8.count > 20 || postcode.withUTF8Bytes({ $0.contains { $0 == 0x3B || $0 == 0x2C } }) {
             values[components.postcode] = checkedPostcode(postcode)
         }
-        for slot in values.indices {
-            if let value = values[slot], !Self.isWritable(value) { values[slot] = nil }
+        // The given parts' slots: the others hold the country's own data (its code, a territory's lines).
+        for entry in given {
+            if let value = values[entry.slot], !Self.isWritable(value) { values[entry.slot] = nil }
         }
+        guard !others.isEmpty else { return }
         for (key, value) in others where !Self.isWritable(value) { others[key] = nil }
     }
 
@@ -64,11 +74,16 @@ extension AddressFormatter {
     /// Holds a letter or digit, and no "http://" or "https://".
     static func isWritable(_ value: String) -> Bool {
         value.withUTF8Bytes { text in
-            guard TextScalars.containsWord(text) else { return false }
-            for i in text.indices where text[i] == UInt8(ascii: ":") && i >= 4 && i + 2 < text.count
-                && text[i + 1] == UInt8(ascii: "/") && text[i + 2] == UInt8(ascii: "/") {
-                let scheme = text[..<i]
-                if scheme.suffix(4).elementsEqual("http".utf8) || scheme.suffix(5).elementsEqual("https".utf8) { return false }
+            // Most values start with a letter or digit in ASCII: no need to look for one further.
+            let startsWithWord = text.first.map { ($0 | 0x20) &- 0x61 < 26 || $0 &- 0x30 < 10 } ?? false
+            guard startsWithWord || TextScalars.containsWord(text) else { return false }
+            var i = 4
+            while i + 2 < text.count {
+                if text[i] == UInt8(ascii: ":"), text[i + 1] == UInt8(ascii: "/"), text[i + 2] == UInt8(ascii: "/") {
+                    let scheme = UnsafeBufferPointer(rebasing: text[..<i])
+                    if scheme.suffix(4).elementsEqual("http".utf8) || scheme.suffix(5).elementsEqual("https".utf8) { return false }
+                }
+                i += 1
             }
             return true
         }
@@ -76,15 +91,23 @@ extension AddressFormatter {
 
     /// A country that is a number, with a state beside it: the state is the country (the reference's repair of
     /// such data).
-    func fixNumericCountry(_ values: inout [String?]) {
-        guard let country = values[components.country], let state = values[components.state],
-              Double(country.trimmingWhitespace(newlines: true)) != nil else { return }
+    func fixNumericCountry(_ values: AddressValues) {
+        guard let country = values[components.country], let state = values[components.state], Self.isNumber(country) else { return }
         values[components.country] = state
         values[components.state] = nil
     }
 
+    /// A decimal number, maybe signed, with white space around it (Perl's `looks_like_number` but for "Inf" and
+    /// "NaN"); its first character is looked at before it is parsed: no country's name starts like a number.
+    static func isNumber(_ text: String) -> Bool {
+        guard let first = text.utf8.first(where: { !AddressText.isSpace($0) }),
+              (0x30...0x39).contains(first) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+        else { return false }
+        return Double(text.trimmingWhitespace(newlines: true)) != nil
+    }
+
     /// The country's rewrites, each rule in order on each part that can reach the text.
-    func rewrite(_ values: inout [String?], _ others: inout [String: String], by form: CountryFormat, slots: [Int]) {
+    func rewrite(_ values: AddressValues, _ others: inout [String: String], by form: CountryFormat, slots: [Int]) {
         let rules = form.replacements
         guard !rules.isEmpty else { return }
         for slot in slots {
@@ -94,6 +117,7 @@ extension AddressFormatter {
             for rule in rules { value = rule.apply(to: value, slot: slot) }
             values[slot] = value
         }
+        guard !others.isEmpty else { return }
         for (key, original) in others where original.withUTF8Bytes({ form.rewriteFilter.mayMatch($0) }) {
             var value = original
             for rule in rules { value = rule.apply(to: value, slot: nil) }
@@ -103,9 +127,9 @@ extension AddressFormatter {
 
     /// The state's and county's codes where the country has them (`state_code`, `county_code`), the name where a
     /// code was given in its place; in the United States "Washington, D.C." is the District of Columbia.
-    func addCodes(_ values: inout [String?], form: CountryFormat) {
-        addCode(&values, from: form.stateCodes, name: components.state, code: components.stateCode)
-        addCode(&values, from: form.countyCodes, name: components.county, code: components.countyCode)
+    func addCodes(_ values: AddressValues, form: CountryFormat) {
+        addCode(values, from: form.stateCodes, name: components.state, code: components.stateCode)
+        addCode(values, from: form.countyCodes, name: components.county, code: components.countyCode)
         if form.code == "US", values[components.stateCode] == nil, let state = values[components.state], Self.isWashingtonDC(state) {
             values[components.stateCode] = "DC"
             values[components.state] = "District of Columbia"
@@ -113,7 +137,7 @@ extension AddressFormatter {
         }
     }
 
-    private func addCode(_ values: inout [String?], from table: CodeTable?, name: Int, code: Int) {
+    private func addCode(_ values: AddressValues, from table: CodeTable?, name: Int, code: Int) {
         guard let table, let text = values[name] else { return }
         if let given = values[code], !given.utf8.elementsEqual(text.utf8) { return }
         guard let (found, fullName) = table.lookUp(text) else { return }
@@ -137,7 +161,7 @@ extension AddressFormatter {
 
     /// Common words shortened in the languages of the country (`abbreviations/`): the first "Avenue" in a road
     /// that stands as a word becomes "Ave".
-    func abbreviate(_ values: inout [String?], languages: [Int]) {
+    func abbreviate(_ values: AddressValues, languages: [Int]) {
         for language in languages {
             for abbreviation in abbreviations[language] {
                 guard var value = values[abbreviation.slot], value.withUTF8Bytes({ abbreviation.filter.mayMatch($0) }) else { continue }

@@ -112,37 +112,63 @@ public struct AddressFormatter: Sendable {
         shared.format(parts, singleLine: singleLine, abbreviate: abbreviate)
     }
 
+    /// An answer's one display line for its address, as the country writes street, house number, postcode and
+    /// town: "Simonkatu 7, 00100 Helsinki", "Städtle 32, 9490 Vaduz"; empty when the address has none of them.
+    public static func streetLine(_ address: Address, countryCode: String?) -> String {
+        shared.format(AddressParts(streetLine: address, countryCode: countryCode), singleLine: true)
+    }
+
     /// `parts` written as their country writes them (see the static `format`).
     public func format(_ parts: AddressParts, singleLine: Bool = false, abbreviate: Bool = false) -> String {
-        var values = parts.values
-        if values.count < components.count { values += repeatElement(nil, count: components.count - values.count) }
+        // The working values, one per slot, filled from the parts: an array of them all went through the runtime's
+        // generic witnesses slot by slot to be made and freed, and a temporary allocation of this size (past the
+        // stack's 1 KiB) through an aligned allocation that cost as much as a Finnish address's template.
+        let values = AddressValues.allocate(capacity: components.count)
+        values.initialize(repeating: nil)
+        defer {
+            // Nil in every slot again: nothing left to release when the memory is freed.
+            for slot in values.indices where values[slot] != nil { values[slot] = nil }
+            values.deallocate()
+        }
+        for entry in parts.entries { values[entry.slot] = entry.value }
+        return write(values, parts: parts, singleLine: singleLine, abbreviate: abbreviate)
+    }
+
+    /// The steps of `format` on the working values (every slot initialized; nil again when it returns).
+    private func write(_ values: AddressValues, parts: AddressParts, singleLine: Bool, abbreviate: Bool) -> String {
         var others = parts.others
-        let resolved = resolveCountry(&values)
+        let resolved = resolveCountry(values)
         let form = resolved?.form ?? defaultFormat
-        sanitize(&values, &others)
-        components.fillFromAliases(&values, districtIsNeighbourhood: resolved?.form?.districtIsNeighbourhood ?? (resolved == nil))
+        sanitize(values, given: parts.entries, &others)
+        // Most addresses name their parts by the main names ("road", "city"): no alias to read then.
+        if parts.entries.contains(where: { components.isAlias[$0.slot] }) {
+            components.fillFromAliases(values, districtIsNeighbourhood: resolved?.form?.districtIsNeighbourhood ?? (resolved == nil))
+        }
         let hasRoadOrPostcode = values[components.road] != nil || values[components.postcode] != nil
         let template = hasRoadOrPostcode ? form.address ?? defaultFormat.address! : form.fallback ?? defaultFormat.fallback!
-        fixNumericCountry(&values)
-        rewrite(&values, &others, by: form, slots: rewrittenSlots[template])
-        if resolved != nil { addCodes(&values, form: form) }
+        fixNumericCountry(values)
+        rewrite(values, &others, by: form, slots: rewrittenSlots[template])
+        if resolved != nil { addCodes(values, form: form) }
         if others.count == 1 {
             values[components.attention] = others.first?.value
         } else if !others.isEmpty {
             values[components.attention] = others.sorted { $0.key < $1.key }.map(\.value).joined(separator: ", ")
         }
-        if abbreviate { self.abbreviate(&values, languages: form.languages) }
+        if abbreviate { self.abbreviate(values, languages: form.languages) }
         var text: [UInt8] = []
         text.reserveCapacity(256)
         templates[template].render(values, into: &text)
+        // Room for the steps that write a copy; made when one does (most addresses need none).
         var scratch: [UInt8] = []
-        scratch.reserveCapacity(256)
-        AddressText.clean(&text, scratch: &scratch)
-        AddressText.distinctParts(&text, scratch: &scratch)
+        let settled = AddressText.clean(&text, scratch: &scratch)
+        var changed = AddressText.distinctParts(&text, scratch: &scratch)
         if !form.postformat.isEmpty, text.withUnsafeBufferPointer({ form.postformatFilter.mayMatch($0) }) {
-            for rule in form.postformat { _ = rule.pattern.replaceFirst(in: &text, with: rule.replacement) }
+            for rule in form.postformat {
+                if rule.pattern.replaceFirst(in: &text, with: rule.replacement) { changed = true }
+            }
         }
-        AddressText.clean(&text, scratch: &scratch)
+        // The tidying again, unless the text is one it would leave as it is.
+        if changed || !settled { AddressText.clean(&text, scratch: &scratch) }
         return Self.string(text, singleLine: singleLine)
     }
 
@@ -150,14 +176,21 @@ public struct AddressFormatter: Sendable {
     /// lines joined by ", ".
     static func string(_ text: [UInt8], singleLine: Bool) -> String {
         let length = text.last == AddressText.newline ? text.count - 1 : text.count
-        guard singleLine, text[..<length].contains(AddressText.newline) else {
-            return String(decoding: text[..<length], as: UTF8.self)
+        let breaks = singleLine ? text[..<length].count(where: { $0 == AddressText.newline }) : 0
+        guard breaks > 0 else { return String(decoding: text[..<length], as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: length + breaks) { out in
+            var n = 0
+            for b in text[..<length] {
+                if b == AddressText.newline {
+                    out[n] = AddressText.comma
+                    out[n + 1] = AddressText.space
+                    n += 2
+                } else {
+                    out[n] = b
+                    n += 1
+                }
+            }
+            return n
         }
-        var joined: [UInt8] = []
-        joined.reserveCapacity(length + 16)
-        for b in text[..<length] {
-            if b == AddressText.newline { joined += [AddressText.comma, AddressText.space] } else { joined.append(b) }
-        }
-        return String(decoding: joined, as: UTF8.self)
     }
 }

@@ -5,8 +5,9 @@ import Foundation
 /// ready for `AddressFormatter`. A part under a name the templates do not know (a place's name, `restaurant`, ...)
 /// is kept too: it is written first, as the line above the address.
 public struct AddressParts: Sendable, Hashable {
-    /// Values by the components' slots (`AddressComponents`); shorter than the slots when the last ones are empty.
-    private(set) var values: [String?] = []
+    /// The parts there, each with its component's slot (`AddressComponents`), in the order they were set: an
+    /// address has a handful of the 67 slots, and an array of them all cost more to make and free than to format.
+    private(set) var entries: [Entry] = []
     /// Parts under names the templates do not know, by name.
     private(set) var others: [String: String] = [:]
 
@@ -33,14 +34,20 @@ public struct AddressParts: Sendable, Hashable {
         }
     }
 
+    /// A part and its component's slot.
+    struct Entry: Sendable, Hashable {
+        let slot: Int
+        var value: String
+    }
+
     subscript(slot slot: Int) -> String? {
-        get { slot < values.count ? values[slot] : nil }
+        get { entries.first { $0.slot == slot }?.value }
         set {
-            if slot >= values.count {
-                guard newValue != nil else { return }
-                values += repeatElement(nil, count: Self.components.count - values.count)
+            if let n = entries.firstIndex(where: { $0.slot == slot }) {
+                if let newValue { entries[n].value = newValue } else { entries.remove(at: n) }
+            } else if let newValue {
+                entries.append(Entry(slot: slot, value: newValue))
             }
-            values[slot] = newValue
         }
     }
 
@@ -68,17 +75,18 @@ public struct AddressParts: Sendable, Hashable {
     public var name: String? { get { others["name"] } set { others["name"] = newValue } }
 
     /// Whether no part is there.
-    public var isEmpty: Bool { values.allSatisfy { $0 == nil } && others.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty && others.isEmpty }
 
-    private static var components: AddressComponents { AddressFormatter.shared.components }
+    /// The shared formatter's components (read once: a computed copy cost a struct's retains on every part set).
+    private static let components = AddressFormatter.shared.components
 
     /// Equal when the same parts are there.
     public static func == (a: AddressParts, b: AddressParts) -> Bool {
-        a.others == b.others && (0..<max(a.values.count, b.values.count)).allSatisfy { a[slot: $0] == b[slot: $0] }
+        a.others == b.others && a.entries.count == b.entries.count && a.entries.allSatisfy { b[slot: $0.slot] == $0.value }
     }
 
     public func hash(into hasher: inout Hasher) {
-        for (slot, value) in values.enumerated() where value != nil { hasher.combine(slot); hasher.combine(value) }
+        for entry in entries.sorted(by: { $0.slot < $1.slot }) { hasher.combine(entry) }
         hasher.combine(others)
     }
 }
@@ -96,6 +104,22 @@ extension AddressParts {
         state = address.state
         country = address.country
         self.countryCode = countryCode
+    }
+}
+
+extension AddressParts {
+    /// The parts of an address's one display line: house number, street, postcode and town, and the country code
+    /// that picks how they are written: "Simonkatu 7, 00100 Helsinki" in Finland, "Städtle 32, 9490 Vaduz" in
+    /// Liechtenstein.
+    public init(streetLine address: Address, countryCode: String?) {
+        let components = Self.components
+        entries.reserveCapacity(5)
+        func add(_ slot: Int, _ value: String?) { if let value { entries.append(Entry(slot: slot, value: value)) } }
+        add(components.houseNumber, address.houseNumber)
+        add(components.road, address.street)
+        add(components.postcode, address.postcode)
+        add(components.city, address.town)
+        add(components.countryCode, countryCode)
     }
 }
 

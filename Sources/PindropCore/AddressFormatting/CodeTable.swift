@@ -8,6 +8,9 @@ struct CodeTable: Sendable {
     private let byName: [String: Int]
     private let byUppercasedName: [String: Int]
     private let byCode: [String: Int]
+    /// The UTF-8 lengths of every name (as written and upper-cased) and code, one bit each (63: longer): an ASCII
+    /// text of another length is none of them, found so without hashing it.
+    private let lengths: UInt64
 
     init(_ rows: [AddressFormatData.CodeNames]) {
         codes = rows.map(\.code)
@@ -21,11 +24,15 @@ struct CodeTable: Sendable {
             if byCode[row.code] == nil { byCode[row.code] = i }
         }
         (self.byName, self.byUppercasedName, self.byCode) = (byName, byUppercasedName, byCode)
+        lengths = (Array(byName.keys) + Array(byUppercasedName.keys) + Array(byCode.keys))
+            .reduce(0) { $0 | 1 << UInt64(min($1.utf8.count, 63)) }
     }
 
     /// The code for `text` when it names an entry: nil `name` when `text` is the entry's name, the entry's name when
     /// `text` is its code. Nil when it is neither.
     func lookUp(_ text: String) -> (code: String, name: String?)? {
+        let utf8 = text.utf8
+        if lengths & 1 << UInt64(min(utf8.count, 63)) == 0, utf8.allSatisfy({ $0 < 0x80 }) { return nil }
         if let i = byName[text] { return (codes[i], nil) }
         let uppercased = text.uppercased()
         if let i = byUppercasedName[uppercased] { return (codes[i], nil) }

@@ -1,7 +1,8 @@
 /// One country's form, compiled once: its templates (as indexes into the formatter's), the rewrites of its
 /// components and of its written text, its state and county codes, the languages whose abbreviations apply, and
-/// for a territory written as another country writes, which one and what it changes.
-struct CountryFormat: Sendable {
+/// for a territory written as another country writes, which one and what it changes. A class: each call picks one,
+/// and a reference is one retain where a copy of the struct was a dozen.
+final class CountryFormat: Sendable {
     /// "DE"; empty for the default form.
     let code: String
     /// The template for an address with a road or a postcode, and the one for the rest; nil: the default's.
@@ -34,13 +35,14 @@ struct CountryFormat: Sendable {
         self.code = code
         address = rules?.address
         fallback = rules?.fallback
-        replacements = try (rules?.replace ?? []).map { pair throws(PindropError) in
+        let replacements = try (rules?.replace ?? []).map { pair throws(PindropError) in
             try ComponentRewrite(try Self.pair(pair), components: components)
         }
-        postformat = try (rules?.postformatReplace ?? []).map { pair throws(PindropError) in
+        let postformat = try (rules?.postformatReplace ?? []).map { pair throws(PindropError) in
             let (from, to) = try Self.pair(pair)
             return TextRewrite(pattern: try TextPattern(from), replacement: PatternReplacement(to))
         }
+        (self.replacements, self.postformat) = (replacements, postformat)
         (rewriteFilter, namedRewriteFilters) = Self.filters(replacements)
         postformatFilter = postformat.reduce(into: BytePrefilter()) { $0.add($1.pattern) }
         territory = rules?.useCountry.map { target in
@@ -79,49 +81,5 @@ struct CountryFormat: Sendable {
     private static func pair(_ pair: [String]) throws(PindropError) -> (String, String) {
         guard pair.count == 2 else { throw .invalidInput("address rules: a replacement is not a [from, to] pair") }
         return (pair[0], pair[1])
-    }
-}
-
-/// A rewrite of the written text: the first match of `pattern` replaced.
-struct TextRewrite: Sendable {
-    let pattern: TextPattern
-    let replacement: PatternReplacement
-}
-
-/// A rewrite of the components, before the template (`replace`): `["^Stadtteil ", ""]` rewrites any component's
-/// first match; `["city=Alt-Berlin", "Berlin"]` replaces a `city` that is exactly "Alt-Berlin", and else rewrites
-/// its first match of "Alt-Berlin" (the reference does both).
-struct ComponentRewrite: Sendable {
-    /// Any component but `slot`'s: the whole rule's text as a pattern.
-    let pattern: TextPattern
-    /// For a rule that names a component: its slot, the exact text, and that text as a pattern.
-    let slot: Int?
-    let exact: String?
-    let slotPattern: TextPattern?
-    let replacement: PatternReplacement
-    /// The replacement as text, for an exact match (the reference writes it as it stands).
-    let replacementText: String
-
-    init(_ rule: (from: String, to: String), components: AddressComponents) throws(PindropError) {
-        pattern = try TextPattern(rule.from)
-        replacement = PatternReplacement(rule.to)
-        replacementText = rule.to
-        if let equals = rule.from.firstIndex(of: "="), let slot = components.slotByName[String(rule.from[..<equals])] {
-            self.slot = slot
-            let text = String(rule.from[rule.from.index(after: equals)...])
-            exact = text
-            slotPattern = try TextPattern(text)
-        } else {
-            (slot, exact, slotPattern) = (nil, nil, nil)
-        }
-    }
-
-    /// `value` rewritten as the component in `slot` (nil: a part the templates do not know).
-    func apply(to value: String, slot: Int?) -> String {
-        if let ownSlot = self.slot, ownSlot == slot, let exact, let slotPattern {
-            if value.utf8.elementsEqual(exact.utf8) { return replacementText }
-            return slotPattern.replacingFirst(in: value, with: replacement) ?? value
-        }
-        return pattern.replacingFirst(in: value, with: replacement) ?? value
     }
 }

@@ -1,8 +1,9 @@
 /// A regular expression in the part of Perl's syntax the address rules are written in (literals, `.`, classes,
 /// `\d \w \s \b`, groups, `|`, `? * + {n,m}`, `^` and `$`), compiled once into instructions for a small
 /// backtracking machine that reads UTF-8 bytes. Perl's meanings are kept: `$` also matches before a final newline,
-/// `\w` and `\d` are Unicode's, and a replacement's `$1` is the first group's text.
-struct TextPattern: Sendable {
+/// `\w` and `\d` are Unicode's, and a replacement's `$1` is the first group's text. A class: the rules that hold one
+/// are read in every call, and a reference is one retain where a struct of arrays was several.
+final class TextPattern: Sendable {
     enum Instruction: Sendable, Equatable {
         /// This byte.
         case byte(UInt8)
@@ -46,7 +47,7 @@ struct TextPattern: Sendable {
         sets = parser.sets
         slotCount = 2 * (parser.groupCount + 1)
         var prefix: [UInt8] = [], anchored = false
-        walk: for instruction in program {
+        walk: for instruction in emitter.program {
             switch instruction {
             case .save: continue
             case .textStart where prefix.isEmpty && !anchored: anchored = true
@@ -69,11 +70,17 @@ struct TextPattern: Sendable {
     func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> [Int]? {
         let last = anchored ? 0 : text.count
         // A quick look before any allocation: most rules do not apply to most texts.
-        guard literalPrefix.isEmpty || (0...last).contains(where: { prefixMatches(text, at: $0) }) else { return nil }
+        var first = 0
+        if !literalPrefix.isEmpty {
+            while first <= last, !prefixMatches(text, at: first) { first += 1 }
+            guard first <= last else { return nil }
+        }
         var captures = [Int](repeating: -1, count: slotCount)
         var stack: [Backtrack] = []
         var budget = Self.stepBudget
-        for start in 0...last {
+        var start = first
+        while start <= last {
+            defer { start += 1 }
             if start < text.count, text[start] & 0xC0 == 0x80 { continue }  // inside a character
             if !literalPrefix.isEmpty, !prefixMatches(text, at: start) { continue }
             if run(text, from: start, captures: &captures, stack: &stack, budget: &budget) { return captures }
@@ -152,44 +159,5 @@ struct TextPattern: Sendable {
             bytes += text[captures[1]...]
             return String(decoding: bytes, as: UTF8.self)
         }
-    }
-}
-
-/// A rule's replacement text: literal bytes and `$1`-style references to a match's groups.
-struct PatternReplacement: Sendable {
-    enum Piece: Sendable { case text([UInt8]), group(Int) }
-    let pieces: [Piece]
-
-    /// Reads `$1` … `$9` as group references; everything else is literal.
-    init(_ text: String) {
-        var pieces: [Piece] = [], literal: [UInt8] = []
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "$"), i + 1 < bytes.count, (0x31...0x39).contains(bytes[i + 1]) {
-                if !literal.isEmpty { pieces.append(.text(literal)); literal = [] }
-                pieces.append(.group(Int(bytes[i + 1] - 0x30)))
-                i += 2
-            } else {
-                literal.append(bytes[i])
-                i += 1
-            }
-        }
-        if !literal.isEmpty { pieces.append(.text(literal)) }
-        self.pieces = pieces
-    }
-
-    /// The replacement for a match of `text` with these capture slots (a group that took no part is empty).
-    func bytes<Text: RandomAccessCollection<UInt8>>(captures: [Int], in text: Text) -> [UInt8] where Text.Index == Int {
-        var out: [UInt8] = []
-        for piece in pieces {
-            switch piece {
-            case .text(let bytes): out += bytes
-            case .group(let n):
-                guard 2 * n + 1 < captures.count, captures[2 * n] >= 0, captures[2 * n + 1] >= 0 else { continue }
-                out += text[(text.startIndex + captures[2 * n])..<(text.startIndex + captures[2 * n + 1])]
-            }
-        }
-        return out
     }
 }

@@ -56,7 +56,7 @@ struct ReverseGeocoder {
         address.postcode = contents.street.nearestAddress(to: c, within: AddressContext.lendingReach)
             .flatMap { contents.places.extras($0.row)?.address.postcode }
         place.address = address
-        place.displayName = "near " + address.formatted(countryCode: place.countryCode)
+        place.displayName = "near " + AddressFormatter.streetLine(address, countryCode: place.countryCode)
         return place
     }
 

@@ -52,10 +52,13 @@ extension PlaceTable {
         let admin1 = admin1Index < 0 ? nil : admin1s[admin1Index].name.nilIfEmpty
         guard let osm = extras(i) else { return geonamesPlace(i) }
         let address = osm.address.isEmpty ? nil : osm.address
-        let context = address.map { $0.formatted(countryCode: countryCode) }.flatMap(\.nilIfEmpty) ?? osm.address.town
+        // The address as the country writes it on one line; written only for the kinds that show it.
+        func context() -> String? {
+            address.map { AddressFormatter.streetLine($0, countryCode: countryCode) }.flatMap(\.nilIfEmpty) ?? osm.address.town
+        }
         let displayName: String
         switch rowKind(i) {
-        case .address: displayName = context ?? name
+        case .address: displayName = context() ?? name
         case .street: displayName = [name, osm.address.town].compactMap { $0 }.joined(separator: ", ")
         case .area, .postcode:
             // "Oberland, Liechtenstein", "9490, Vaduz, Oberland, Liechtenstein": the area, then the areas that hold it.
@@ -64,7 +67,7 @@ extension PlaceTable {
                 if let part, chain.last != part { chain.append(part) }
             }
             displayName = chain.joined(separator: ", ")
-        default: displayName = [name, context].compactMap { $0 }.joined(separator: ", ")
+        default: displayName = [name, context()].compactMap { $0 }.joined(separator: ", ")
         }
         let kind = rowKind(i).placeKind
         var place = Place(id: osm.id, name: name, displayName: displayName, coordinate: Coordinate(latitude: latitude[i], longitude: longitude[i]),
