@@ -100,8 +100,8 @@ extension ServeSetting {
         help: "Follow this OpenStreetMap replication feed while serving (https://download.geofabrik.de/europe/liechtenstein-updates):"
             + " its changes are applied as they are published (`pindrop replication`).")
     static let replicationInterval = ServeSetting(
-        environment: "PINDROP_REPLICATION_INTERVAL", .integer(1...86_400), flag: .option("replication-interval"), defaultText: "60",
-        help: "Seconds between two looks at the replication feed.")
+        environment: "PINDROP_REPLICATION_INTERVAL", flag: .option("replication-interval"), defaultText: "60",
+        help: "Seconds between two looks at the replication feed (1 to 86400).")
     static let musicBrainzURL = ServeSetting(
         environment: MusicBrainzConfiguration.baseURLVariable, flag: .option("musicbrainz-url"),
         defaultText: MusicBrainzConfiguration.defaultBaseURL, help: "MusicBrainz service for the music search.")
