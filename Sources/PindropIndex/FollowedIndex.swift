@@ -6,7 +6,7 @@ import Synchronization
 /// seconds, opens the newer build an import or `pindrop update` publishes there, so a running server follows the
 /// data without a restart. A request under way finishes on the index it began with; the old one is unmapped when the
 /// last such request is done.
-public final class FollowedIndex: PlaceStore, Sendable {
+public final class FollowedIndex: IndexAnswering, Sendable {
     private let held: Mutex<PlaceIndex>
     private let follower = Mutex<Task<Void, Never>?>(nil)
 
@@ -38,32 +38,4 @@ public final class FollowedIndex: PlaceStore, Sendable {
         held.withLock { $0 = newer }
         return true
     }
-
-    // MARK: PlaceStore, answered by the index open now
-
-    public var attribution: [String] { index.attribution }
-
-    public var streetAttribution: [String] { index.streetAttribution }
-
-    public func status() async throws -> StoreStatus { index.status() }
-
-    public func search(_ request: SearchRequest) async throws -> [PlaceResult] { try index.search(request) }
-
-    public func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { try index.suggest(request) }
-
-    public func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try index.reverse(request) }
-
-    public func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try index.nearbyPage(request) }
-
-    public func place(id: String) async throws -> Place? { index.place(id: id) }
-
-    public func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] {
-        index.streetMap(in: box, zoom: zoom, limit: limit)
-    }
-
-    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
-        index.mapLabels(in: box, zoom: zoom, limit: limit)
-    }
-
-    public func batchReverser(workers: Int) -> (any BatchReversing)? { index.batchReverser(workers: workers) }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// embedded store would. It listens for imports (NOTIFY) and swaps in the new places without a restart.
 /// Place answers therefore do not depend on the database being up; only the users' data does
 /// (`PostgresUserAccounts`). docs/architecture.md gives the measured costs of this choice.
-public final class PostgresPlaceStore: PlaceStore {
+public final class PostgresPlaceStore: IndexAnswering {
     /// The database.
     public let database: PostgresPool
     /// Where the built indexes are cached, one file per import.
@@ -58,7 +58,8 @@ public final class PostgresPlaceStore: PlaceStore {
     /// The import whose places are being answered.
     public var datasetID: UUID { served.withLock { $0.dataset.id } }
 
-    private var index: PlaceIndex { served.withLock { $0.index } }
+    /// The index answering now: the served import's.
+    public var index: PlaceIndex { served.withLock { $0.index } }
 
     /// Loads the served import unless it is `current`: its cached index, or one built from its rows now.
     /// Nil when the database holds no places.
@@ -147,31 +148,7 @@ public final class PostgresPlaceStore: PlaceStore {
         follower.withLock { $0?.cancel() }
     }
 
-    // MARK: PlaceStore, answered by the index in use
-
-    public var attribution: [String] { index.attribution }
-
-    public var streetAttribution: [String] { index.streetAttribution }
-
-    public func search(_ request: SearchRequest) async throws -> [PlaceResult] { try index.search(request) }
-
-    public func suggest(_ request: SuggestRequest) async throws -> [PlaceResult] { try index.suggest(request) }
-
-    public func reverse(_ request: ReverseRequest) async throws -> [PlaceResult] { try index.reverse(request) }
-
-    public func nearbyPage(_ request: NearbyRequest) async throws -> NearbyPage { try index.nearbyPage(request) }
-
-    public func place(id: String) async throws -> Place? { index.place(id: id) }
-
-    public func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) async throws -> [MapFeature] {
-        index.streetMap(in: box, zoom: zoom, limit: limit)
-    }
-
-    public func mapLabels(in box: BoundingBox, zoom: Int, limit: Int) async throws -> [MapLabel] {
-        index.mapLabels(in: box, zoom: zoom, limit: limit)
-    }
-
-    public func batchReverser(workers: Int) -> (any BatchReversing)? { index.batchReverser(workers: workers) }
+    // MARK: PlaceStore, answered by the index in use (`IndexAnswering`), with the store named
 
     public func status() async throws -> StoreStatus {
         var status = index.status()
