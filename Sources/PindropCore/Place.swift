@@ -111,11 +111,14 @@ public struct Place: Sendable, Hashable, Codable, Identifiable {
     /// The OpenStreetMap boundary answered as this same place ("osm:relation/1155956" for GeoNames' Vaduz): a town and
     /// its municipal boundary are one place, as Nominatim links a boundary to its place node; nil when none is known.
     public var boundaryID: String?
+    /// The entrances OpenStreetMap marks on the building or the place's outline (`entrance=*` nodes), in id order;
+    /// nil when none is known.
+    public var entrances: [PlaceEntrance]?
 
     /// The keys of the encoded form: `id` and `displayName` as text, whatever form the store gave them in.
     enum CodingKeys: String, CodingKey {
         case idText = "id", name, displayText = "displayName", coordinate, countryCode, admin1, population, category,
-             categoryKey, kind, address, source, boundingBox, tags, boundaryID
+             categoryKey, kind, address, source, boundingBox, tags, boundaryID, entrances
     }
 }
 
@@ -129,7 +132,8 @@ extension Place {
                 source: String? = nil, boundingBox: BoundingBox? = nil, kind: PlaceKind? = nil, categoryKey: String? = nil) {
         self.init(idText: .written(id), name: name, displayText: .written(displayName), coordinate: coordinate,
                   countryCode: countryCode, admin1: admin1, population: population, category: category,
-                  categoryKey: categoryKey, kind: kind, address: address, source: source, boundingBox: boundingBox, tags: nil, boundaryID: nil)
+                  categoryKey: categoryKey, kind: kind, address: address, source: source, boundingBox: boundingBox, tags: nil, boundaryID: nil,
+                  entrances: nil)
     }
 
     /// Makes a place whose id and list line are kept as their parts until they are read (`PlaceText`).
@@ -138,7 +142,24 @@ extension Place {
                 kind: PlaceKind? = nil) {
         self.init(idText: id, name: name, displayText: displayName, coordinate: coordinate, countryCode: countryCode,
                   admin1: admin1, population: population, category: category, categoryKey: nil, kind: kind,
-                  address: nil, source: source, boundingBox: nil, tags: nil, boundaryID: nil)
+                  address: nil, source: source, boundingBox: nil, tags: nil, boundaryID: nil, entrances: nil)
+    }
+}
+
+/// A way into a building or a place: an OpenStreetMap `entrance=*` node on its outline.
+public struct PlaceEntrance: Sendable, Hashable, Codable {
+    /// The node's OSM id.
+    public var nodeID: Int64
+    /// The `entrance` value: "main", "yes", "service", "emergency"…
+    public var kind: String
+    /// Where it is.
+    public var coordinate: Coordinate
+    /// Its other tags Nominatim returns ("ref", "wheelchair", "access", "door", "level"…); nil when none.
+    public var tags: [String: String]?
+
+    /// Makes an entrance.
+    public init(nodeID: Int64, kind: String, coordinate: Coordinate, tags: [String: String]? = nil) {
+        self.nodeID = nodeID; self.kind = kind; self.coordinate = coordinate; self.tags = tags
     }
 }
 

@@ -273,6 +273,28 @@ public enum WireEncoding {
         }
         w.field("boundaryId", place.boundaryID)
         if let tags = place.tags, !tags.isEmpty { writeTags(tags, into: &w) }
+        if let entrances = place.entrances, !entrances.isEmpty { writeEntrances(entrances, into: &w) }
+    }
+
+    /// A place's `entrances`: each node's id, kind, point and other tags.
+    private static func writeEntrances(_ entrances: [PlaceEntrance], into w: inout JSONWriter) {
+        w.key("entrances")
+        w.beginArray()
+        for e in entrances {
+            w.beginObject()
+            w.field("id", PlaceID.osm(.init(.node, e.nodeID)).description)
+            w.field("kind", e.kind)
+            w.key("latitude"); w.degrees(e.coordinate.latitude)
+            w.key("longitude"); w.degrees(e.coordinate.longitude)
+            if let tags = e.tags, !tags.isEmpty {
+                w.key("tags")
+                w.beginObject()
+                for (key, value) in tags.sorted(by: { $0.key < $1.key }) { w.key(named: key); w.string(value) }
+                w.endObject()
+            }
+            w.endObject()
+        }
+        w.endArray()
     }
 
     /// A place's `names` (every name it has, by OSM key) and `extratags` (its other kept tags), each sorted by key.

@@ -23,6 +23,8 @@ struct NominatimOutput {
     /// The reader's languages, best first: `accept-language`, else the `Accept-Language` header (`LanguagePreference`).
     var languages: [String]
     var addressDetails, extratags, namedetails: Bool
+    /// `entrances=1`: each place's entrance nodes.
+    var entrances: Bool
     var geometries: Geometries
     /// `polygon_threshold`: how far, in degrees, a point may stray from a straight line and be dropped.
     var threshold: Double
@@ -42,6 +44,7 @@ struct NominatimOutput {
         addressDetails = query.compatFlag("addressdetails") ?? defaultDetails
         extratags = query.compatFlag("extratags") ?? false
         namedetails = query.compatFlag("namedetails") ?? false
+        entrances = query.compatFlag("entrances") ?? false
         var geometries: Geometries = []
         if query.compatFlag("polygon_geojson") == true { geometries.insert(.geojson) }
         // geojson and geocodejson carry the shape as the feature's geometry: the text forms are not theirs.

@@ -150,6 +150,24 @@ enum NominatimWire {
         }
         if output.extratags { w.key("extratags"); writeTags(extraTags(place), into: &w) }
         if output.namedetails { w.key("namedetails"); writeTags(nameDetails(place), into: &w) }
+        if output.entrances, let entrances = place.entrances, !entrances.isEmpty { writeEntrances(entrances, into: &w) }
+    }
+
+    /// `entrances`, as Nominatim writes them: each node's id, its `entrance` value as `type`, its point as text, and its
+    /// other tags as `extratags` when it has any.
+    static func writeEntrances(_ entrances: [PlaceEntrance], into w: inout JSONWriter) {
+        w.key("entrances")
+        w.beginArray()
+        for e in entrances {
+            w.beginObject()
+            w.key("osm_id"); w.number(Int(e.nodeID))
+            w.field("type", e.kind)
+            w.key("lat"); writeDegrees(e.coordinate.latitude, into: &w)
+            w.key("lon"); writeDegrees(e.coordinate.longitude, into: &w)
+            if let tags = e.tags, !tags.isEmpty { w.key("extratags"); writeTags(tags.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, into: &w) }
+            w.endObject()
+        }
+        w.endArray()
     }
 
     /// The tags a place keeps beyond its names (`Place.tags`), by key, with its population where a source gives one

@@ -111,6 +111,8 @@ def test_the_phone_sheet_peek_half_full_swipe_and_back(server):
         open_app(phone, server)
         panel = phone.find_element(By.ID, "panel")
         height = lambda: panel.rect["height"]
+        # The sheet may still be sliding into its peek when the page is ready: read it once it rests at the bottom.
+        wait(phone, lambda d: panel.rect["y"] + height() == 844, message="the sheet rests at the bottom")
         assert 100 <= height() <= 140 and panel.rect["y"] + height() == 844, "the sheet peeks at the bottom"
         for button in ("near-me-toggle", "saved-button", "center-pin-toggle"):
             chip = phone.find_element(By.ID, button)

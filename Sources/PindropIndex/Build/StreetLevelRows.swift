@@ -18,6 +18,8 @@ struct StreetLevelRows {
     let townsByName: [String: [Int]]
     /// The kind of each settlement by its folded name (`townKinds`).
     let townKinds: [String: String]
+    /// The entrances on each building, venue or addressed way, by its id.
+    let entrances: [String: [PlaceEntrance]]
 
     init(_ features: OSMFeatures, places: PlaceTable, geonames: SpatialIndex, towns: TownFinder, townsByName: [String: [Int]]) {
         self.features = features
@@ -27,6 +29,7 @@ struct StreetLevelRows {
         self.townsByName = townsByName
         areas = AreaIndex(features.areas, labels: Self.townLabels(features))
         townKinds = Self.townKinds(features)
+        entrances = Self.entrances(features)
         context = AddressContext(features: features, places: places, spatial: geonames, towns: towns, townsByName: townsByName, areas: areas)
     }
 
@@ -97,7 +100,7 @@ struct StreetLevelRows {
             let names = v.tags.filter { PlaceTags.isName($0.key) && $0.key != "name" && $0.value != v.name }.map(\.value).sorted()
             append(v.name, v.coordinate, .venue,
                    PlaceExtras(id: v.id, category: v.category, categoryKey: v.categoryKey, address: v.address ?? Address(),
-                               tags: v.tags.isEmpty ? nil : v.tags, box: v.box),
+                               tags: v.tags.isEmpty ? nil : v.tags, box: v.box, entrances: entrances[v.id]),
                    primary: [v.name], alternate: names, landmark: Self.isLandmark(v), placed: placed)
         }
     }
@@ -162,7 +165,8 @@ struct StreetLevelRows {
             // An interpolated number says so, with its line's scheme, as Nominatim's answer for one does.
             let tags = interpolation.map { ["addr:interpolation": $0] }
             append("\(street) \(number)", a.coordinate, .address,
-                   PlaceExtras(id: a.id, category: nil, categoryKey: nil, address: a.address, tags: tags),
+                   PlaceExtras(id: a.id, category: nil, categoryKey: nil, address: a.address, tags: tags,
+                               entrances: interpolation == nil ? entrances[a.id] : nil),
                    primary: ["\(street) \(number)"], alternate: ["\(number) \(street)"], placed: placed)
         }
         return addressPoints
@@ -294,5 +298,18 @@ struct StreetLevelRows {
     /// A line's length in metres.
     static func length(_ points: [Coordinate]) -> Double {
         zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
+    }
+}
+
+extension StreetLevelRows {
+    /// The entrance nodes of each way they lie on, in id order.
+    static func entrances(_ features: OSMFeatures) -> [String: [PlaceEntrance]] {
+        var byWay: [String: [PlaceEntrance]] = [:]
+        for e in features.entrances {
+            guard case .osm(let object)? = PlaceID(e.id), object.kind == .node else { continue }
+            let entrance = PlaceEntrance(nodeID: object.number, kind: e.kind, coordinate: e.coordinate, tags: e.tags.isEmpty ? nil : e.tags)
+            for way in e.ways { byWay[way, default: []].append(entrance) }
+        }
+        return byWay.mapValues { $0.sorted { $0.nodeID < $1.nodeID } }
     }
 }

@@ -11,24 +11,31 @@ struct PlaceExtras {
     var address: Address
     var tags: [String: String]?
     var box: BoundingBox?
+    var entrances: [PlaceEntrance]?
 
     /// The separator between fields, and the one between a tag's key and value and between tags.
     static let fieldSeparator: UInt8 = 0x1F
     static let tagSeparator: UInt8 = 0x1E
+    /// The separator between entrances (each written as its fields and tags, separated as tags are).
+    static let entranceSeparator: UInt8 = 0x1D
     /// The fields, in their stored order.
-    static let fieldCount = 18
+    static let fieldCount = 19
 
-    init(id: String, category: String?, categoryKey: String?, address: Address, tags: [String: String]? = nil, box: BoundingBox? = nil) {
+    init(id: String, category: String?, categoryKey: String?, address: Address, tags: [String: String]? = nil, box: BoundingBox? = nil,
+         entrances: [PlaceEntrance]? = nil) {
         self.id = id; self.category = category; self.categoryKey = categoryKey; self.address = address; self.tags = tags; self.box = box
+        self.entrances = entrances
     }
 
     /// From the stored fields: id, category, house number, street, postcode, town, suburb, county, state, country,
-    /// category key, neighbourhood, addr:place or part of town, kind of town, tags, box, ISO 3166-2 codes, kind of place.
+    /// category key, neighbourhood, addr:place or part of town, kind of town, tags, box, ISO 3166-2 codes, kind of place,
+    /// entrances.
     init(fields f: UnsafeBufferPointer<String?>, id: String) {
         self.init(id: id, category: f[1], categoryKey: f[10],
                   address: Address(houseNumber: f[2], street: f[3], postcode: f[4], town: f[5], suburb: f[6], county: f[7], state: f[8],
                                    country: f[9], neighbourhood: f[11], place: f[12], townKind: f[13]),
-                  tags: f[14].map(Self.tags(decoding:)), box: f[15].flatMap(Self.box(decoding:)))
+                  tags: f[14].map(Self.tags(decoding:)), box: f[15].flatMap(Self.box(decoding:)),
+                  entrances: f[18].map(Self.entrances(decoding:)))
         address.subdivisionCodes = f[16].map(Self.subdivisionCodes(decoding:))
         address.placeKind = f[17]
     }
@@ -38,7 +45,29 @@ struct PlaceExtras {
         [id, category, address.houseNumber, address.street, address.postcode, address.town, address.suburb, address.county, address.state,
          address.country, categoryKey, address.neighbourhood, address.place, address.townKind, tags.flatMap(Self.encoded),
          box.map { "\($0.south),\($0.west),\($0.north),\($0.east)" }, address.subdivisionCodes.flatMap(Self.encoded),
-         address.placeKind]
+         address.placeKind, entrances.flatMap(Self.encoded)]
+    }
+
+    /// Entrances as stored: each its node id, kind, latitude, longitude and then its tags' keys and values, separated
+    /// as tags are; entrances separated by U+001D.
+    static func encoded(_ entrances: [PlaceEntrance]) -> String? {
+        guard !entrances.isEmpty else { return nil }
+        let separator = String(UnicodeScalar(tagSeparator))
+        return entrances.map { e in
+            ([String(e.nodeID), clean(e.kind), String(e.coordinate.latitude), String(e.coordinate.longitude)]
+                + (e.tags ?? [:]).sorted { $0.key < $1.key }.flatMap { [clean($0.key), clean($0.value)] }).joined(separator: separator)
+        }.joined(separator: String(UnicodeScalar(entranceSeparator)))
+    }
+
+    static func entrances(decoding text: String) -> [PlaceEntrance] {
+        text.split(separator: Character(UnicodeScalar(entranceSeparator))).compactMap { item in
+            let parts = item.split(separator: Character(UnicodeScalar(tagSeparator)), omittingEmptySubsequences: false).map(String.init)
+            guard parts.count >= 4, let node = Int64(parts[0]), let latitude = Double(parts[2]), let longitude = Double(parts[3]) else { return nil }
+            var tags: [String: String] = [:]
+            for i in stride(from: 4, to: parts.count - 1, by: 2) { tags[parts[i]] = parts[i + 1] }
+            return PlaceEntrance(nodeID: node, kind: parts[1], coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                                 tags: tags.isEmpty ? nil : tags)
+        }
     }
 
     /// ISO 3166-2 codes as stored: "8=LI-10", space-separated, coarse to fine.
@@ -63,7 +92,7 @@ struct PlaceExtras {
 
     /// A tag's key or value with no separator in it.
     private static func clean(_ text: String) -> String {
-        text.unicodeScalars.contains { $0.value == UInt32(tagSeparator) || $0.value == UInt32(fieldSeparator) }
+        text.unicodeScalars.contains { $0.value == UInt32(tagSeparator) || $0.value == UInt32(fieldSeparator) || $0.value == UInt32(entranceSeparator) }
             ? String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 })) : text
     }
 

@@ -75,6 +75,7 @@ extension PlaceTable {
                           address: address, source: "embedded", boundingBox: osm.box, kind: kind,
                           categoryKey: kind == .street ? "highway" : osm.categoryKey)
         place.tags = osm.tags
+        place.entrances = osm.entrances
         return place
     }
 }
