@@ -135,6 +135,8 @@ def test_the_phone_sheet_peek_half_full_swipe_and_back(server):
         search(phone, "Hard Rock Cafe")
         phone.find_elements(By.CSS_SELECTOR, "#results .result-list .row")[0].click()
         wait(phone, lambda d: d.find_element(By.ID, "place-card").is_displayed())
+        # The sheet slides to the card's height: read it once it rests.
+        wait(phone, lambda d: panel.rect["y"] > 300, message="the map stays above the card's sheet")
         card = phone.find_element(By.ID, "place-card").rect
         assert card["y"] < 844 and panel.rect["y"] > 300, "the card in the sheet, the map above it"
         screenshot(phone, "sheet-card")
