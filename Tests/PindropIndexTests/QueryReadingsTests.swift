@@ -13,6 +13,10 @@ struct QueryReadingsTests {
         ("Paris France", [#"search "paris france""#, #"exact "paris" in ["france"]"#, #"typos "paris france""#]),
         // A postcode after its country's prefix is also read as the code alone.
         ("FL-9490", [#"search "fl 9490""#, #"exact "fl" in ["9490"]"#, #"exact "9490""#, #"typos "fl 9490""#]),
+        // A ZIP+4 is also read as its five digits, the code its postcode place is named by.
+        ("10118-0110", [#"search "10118 0110""#, #"exact "10118" in ["0110"]"#, #"exact "10118""#, #"typos "10118 0110""#]),
+        ("US 10118-0110", [#"search "us 10118 0110""#, #"exact "us 10118" in ["0110"]"#, #"exact "us" in ["10118 0110"]"#,
+                           #"exact "10118""#, #"typos "us 10118 0110""#]),
         ("9490 Vaduz", [#"search "9490 vaduz""#, #"exact "9490" in ["vaduz"]"#, #"streets "vaduz""#, #"typos "9490 vaduz""#]),
         // A house number no address has: the street alone, streets only.
         ("Bündaweg 555", [#"search "bundaweg 555""#, #"exact "bundaweg" in ["555"]"#, #"streets "bundaweg""#, #"typos "bundaweg 555""#]),

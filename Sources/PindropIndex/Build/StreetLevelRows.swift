@@ -22,15 +22,17 @@ struct StreetLevelRows {
     let entrances: [String: [PlaceEntrance]]
 
     init(_ features: OSMFeatures, places: PlaceTable, geonames: SpatialIndex, towns: TownFinder, townsByName: [String: [Int]]) {
-        self.features = features
+        self.features = Self.withPlaceCodes(features) { c in
+            geonames.nearest(latitude: c.latitude, longitude: c.longitude).flatMap { places.countryInfo(Int($0.place))?.code }
+        }
         self.places = places
         geonamesRows = places
         self.geonames = geonames
         self.townsByName = townsByName
-        areas = AreaIndex(features.areas, labels: Self.townLabels(features))
-        townKinds = Self.townKinds(features)
-        entrances = Self.entrances(features)
-        context = AddressContext(features: features, places: places, spatial: geonames, towns: towns, townsByName: townsByName, areas: areas)
+        areas = AreaIndex(self.features.areas, labels: Self.townLabels(self.features))
+        townKinds = Self.townKinds(self.features)
+        entrances = Self.entrances(self.features)
+        context = AddressContext(features: self.features, places: places, spatial: geonames, towns: towns, townsByName: townsByName, areas: areas)
     }
 
     /// Appends every kind of row and returns the street level built over them. Each kind's scratch (placements,
@@ -237,6 +239,30 @@ struct StreetLevelRows {
             let nearest = centres.min { $0.value.distance(to: node.coordinate) < $1.value.distance(to: node.coordinate) }
             return (node.category, area.postcode ?? nearest?.key)
         }
+    }
+
+    /// The features with every postcode as its country's postcode places know it (`Postcode.placeCode`: a US ZIP+4 as its
+    /// five digits), the country as tagged or else that of the nearest GeoNames place.
+    static func withPlaceCodes(_ features: OSMFeatures, countryAt: (Coordinate) -> String?) -> OSMFeatures {
+        // Only a ZIP+4's shape is looked at further, and only what changes is written: the arrays are copied only then.
+        func placeCode(_ address: Address?, _ c: Coordinate, _ tagged: String?) -> String? {
+            guard let code = address?.postcode, Postcode.fiveDigitZIP(of: code) != nil else { return nil }
+            let placed = Postcode.placeCode(code, country: tagged ?? countryAt(c))
+            return placed == code ? nil : placed
+        }
+        var features = features
+        for (i, a) in features.addressPoints.enumerated() {
+            if let code = placeCode(a.address, a.coordinate, a.countryCode) { features.addressPoints[i].address.postcode = code }
+        }
+        for (i, v) in features.venues.enumerated() {
+            if let code = placeCode(v.address, v.coordinate, v.countryCode) { features.venues[i].address?.postcode = code }
+        }
+        for (i, line) in features.interpolations.enumerated() {
+            for (s, stop) in line.stops.enumerated() {
+                if let code = placeCode(stop.address, line.points[stop.point], nil) { features.interpolations[i].stops[s].address.postcode = code }
+            }
+        }
+        return features
     }
 
     /// Each postcode the addresses carry, at the mean of their points.

@@ -72,11 +72,16 @@ struct QueryReadings: Sequence {
 
     func makeIterator() -> Iterator { Iterator(readings: self) }
 
-    /// The name when it is a postcode after a country's prefix of one to three letters ("fl 9490" → "9490"); else nil.
-    var postcodeAfterPrefix: [UInt8]? {
-        guard let space = nameKey.firstIndex(of: 0x20), (1...3).contains(space), nameKey[..<space].allSatisfy({ (0x61...0x7A).contains($0) }),
-              let first = nameKey.dropFirst(space + 1).first, (0x30...0x39).contains(first) else { return nil }
-        return Array(nameKey[(space + 1)...])
+    /// The name when it is a postcode written with more than its postcode place's name: after a country's prefix of one
+    /// to three letters ("fl 9490" → "9490"), or a ZIP+4 ("10118 0110", "us 10118 0110" → "10118"); else nil.
+    var postcodeKey: [UInt8]? {
+        var code = nameKey[...]
+        if let space = code.firstIndex(of: 0x20), (1...3).contains(space), code[..<space].allSatisfy({ (0x61...0x7A).contains($0) }),
+           let first = code.dropFirst(space + 1).first, (0x30...0x39).contains(first) {
+            code = code[(space + 1)...]
+        }
+        if let zip = Postcode.fiveDigitZIP(of: String(decoding: code, as: UTF8.self)) { return Array(zip.utf8) }
+        return code.count < nameKey.count ? Array(code) : nil
     }
 
     /// The name without its house number, when one word of it is one ("52 bodastr", "bundaweg 555a" → the street);
@@ -133,10 +138,10 @@ struct QueryReadings: Sequence {
                                    qualifiers: [words[split...].joined(separator: " ")], mode: .exact)
                 }
             }
-            // A postcode written with its country's prefix ("FL-9490", "D 80331"): the code alone.
+            // A postcode written with its country's prefix ("FL-9490", "D 80331") or as a ZIP+4: its postcode place's name.
             let lastSplit = r.hasComma ? 2 : Swift.max(words?.count ?? 1, 1)
             if given == lastSplit + 1 {
-                if let code = r.postcodeAfterPrefix { return Reading(key: code, qualifiers: r.qualifiers, mode: .exact) }
+                if let code = r.postcodeKey { return Reading(key: code, qualifiers: r.qualifiers, mode: .exact) }
                 given += 1
             }
             // A house number no address has: the street, as Nominatim falls back to it.
