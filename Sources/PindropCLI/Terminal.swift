@@ -153,7 +153,9 @@ func reportingErrors<T>(keeping store: StoreLocation? = nil, _ body: () async th
     do {
         return try await body()
     } catch let error as PindropError {
-        Terminal.note("error: \(error.message)" + (store.map { "; \($0) is unchanged" } ?? ""))
+        // Only a store that exists is kept as it was: where none was yet, there is nothing to speak of.
+        let kept = store.flatMap { $0.database != nil || FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+        Terminal.note("error: \(error.message)" + (kept.map { "; \($0) is unchanged" } ?? ""))
         throw ExitCode(error.exitCode)
     }
 }

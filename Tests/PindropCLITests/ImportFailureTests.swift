@@ -175,4 +175,13 @@ struct ImportFailureTests {
         #expect(rebuilt.status == 0 && rebuilt.stdout.contains("Springfield"), "\(rebuilt.stderr)")
         #expect(rebuilt.stderr.contains("has format 00") && rebuilt.stderr.contains("rebuilding it from the shipped data"))
     }
+
+    @Test("an update where no index was ever built fails with one line that does not speak of an index kept")
+    func updateWithoutIndex() throws {
+        let home = try CLI.emptyHome("update-without-index")
+        let run = try CLI.pindrop(["update", Self.work + "/missing.osc"], environment: home)
+        let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("pindrop: error: ") }
+        #expect(run.status != 0 && errors.count == 1 && !run.stderr.contains("is unchanged"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home["PINDROP_HOME"]! + "/geonames.sqlite"))
+    }
 }

@@ -14,7 +14,7 @@ import urllib.request
 import osmium
 import pytest
 
-from processes import BIN, free_port, pindrop, wait_until_answering
+from processes import BIN, ROOT, free_port, pindrop, wait_until_answering
 
 # (id, latitude, longitude, house number, street, postcode or None)
 ADDRESSES = [
@@ -62,8 +62,8 @@ def home():
     shutil.rmtree(home, ignore_errors=True)
 
 
-def search(home, text):
-    return json.loads(pindrop(home, "search", text, "--json", "--limit", "5"))["results"]
+def search(home, text, *flags):
+    return json.loads(pindrop(home, "search", text, "--json", "--limit", "5", *flags))["results"]
 
 
 def test_the_postcode_place_is_the_five_digit_zip_at_the_centre_of_its_addresses(home):
@@ -105,3 +105,21 @@ def test_nominatim_structured_postalcode_takes_a_zip_plus_four(home):
         server.terminate()
         server.wait(timeout=60)
         log.close()
+
+
+def test_the_shared_store_keeps_the_five_digits_too(home):
+    server_url = os.environ["PINDROP_TEST_DATABASE_URL"]
+    database = "pindrop_zip_%d" % os.getpid()
+    url = urllib.parse.urlunsplit(urllib.parse.urlsplit(server_url)._replace(path="/" + database))
+    subprocess.run(["psql", server_url, "-qc", "CREATE DATABASE " + database], check=True, timeout=120)
+    shared = tempfile.mkdtemp(prefix="pindrop-zip-pg-")
+    try:
+        pindrop(shared, "import", "geonames", f"{ROOT}/Tests/PindropImportTests/Fixtures/mini", "--store", url)
+        pindrop(shared, "import", "osm", f"{home}/manhattan.osm.pbf", "--store", url)
+        first = search(shared, "10118-0110", "--store", url)[0]
+        assert (first["category"], first["name"]) == ("postcode", "10118")
+        address = search(shared, "350 5th Avenue", "--store", url)[0]["address"]
+        assert (address["houseNumber"], address["postcode"]) == ("350", "10118")
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+        subprocess.run(["psql", server_url, "-qc", "DROP DATABASE IF EXISTS " + database], timeout=120)
