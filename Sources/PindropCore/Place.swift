@@ -34,21 +34,6 @@ public struct Address: Sendable, Hashable, Codable {
         houseNumber == nil && street == nil && postcode == nil && town == nil && suburb == nil && county == nil
             && state == nil && country == nil && neighbourhood == nil && place == nil
     }
-
-    /// The one line Pindrop shows for an address, street part first, then postcode and town, with the house
-    /// number where the country writes it: "Simonkatu 7, 00100 Helsinki", "Städtle 35, 9490 Vaduz", but
-    /// "1600 Amphitheatre Parkway, 94043 Mountain View" in the US (`numberFirstCountries`). Absent parts are left out.
-    public func formatted(countryCode: String?) -> String {
-        let numberFirst = countryCode.map(Self.numberFirstCountries.contains) ?? false
-        let streetLine = (numberFirst ? [houseNumber, street] : [street, houseNumber]).compactMap { $0 }.joined(separator: " ")
-        let townLine = [postcode, town].compactMap { $0 }.joined(separator: " ")
-        return [streetLine, townLine].filter { !$0.isEmpty }.joined(separator: ", ")
-    }
-
-    /// Countries that write the house number before the street ("10 Downing Street"); everywhere else it follows
-    /// the street, as in Finland, Liechtenstein, Germany or Switzerland ("Simonkatu 7", "Städtle 35").
-    public static let numberFirstCountries: Set<String> = ["US", "CA", "GB", "IE", "FR", "LU", "MC", "AU", "NZ", "IN",
-                                                           "ZA", "SG", "MY", "PH", "IL", "TH", "LK", "PK", "NG", "KE"]
 }
 
 /// A country subdivision's ISO 3166-2 code ("LI-10") and the `admin_level` of the boundary that carries it.

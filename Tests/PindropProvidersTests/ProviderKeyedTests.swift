@@ -31,7 +31,10 @@ struct ProviderGoogleTests {
         try await withClient(.google, make: { try GoogleClient(configuration: $0) }) { client, server in
             let results = try await client.reverse(try ReverseRequest(coordinate: Coordinate(latitude: 37.4224, longitude: -122.0842)))
             #expect(results.count == 1)
-            #expect(results[0].place.address?.formatted(countryCode: "US") == "1600 Amphitheatre Parkway, 94043 Mountain View")
+            let address = try #require(results[0].place.address)
+            #expect([address.houseNumber, address.street, address.postcode, address.town] == ["1600", "Amphitheatre Parkway", "94043", "Mountain View"])
+            // The US template: number before street; then "town, state ZIP", the state left out where the line has none.
+            #expect(AddressFormatter.streetLine(address, countryCode: "US") == "1600 Amphitheatre Parkway, Mountain View, 94043")
             #expect(server.requests.first?.query["latlng"] == "37.4224,-122.0842")
         }
     }
@@ -157,7 +160,11 @@ struct ProviderMapboxTests {
         try await withClient(.mapbox, make: { try MapboxClient(configuration: $0) }) { client, server in
             let point = Coordinate(latitude: 38.889, longitude: -77.0506)
             let one = try await client.reverse(try ReverseRequest(coordinate: point))
-            #expect(one.map { $0.place.address?.formatted(countryCode: "US") } == ["2 Lincoln Memorial Circle Northwest, 20037 Washington"])
+            let address = try #require(one.first?.place.address)
+            #expect(one.count == 1)
+            #expect([address.houseNumber, address.street, address.postcode, address.town]
+                    == ["2", "Lincoln Memorial Circle Northwest", "20037", "Washington"])
+            #expect(AddressFormatter.streetLine(address, countryCode: "US") == "2 Lincoln Memorial Circle Northwest, Washington, 20037")
             #expect(try await client.reverse(try ReverseRequest(coordinate: point, limit: 5)).map(\.place.name)
                     == ["2 Lincoln Memorial Circle Northwest", "20037"])
             let sent = try #require(server.requests.first)

@@ -48,7 +48,10 @@ struct ProviderNominatimTests {
             #expect(results.count == 1)
             #expect(place.id == "nominatim:node/3790600765")
             #expect(place.name == "Pariser Platz 7")
-            #expect(place.address?.formatted(countryCode: "DE") == "Pariser Platz 7, 10117 Berlin")
+            let address = try #require(place.address)
+            #expect([address.houseNumber, address.street, address.postcode, address.town] == ["7", "Pariser Platz", "10117", "Berlin"])
+            // Germany's template: the street, then its number; the postcode before the town.
+            #expect(AddressFormatter.streetLine(address, countryCode: "DE") == "Pariser Platz 7, 10117 Berlin")
             #expect(place.category == nil)
             let sent = try #require(server.requests.first)
             #expect(sent.path == "/reverse" && sent.query["lat"] == "52.5163" && sent.query["lon"] == "13.3794")
@@ -142,7 +145,10 @@ struct ProviderPhotonTests {
             let place = try #require(results.first).place
             #expect(place.id == "photon:node/3790600765")
             #expect(place.name == "Pariser Platz 7")
-            #expect(place.address?.formatted(countryCode: "DE") == "Pariser Platz 7, 10117 Berlin")
+            let address = try #require(place.address)
+            #expect([address.houseNumber, address.street, address.postcode, address.town] == ["7", "Pariser Platz", "10117", "Berlin"])
+            // Germany's template: the street, then its number; the postcode before the town.
+            #expect(AddressFormatter.streetLine(address, countryCode: "DE") == "Pariser Platz 7, 10117 Berlin")
             #expect((results[0].distanceMeters ?? 99) < 5)
             #expect(server.requests.first?.path == "/reverse")
         }

@@ -111,9 +111,7 @@ extension AddressFormatter {
         let rules = form.replacements
         guard !rules.isEmpty else { return }
         for slot in slots {
-            guard var value = values[slot] else { continue }
-            let filter = form.rewriteFilter(for: slot)
-            guard value.withUTF8Bytes({ filter.mayMatch($0) }) else { continue }
+            guard var value = values[slot], value.withUTF8Bytes({ form.mayRewrite($0, slot: slot) }) else { continue }
             for rule in rules { value = rule.apply(to: value, slot: slot) }
             values[slot] = value
         }

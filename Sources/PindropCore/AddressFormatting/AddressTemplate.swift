@@ -3,15 +3,22 @@
 /// alternative read with the white space at its ends left out). Kept as plain instructions over one pool of bytes,
 /// so that writing it touches no reference but the values'.
 final class AddressTemplate: Sendable {
-    enum Op: Sendable {
+    /// An instruction: `pool[start..<start + count]` when `count` is 0 or more, else what `count` names. Two
+    /// integers rather than an enum: telling them apart takes a test or two, where an enum's switch took an indirect
+    /// branch to a different place at nearly every instruction, mispredicted at most of them.
+    struct Op: Sendable {
+        let start, count: Int32
+
+        static let valueCount: Int32 = -1, firstStartCount: Int32 = -2, endOfAlternativeCount: Int32 = -3
+
         /// `pool[start..<start + count]`.
-        case text(start: Int32, count: Int32)
+        static func text(start: Int32, count: Int32) -> Op { Op(start: start, count: count) }
         /// The value in this component slot, when there is one.
-        case value(Int32)
+        static func value(_ slot: Int32) -> Op { Op(start: slot, count: valueCount) }
         /// A `{{#first}}` block starts: its alternatives follow, each ended by `endOfAlternative`.
-        case firstStart
+        static let firstStart = Op(start: 0, count: firstStartCount)
         /// An alternative ends; `blockEnd` is the index of the block's last instruction (the last alternative's end).
-        case endOfAlternative(blockEnd: Int32)
+        static func endOfAlternative(blockEnd: Int32) -> Op { Op(start: blockEnd, count: endOfAlternativeCount) }
     }
 
     let ops: [Op]
@@ -39,8 +46,8 @@ final class AddressTemplate: Sendable {
         }
         func literal(_ text: Substring) {
             guard !text.isEmpty else { return }
-            if case .text(let start, let count) = ops.last, Int(start + count) == pool.count {
-                ops[ops.count - 1] = .text(start: start, count: count + Int32(text.utf8.count))
+            if let last = ops.last, last.count >= 0, Int(last.start + last.count) == pool.count {
+                ops[ops.count - 1] = .text(start: last.start, count: last.count + Int32(text.utf8.count))
             } else {
                 ops.append(.text(start: Int32(pool.count), count: Int32(text.utf8.count)))
             }
@@ -81,18 +88,18 @@ final class AddressTemplate: Sendable {
                         into out: inout [UInt8]) {
         var i = 0, blockStart = 0
         while i < ops.count {
-            switch ops[i] {
-            case .text(let start, let count):
-                if count == 1 {
-                    out.append(pool[Int(start)])
+            let op = ops[i]
+            if op.count >= 0 {
+                if op.count == 1 {
+                    out.append(pool[Int(op.start)])
                 } else {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: pool[Int(start)..<Int(start + count)]))
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: pool[Int(op.start)..<Int(op.start + op.count)]))
                 }
-            case .value(let n):
-                if let value = values[Int(n)] { value.withUTF8Bytes { out.append(contentsOf: $0) } }
-            case .firstStart:
+            } else if op.count == Op.valueCount {
+                if let value = values[Int(op.start)] { value.withUTF8Bytes { out.append(contentsOf: $0) } }
+            } else if op.count == Op.firstStartCount {
                 blockStart = out.count
-            case .endOfAlternative(let blockEnd):
+            } else {
                 // The alternative just written, without white space at its ends: kept if something is left.
                 var end = out.count
                 while end > blockStart, AddressText.isSpace(out[end - 1]) { end -= 1 }
@@ -101,7 +108,7 @@ final class AddressTemplate: Sendable {
                 while from < end, AddressText.isSpace(out[from]) { from += 1 }
                 if from < end {
                     if from > blockStart { out.removeSubrange(blockStart..<from) }
-                    i = Int(blockEnd)
+                    i = Int(op.start)
                 }
             }
             i += 1

@@ -12,9 +12,9 @@ enum AddressText {
 
     /// The reference's `_clean`: the steps below, then each line's parts de-duplicated; ends with a newline.
     /// `scratch` is room to write on (its bytes are not kept). Returns whether cleaning the result again would
-    /// leave it as it is, as far as is known cheaply: true for a text that had no commas (its steps leave no white
-    /// space to collapse, no empty line and no line twice) that now starts with no comma, "-" or white space and ends
-    /// with no "}" (a line taken out as a repeat can leave one last) and holds no "&".
+    /// leave it as it is: for a text that had no commas (its steps leave no white space to collapse, no empty line
+    /// and no line twice), when it now starts with no comma, "-" or white space, ends with no "}" (a line taken out
+    /// as a repeat can leave one last) and holds no "&"; for another, as `isSettled` finds.
     @discardableResult
     static func clean(_ text: inout [UInt8], scratch: inout [UInt8]) -> Bool {
         if text.contains(UInt8(ascii: "&")) { rewrite(&text, apostropheEntity) }
@@ -53,10 +53,39 @@ enum AddressText {
         while lead < text.count, isSpace(text[lead]) { lead += 1 }
         if lead > 0 { text.removeFirst(lead) }
         text.append(newline)
-        guard !commas, let first = text.first, text.count > 1 else { return !commas && text.count == 1 }
+        if commas { return isSettled(text) }
+        guard let first = text.first, text.count > 1 else { return text.count == 1 }
         let last = text[text.count - 2]
         return first != comma && first != UInt8(ascii: "-") && !isSpace(first) && last != UInt8(ascii: "}")
             && !text.contains(UInt8(ascii: "&"))
+    }
+
+    /// Whether `clean` would leave a cleaned text (ending in one newline) as it is: no step finds anything to do
+    /// (no "&", no white space or comma at its ends or around a line break, no blanks or commas doubled, no blank
+    /// before a comma, no "- " or "}" at its ends, no white space but blanks and newlines), and no line comes twice
+    /// (a line whose parts were de-duplicated can come out like another).
+    static func isSettled(_ text: [UInt8]) -> Bool {
+        guard text.count > 1 else { return text.count == 1 }
+        let first = text[0], last = text[text.count - 2]
+        guard first != comma, first != UInt8(ascii: "-"), !isSpace(first), last != UInt8(ascii: "}"), last != comma,
+              !isSpace(last) else { return false }
+        let clear = text.withUnsafeBufferPointer { t in
+            var previous: UInt8 = 0
+            for b in t.dropLast() {
+                if b == UInt8(ascii: "&") || (0x0B...0x0D).contains(b) { return false }
+                let blank = isBlank(b)
+                if blank || b == comma || b == newline {
+                    // The pairs a step acts on: blank or newline then blank, comma or newline; comma then comma or
+                    // newline; blank before a comma.
+                    if previous != 0, previous != comma || b != space { return false }
+                    previous = blank ? space : b
+                } else {
+                    previous = 0
+                }
+            }
+            return true
+        }
+        return clear && !hasRepeatedLine(text)
     }
 
     /// Whether a blank or newline stands right after another.
@@ -209,6 +238,7 @@ enum AddressText {
     /// written into `out`.
     static func distinctLines(_ text: [UInt8], into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
+        out.reserveCapacity(text.count)
         var end = text.count
         while end > 0, text[end - 1] == newline { end -= 1 }  // Perl's split leaves out trailing empty fields
         guard end > 0 else { return }
@@ -298,6 +328,7 @@ enum AddressText {
         }
         guard separators > 0 else { return false }
         scratch.removeAll(keepingCapacity: true)
+        scratch.reserveCapacity(text.count)
         var end = text.count
         while end >= 2, text[end - 2] == comma, text[end - 1] == space { end -= 2 }
         SeenRanges.with(expected: separators + 1) { seen in

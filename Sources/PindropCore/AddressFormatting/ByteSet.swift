@@ -6,7 +6,12 @@ struct ByteSet: Sendable {
 
     /// The bytes of `text`.
     init(_ text: UnsafeBufferPointer<UInt8>) {
-        for b in text { insert(b) }
+        // The word indexed, not chosen by a branch: a text's bytes fall in the four words in no order a branch
+        // could guess.
+        withUnsafeMutableBytes(of: &words) { raw in
+            let w = raw.bindMemory(to: UInt64.self)
+            for b in text { w[Int(b >> 6)] |= UInt64(1) << UInt64(b & 63) }
+        }
     }
 
     @inline(__always)

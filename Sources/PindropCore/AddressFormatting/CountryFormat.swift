@@ -73,9 +73,11 @@ final class CountryFormat: Sendable {
         return (any, named)
     }
 
-    /// The filter for the rewrites of the component in `slot`.
-    func rewriteFilter(for slot: Int) -> BytePrefilter {
-        namedRewriteFilters.first { $0.slot == slot }?.filter ?? rewriteFilter
+    /// Whether a rewrite may change `value` as the component in `slot` (false: none can), read without copying the
+    /// filter out.
+    func mayRewrite(_ value: UnsafeBufferPointer<UInt8>, slot: Int) -> Bool {
+        for named in namedRewriteFilters where named.slot == slot { return named.filter.mayMatch(value) }
+        return rewriteFilter.mayMatch(value)
     }
 
     private static func pair(_ pair: [String]) throws(PindropError) -> (String, String) {
