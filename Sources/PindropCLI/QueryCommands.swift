@@ -16,6 +16,8 @@ struct SearchCommand: AsyncParsableCommand {
     var county: String?
     @Option(help: "Only places in this state or region.")
     var state: String?
+    @Flag(help: "Each OpenStreetMap way of a street as an answer of its own, as Nominatim's dedupe=0.")
+    var eachWay = false
     @OptionGroup var service: ServiceOptions
     @OptionGroup var batch: BatchOptions
 
@@ -29,8 +31,9 @@ struct SearchCommand: AsyncParsableCommand {
                 return try await service.answerBatch(.search(near: near, countryCode: query.country, limit: query.limit))
             }
             guard let text else { throw PindropError.invalidInput("give the text to search for, or --batch") }
-            let request = try SearchRequest(text: text, near: near, countryCode: query.country, limit: query.limit,
+            var request = try SearchRequest(text: text, near: near, countryCode: query.country, limit: query.limit,
                                             explain: query.explain, within: within, languages: try query.language.languages())
+            request.dedupe = !eachWay
             try await service.ask(.search, echo: request.echo) { try await $0.search(request, provider: $1) }
         }
     }

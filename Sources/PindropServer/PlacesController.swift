@@ -26,9 +26,10 @@ struct PlacesController<Context: RequestContext>: Sendable {
         let query = try QueryParameters(request)
         let within = try AreaFilter(city: query.string("city"), postcode: query.string("postcode"), county: query.string("county"),
                                     state: query.string("state"))
-        let search = try SearchRequest(text: try query.requiredString("q"), near: try query.coordinate(),
+        var search = try SearchRequest(text: try query.requiredString("q"), near: try query.coordinate(),
                                        countryCode: query.string("country"), limit: try query.limit(), explain: try query.flag("explain"),
                                        within: within, languages: query.languages())
+        search.dedupe = try query.flag("dedupe", default: true)
         return try await Responses.answer(search.echo, format: try query.format()) {
             try await metrics.timed(.search) { try await places.search(search, provider: query.provider()) }
         }

@@ -176,9 +176,9 @@ struct QueryParameters {
         return String(text.prefix(64)).lowercased()
     }
 
-    /// A yes-or-no parameter: `1` or `true`, `0` or `false`; false when absent.
-    func flag(_ name: String) throws -> Bool {
-        guard let text = value(name) else { return false }
+    /// A yes-or-no parameter: `1` or `true`, `0` or `false`; `absent` (false unless given) when not sent.
+    func flag(_ name: String, default absent: Bool = false) throws -> Bool {
+        guard let text = value(name) else { return absent }
         switch text {
         case "1", "true": return true
         case "0", "false": return false

@@ -100,6 +100,20 @@ struct NominatimDetailsTests {
         #expect(store.searches.map(\.featureType) == [nil, nil, .city, .country, .state])
     }
 
+    @Test("/v1/search takes dedupe=0 as Nominatim does; dedupe stays on unless turned off; a bad value is a 400")
+    func v1Dedupe() async throws {
+        let store = Self.store()
+        try await Self.server(store).test { client in
+            for path in ["/v1/search?q=Gnetsch&dedupe=0", "/v1/search?q=Gnetsch", "/v1/search?q=Gnetsch&dedupe=1"] {
+                let answer = try await client.get(path)
+                #expect(answer.status == .ok, "\(path)")
+            }
+            let bad = try await client.get("/v1/search?q=Gnetsch&dedupe=maybe")
+            #expect(bad.status == .badRequest)
+        }
+        #expect(store.searches.map(\.dedupe) == [false, true, true])
+    }
+
     @Test("/lookup takes several ids of every kind through PlaceID, in order, asked in the reader's languages")
     func lookup() async throws {
         let store = Self.store()

@@ -10,6 +10,7 @@ struct TextSearch {
     let answers: Answers
     let didYouMean: DidYouMean
     let categories: CategorySearch
+    let streetWays: StreetWays
 
     /// The stages over one index's contents, made once when it opens.
     init(contents: IndexContents) {
@@ -19,6 +20,7 @@ struct TextSearch {
         answers = Answers(contents: contents)
         didYouMean = DidYouMean(contents: contents)
         categories = CategorySearch(contents: contents)
+        streetWays = StreetWays(contents: contents)
     }
 
     /// Forward geocoding. Exact names rank above prefixes, prefixes above typo-tolerant matches; within a tier,
@@ -46,7 +48,7 @@ struct TextSearch {
             if !answer.isEmpty, reading.key == readings.nameKey {
                 answer[0].didYouMean = didYouMean.suggestion(found, key: reading.key, text: request.text, accept: accept)
             }
-            return answer
+            return request.dedupe ? answer : streetWays.expanded(answer, limit: request.limit)
         }
         guard let category, !category.explicit else { return [] }
         return try categories.search(category, request) { text throws(PindropError) in try anchor(text, request, country: country) }

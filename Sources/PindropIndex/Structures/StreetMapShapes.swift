@@ -87,6 +87,16 @@ struct StreetMapShapes: Sendable {
         return MapFeature(kind: kind(f), id: extras?.id ?? "", name: extras?.address.street, category: extras?.category, lines: lines)
     }
 
+    /// The streets (`highway` ways) whose box meets `box` and whose name folds to `folded`, in stored order.
+    func streets(named folded: String, in box: BoundingBox) -> [MapFeature] {
+        let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(boxes.indices)
+        return candidates.compactMap { i in
+            guard kind(i) == .street, boxes[i].south <= box.north, boxes[i].north >= box.south, boxes[i].west <= box.east,
+                  boxes[i].east >= box.west, let name = labels.extras(i)?.address.street, TextFolding.fold(name) == folded else { return nil }
+            return feature(i)
+        }
+    }
+
     /// The features whose box meets `box`, in stored order (streets first), at most `limit`; with a `zoom`, only
     /// those the map draws at that zoom (`MapDetail.isDrawn`).
     func features(in box: BoundingBox, zoom: Int?, limit: Int) -> [MapFeature] {
