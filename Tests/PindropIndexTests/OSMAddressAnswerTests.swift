@@ -48,6 +48,14 @@ struct OSMAddressAnswerTests {
         #expect(place.address?.postcode == "9497")
     }
 
+    @Test("a part of town after the comma narrows as the town does (way 399332649, Lochgass 5, lies in Ebenholz, place node 3577169505)")
+    func partOfTownQualifier() throws {
+        for text in ["Lochgass 5, Ebenholz, Vaduz", "Lochgass 5, Ebenholz"] {
+            let place = try Self.first(text)
+            #expect(place.id == "osm:way/399332649" && place.address?.houseNumber == "5" && place.address?.town == "Vaduz", "\(text)")
+        }
+    }
+
     @Test("a house of a place without a street (addr:place) is found by it, the place's kind known")
     func addrPlace() throws {
         let place = try Self.first("6 Silum")

@@ -32,16 +32,21 @@ struct QueryReadingsTests {
         #expect(Self.readings(search: text) == expected)
     }
 
-    @Test("a comma reads qualifiers after the name, then the whole text as a name with its comma", arguments: [
-        ("Springfield, IL", [#"search "springfield" in ["il"]"#, #"search "springfield il""#, #"typos "springfield" in ["il"]"#]),
+    @Test("a comma reads qualifiers after the name, then the whole text as a name with its comma, last parts of towns", arguments: [
+        ("Springfield, IL", [#"search "springfield" in ["il"]"#, #"search "springfield il""#, #"typos "springfield" in ["il"]"#,
+                             #"parts "springfield" in ["il"]"#]),
         ("Postikuja 2, 2. krs.", [#"search "postikuja 2" in ["2 krs"]"#, #"search "postikuja 2 2 krs""#,
-                                  #"streets "postikuja" in ["2 krs"]"#, #"typos "postikuja 2" in ["2 krs"]"#]),
+                                  #"streets "postikuja" in ["2 krs"]"#, #"typos "postikuja 2" in ["2 krs"]"#,
+                                  #"parts "postikuja 2" in ["2 krs"]"#]),
         ("52 Bodastr, Triesenberg", [#"search "52 bodastr" in ["triesenberg"]"#, #"search "52 bodastr triesenberg""#,
-                                     #"streets "bodastr" in ["triesenberg"]"#, #"typos "52 bodastr" in ["triesenberg"]"#]),
+                                     #"streets "bodastr" in ["triesenberg"]"#, #"typos "52 bodastr" in ["triesenberg"]"#,
+                                     #"parts "52 bodastr" in ["triesenberg"]"#]),
         ("FL-9486, Mauren", [#"search "fl 9486" in ["mauren"]"#, #"search "fl 9486 mauren""#, #"exact "9486" in ["mauren"]"#,
-                             #"typos "fl 9486" in ["mauren"]"#]),
+                             #"typos "fl 9486" in ["mauren"]"#,
+                             #"parts "fl 9486" in ["mauren"]"#]),
         ("Portland, Oregon, US", [#"search "portland" in ["oregon", "us"]"#, #"search "portland oregon us""#,
-                                  #"typos "portland" in ["oregon", "us"]"#]),
+                                  #"typos "portland" in ["oregon", "us"]"#,
+                                  #"parts "portland" in ["oregon", "us"]"#]),
         // Empty parts between commas are no qualifiers; a comma first leaves the next part as the name.
         ("Paris,, ", [#"search "paris""#, #"typos "paris""#]),
         (",Paris", [#"search "paris""#, #"typos "paris""#]),

@@ -15,30 +15,40 @@ struct PlaceFilter {
         return UInt16(i)
     }
 
-    /// The test of a row: in the country, named by every qualifier (the last a prefix when `lastIsPrefix`), and
-    /// `within` (`containment`).
-    func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool, within: ((Int32) -> Bool)?) -> (Int32) -> Bool {
-        let base = acceptance(country: country, qualifiers: qualifiers, lastIsPrefix: lastIsPrefix)
+    /// The test of a row: in the country, named by every qualifier (the last a prefix when `lastIsPrefix`; with
+    /// `partsOfTown`, a qualifier may name a part of the row's town too), and `within` (`containment`).
+    func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool, partsOfTown: Bool = false,
+                    within: ((Int32) -> Bool)?) -> (Int32) -> Bool {
+        let base = acceptance(country: country, qualifiers: qualifiers, lastIsPrefix: lastIsPrefix, partsOfTown: partsOfTown)
         guard let within else { return base }
         return { base($0) && within($0) }
     }
 
-    private func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool) -> (Int32) -> Bool {
+    private func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool, partsOfTown: Bool) -> (Int32) -> Bool {
         // Most questions have neither: then nothing is looked up, and no table is captured (shared, so each
         // capture is a retain every serving thread contends for).
         if country == nil, qualifiers.isEmpty { return { _ in true } }
         let tables = qualifiers.enumerated().map { n, q in table(q, prefix: lastIsPrefix && n == qualifiers.count - 1) }
-        let placeCountry = contents.places.country, placeAdmin1 = contents.places.admin1, towns = contents.streetTowns
+        let places = contents.places, placeCountry = places.country, placeAdmin1 = places.admin1, towns = contents.streetTowns
         return { row in
             let i = Int(row)
             if let country, placeCountry[i] != country { return false }
             for table in tables {
                 let c = placeCountry[i], a = placeAdmin1[i]
                 let byCountry = c != PlaceTable.noCountry && table.countries[Int(c)]
-                guard byCountry || (a >= 0 && table.admin1s[Int(a)]) || towns[row].map(table.town) == true else { return false }
+                guard byCountry || (a >= 0 && table.admin1s[Int(a)]) || towns[row].map(table.town) == true
+                    || (partsOfTown && Self.partsOfTown(places, i).contains(where: table.town)) else { return false }
             }
             return true
         }
+    }
+
+    /// The folded parts of town a street-level row's address names (suburb, village or hamlet of the town, quarter),
+    /// which a qualifier may name as Nominatim matches any part of an address ("Lochgass 5, Ebenholz, Vaduz"); read
+    /// only for a row the other names did not admit.
+    static func partsOfTown(_ places: PlaceTable, _ i: Int) -> [String] {
+        guard places.rowKind(i) != .geonames, let a = places.extras(i)?.address else { return [] }
+        return [a.suburb, a.place, a.neighbourhood].compactMap { $0.map(TextFolding.fold) }
     }
 
     /// What one qualifier names: countries and admin1 divisions as tables by index, and a test of a town's name.

@@ -6,7 +6,8 @@ import PindropCore
 ///
 /// Search reads "Springfield, IL" as a name and the qualifiers after each comma; "Paris France" (no comma) first as a
 /// whole name, then as a name and a trailing qualifier, longest name first; "Postikuja 2, 2. krs." as a whole name
-/// when the comma reading finds nothing (a comma inside a name); and last as a name one or two typos away. Suggest
+/// when the comma reading finds nothing (a comma inside a name); then as a name one or two typos away; and last with
+/// its qualifiers naming parts of towns too ("Lochgass 5, Ebenholz"). Suggest
 /// reads the text before the first comma as the start of a name (a trailing space ends the last word: "new " is not
 /// "Newark"), then with typos; with a comma, the rest as qualifiers whose last one is still being typed.
 /// A new kind of reading (a postcode, a category word) is a new case here, tried in its place in the order.
@@ -25,10 +26,12 @@ struct QueryReadings: Sequence {
         var typos = false
         /// Whether only streets answer: the text without a house number that no address has ("Bündaweg 555").
         var streetsOnly = false
+        /// Whether a qualifier may also name a part of the town a street-level place lies in ("Lochgass 5, Ebenholz").
+        var partsOfTown = false
 
         var description: String {
             let key = String(decoding: key, as: UTF8.self)
-            let kind = typos ? "typos" : streetsOnly ? "streets" : "\(mode)"
+            let kind = typos ? "typos" : streetsOnly ? "streets" : partsOfTown ? "parts" : "\(mode)"
             return qualifiers.isEmpty ? "\(kind) \"\(key)\"" : "\(kind) \"\(key)\" in \(qualifiers)\(lastIsPrefix ? "…" : "")"
         }
     }
@@ -151,7 +154,11 @@ struct QueryReadings: Sequence {
             }
             // Typos only when the text matches nothing as typed: exact and prefix matches always rank above typo
             // matches, so they would only trail behind.
-            return given == lastSplit + 3 ? Reading(key: r.nameKey, qualifiers: r.qualifiers, mode: .search, typos: true) : nil
+            if given == lastSplit + 3 { return Reading(key: r.nameKey, qualifiers: r.qualifiers, mode: .search, typos: true) }
+            // Last, qualifiers that name no town may name a part of one, as Nominatim matches any part of an address;
+            // not earlier, or "Landstrasse, Triesen" could find another town's street in a quarter called Triesen.
+            return given == lastSplit + 4 && !r.qualifiers.isEmpty
+                ? Reading(key: r.nameKey, qualifiers: r.qualifiers, mode: .search, partsOfTown: true) : nil
         }
     }
 

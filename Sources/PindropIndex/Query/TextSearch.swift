@@ -39,7 +39,8 @@ struct TextSearch {
         }
         let places = answers.contents.places
         for reading in readings {
-            let accepted = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: reading.lastIsPrefix, within: within)
+            let accepted = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: reading.lastIsPrefix,
+                                             partsOfTown: reading.partsOfTown, within: within)
             let accept = reading.streetsOnly ? { row in places.rowKind(Int(row)) == .street && accepted(row) } : accepted
             let found = rank(reading, request.limit, request.near, sections: false, accept: accept)
             guard !found.isEmpty else { continue }
@@ -60,7 +61,8 @@ struct TextSearch {
     private func anchor(_ text: String, _ request: SearchRequest, country: UInt16?) throws(PindropError) -> (Place, Int?)? {
         let places = answers.contents.places
         for reading in QueryReadings(search: text) {
-            let accept = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: false, within: nil)
+            let accept = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: false,
+                                           partsOfTown: reading.partsOfTown, within: nil)
             let found = rank(reading, 5, request.near, sections: false, accept: accept)
             guard let first = found.first else { continue }
             let best = found.first { c in
@@ -78,7 +80,8 @@ struct TextSearch {
         let within = filter.containment(request.within)
         let readings = QueryReadings(suggest: request.text)
         for reading in readings {
-            let accept = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: reading.lastIsPrefix, within: within)
+            let accept = filter.acceptance(country: country, qualifiers: reading.qualifiers, lastIsPrefix: reading.lastIsPrefix,
+                                           partsOfTown: reading.partsOfTown, within: within)
             let found = rank(reading, request.limit, request.near, sections: true, accept: accept)
             guard !found.isEmpty else { continue }
             var answer = answers.results(found, near: request.near, typed: request.text, key: reading.key, mode: .suggest,
