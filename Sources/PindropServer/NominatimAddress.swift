@@ -75,6 +75,22 @@ struct AddressParts {
         return parts.map { ($0.0, $0.1!) }
     }
 
+    /// Place types a part of town has when Nominatim ranks it 17–21 inside a town (GeocodeJSON's `district`).
+    static let districtKinds: Set<String> = ["village", "hamlet", "suburb", "quarter", "borough", "city_district", "town"]
+
+    /// GeocodeJSON's and Photon's `district`: the suburb, else the part of town a house on a street lies in when it
+    /// is of a district's rank ("Lochgass 5": Ebenholz, a village node in Vaduz).
+    var district: String? { suburb ?? partOfTown { Self.districtKinds.contains($0) } }
+
+    /// GeocodeJSON's `locality`: the neighbourhood, else a smaller part of town (a locality, a farm, a dwelling).
+    var locality: String? { neighbourhood ?? partOfTown { !Self.districtKinds.contains($0) } }
+
+    /// The part of town of a house on a street (not the `addr:place` of one without), when its kind passes.
+    private func partOfTown(_ kind: (String) -> Bool) -> String? {
+        guard road != nil, let place, kind(place.key) else { return nil }
+        return place.name
+    }
+
     /// The ISO 3166-2 codes of boundaries at these admin levels, keyed as Nominatim keys them ("ISO3166-2-lvl8").
     private func codes(_ levels: some RangeExpression<Int>) -> [(String, String?)] {
         subdivisionCodes.filter { levels.contains($0.adminLevel) }.map { ("ISO3166-2-lvl\($0.adminLevel)", $0.code) }

@@ -175,7 +175,7 @@ enum PhotonWire {
             w.field("housenumber", parts.houseNumber)
             if place.kind != .address { w.field("name", NominatimWire.localName(place, languages: languages)) }
             w.field("street", place.kind == .street ? nil : parts.road)
-            w.field("district", parts.suburb)
+            w.field("district", parts.district)
             w.field("city", place.kind == .place || terms.addressType == "city" ? nil : parts.city)
             w.field("county", parts.county)
             w.field("state", parts.state)

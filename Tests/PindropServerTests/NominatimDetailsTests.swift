@@ -82,6 +82,26 @@ struct NominatimDetailsTests {
         }
     }
 
+    @Test("geocodejson's district is a house's part of town of a district's rank (Nominatim 5.3.3: Lochgass 5 is in Ebenholz)")
+    func geocodeJSONDistrict() async throws {
+        let house = Place(id: "osm:way/399332649", name: "5", displayName: "Lochgass 5, 9490 Vaduz",
+                          coordinate: Coordinate(latitude: 47.1468657, longitude: 9.5117675), countryCode: "LI",
+                          address: Address(houseNumber: "5", street: "Lochgass", postcode: "9490", town: "Vaduz", county: "Oberland",
+                                           place: "Ebenholz", townKind: "town", placeKind: "village"), kind: .address)
+        try await Self.server(RecordingStore(places: [house, Liechtenstein.silum6])).test { client in
+            func fields(_ q: String) async throws -> [String: Any] {
+                let coded = try await client.getJSON("/search?q=\(q)&addressdetails=1&format=geocodejson")
+                return try #require(((coded["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])?["geocoding"] as? [String: Any])
+            }
+            let lochgass = try await fields("Lochgass%205")
+            #expect(lochgass["housenumber"] as? String == "5" && lochgass["street"] as? String == "Lochgass")
+            #expect(lochgass["district"] as? String == "Ebenholz" && lochgass["city"] as? String == "Vaduz" && lochgass["locality"] == nil)
+            // A house without a street has its place as the street, not as a district.
+            let silum = try await fields("6%20Silum")
+            #expect(silum["street"] as? String == "Silum" && silum["district"] == nil)
+        }
+    }
+
     @Test("layer and featureType reach the store on the request and narrow what it answers; an unknown layer is a 400")
     func layers() async throws {
         let store = Self.store()
