@@ -8,7 +8,7 @@
 #   PINDROP_BIN=.build/debug/pindrop scripts/test-nominatim-scenarios.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FLOOR=115
+FLOOR=118
 scenarios=${PINDROP_NOMINATIM_SCENARIOS:-../shared/nominatim-scenarios}
 if [[ ! -x "$scenarios/run.sh" ]]; then
     echo "nominatim scenarios: $scenarios is not there; skipped"
