@@ -149,9 +149,10 @@ struct NominatimController<Context: RequestContext>: Sendable {
     /// by default, as Nominatim's reverse), nil where nothing is.
     private func nearest(_ coordinate: Coordinate, level: ReverseLevel, layers: Set<PlaceLayer>, query: QueryParameters,
                          output: NominatimOutput) async throws -> PlaceResult? {
-        // Layers the store may not apply yet are checked here, on a few more answers.
+        // Addresses and points of interest unless asked otherwise, as Nominatim's reverse; layers asked for are checked
+        // here too, on a few more answers than one.
         var request = try ReverseRequest(coordinate: coordinate, limit: layers.isEmpty ? 1 : 10, level: level, languages: output.languages)
-        request.layers = layers
+        request.layers = layers.isEmpty ? [.address, .poi] : layers
         let asked = request
         let answer = try await metrics.timed(.reverse) { try await places.reverse(asked, provider: query.provider()) }
         return answer.results.first { result in

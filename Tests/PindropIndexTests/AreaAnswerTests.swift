@@ -70,6 +70,24 @@ struct AreaAnswerTests {
         #expect(buchs.first?.place.id.hasPrefix("geonames:") == true)
     }
 
+    @Test("reverse asked by kind answers the nearest point of interest (node 1086214425, the alpine hut Guschg, 80 m off)")
+    func reverseByKind() throws {
+        let index = try LiechtensteinIndex.index
+        let point = Coordinate(latitude: 47.12400621, longitude: 9.6047552), hut = Coordinate(latitude: 47.1246839, longitude: 9.6039388)
+        var request = try ReverseRequest(coordinate: point, limit: 5, level: .building)
+        request.layers = [.poi]
+        let first = try #require(try index.reverse(request).first)
+        #expect(first.place.id == "osm:node/1086214425" && first.place.name == "Guschg" && first.place.category == "alpine_hut")
+        #expect(abs((first.distanceMeters ?? 0) - point.distance(to: hut)) < 1)
+        // Asked for the address of the spot (the centre pin), no venue: nothing is within reach but the town's places.
+        let plain = try #require(try index.reverse(ReverseRequest(coordinate: point, level: .building)).first)
+        #expect(plain.place.kind != .venue)
+        // On a house, the house comes first even asked by kind: the point is in its building.
+        var onHouse = try ReverseRequest(coordinate: Coordinate(latitude: 47.1468657, longitude: 9.5117675), limit: 5, level: .building)
+        onHouse.layers = [.address, .poi]
+        #expect(try index.reverse(onHouse).first?.place.id == "osm:way/399332649")
+    }
+
     @Test("addresses without addr:city get the municipality that holds them (898 objects; at least 99%)")
     func addressesWithoutCity() throws {
         let index = try LiechtensteinIndex.index

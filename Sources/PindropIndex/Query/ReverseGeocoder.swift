@@ -15,10 +15,14 @@ struct ReverseGeocoder {
     static let addressReach = 50.0
     /// How near a street must be for reverse geocoding to answer with it (no house number), metres.
     static let streetReach = 100.0
+    /// How near a point of interest must be for a reverse question about kinds of places (Nominatim's `layer`) to
+    /// answer with it, metres.
+    static let venueReach = 100.0
 
     /// The nearest places to a point, nearest first, by true great-circle distance. Where street data exists,
     /// the first answer is the address of the building the point is in, else the nearest address within 50 m,
-    /// else the nearest street within 100 m. The first answer's `displayName` is the spot's address line:
+    /// else the nearest street within 100 m; asked for kinds of places (`layers`), the venues within 100 m join them,
+    /// nearest first. The first answer's `displayName` is the spot's address line:
     /// "Simonkatu 7, 00100 Helsinki"; "near Narinkkatori, 00100 Helsinki" for a street only (the postcode of
     /// the nearest address); "near Kamppi, Helsinki" for a place only (`nearName`).
     func reverse(_ request: ReverseRequest) -> [PlaceResult] {
@@ -32,10 +36,31 @@ struct ReverseGeocoder {
                 place.coordinate = c
                 results.append(PlaceResult(place: place, distanceMeters: hit.meters))
             }
-        } else if let hit = streetLevelHit(at: c) {
-            results.append(PlaceResult(place: streetLevelPlace(hit.row, at: c), distanceMeters: hit.meters))
+        } else {
+            if let hit = streetLevelHit(at: c) {
+                results.append(PlaceResult(place: streetLevelPlace(hit.row, at: c), distanceMeters: hit.meters))
+            }
+            if !request.layers.isEmpty {
+                // Asked by kind, as Nominatim's reverse is: the points of interest near it too, the nearest first. The
+                // building the point is in is at no distance, and an address comes before a venue as near.
+                let inBuilding = !results.isEmpty && contents.street.buildingAddress(at: c) != nil
+                let ranked = (results + nearestVenues(to: c, count: request.limit)).enumerated().map { n, result in
+                    (key: n == 0 && inBuilding ? 0 : result.distanceMeters ?? 0, order: n, result: result)
+                }
+                results = ranked.sorted { ($0.key, $0.order) < ($1.key, $1.order) }.prefix(request.limit).map(\.result)
+            }
         }
         return results + nearestPlaces(to: c, count: request.limit - results.count, named: results.isEmpty)
+    }
+
+    /// The `count` venues nearest `c` within `venueReach`, nearest first.
+    private func nearestVenues(to c: Coordinate, count: Int) -> [PlaceResult] {
+        guard contents.streetCoverage?.contains(c) == true else { return [] }
+        let firstVenue = contents.street.venueRows.lowerBound
+        return contents.street.venues.nearest(latitude: c.latitude, longitude: c.longitude, k: count).compactMap { hit in
+            let meters = Geo.meters(forUnitChord: hit.chord2.squareRoot())
+            return meters <= Self.venueReach ? PlaceResult(place: answers.place(firstVenue + Int(hit.place)), distanceMeters: meters) : nil
+        }
     }
 
     /// The area of `level` holding the point; for a city where no boundary is, the town whose reach covers it.
