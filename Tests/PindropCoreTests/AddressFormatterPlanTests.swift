@@ -3,10 +3,11 @@ import Foundation
 import PindropTesting
 import Testing
 
-/// The formatter's plans (a template written once for a set of present components, then filled in) write what the
-/// template rendered and tidied in full writes, byte for byte: over OpenCage's test cases and variants of them made
-/// to meet the tidying (parts left out one at a time, values with commas, line breaks, doubled or edge blanks, "&",
-/// a leading "- ", a trailing "}", values repeated).
+/// The formatter's plans (a template written once for a set of present components, or for a country and a set of
+/// given parts, then filled in) write what the full way (every step, the template rendered and tidied) writes, byte
+/// for byte: over OpenCage's test cases and variants of them made to meet each step (parts left out one at a time;
+/// values with commas, line breaks, doubled or edge blanks, "&", a leading "- ", a trailing "}", web addresses,
+/// postcode ranges, numbers, state codes; values repeated; other country codes; parts the templates do not know).
 @Suite("address formatter plans")
 struct AddressFormatterPlanTests {
     static let testcases = AddressFormatCases.folder(
@@ -17,7 +18,15 @@ struct AddressFormatterPlanTests {
         { $0 + "," }, { "," + $0 }, { $0 + ", x" }, { " " + $0 }, { $0 + " " }, { $0 + "  x" }, { $0 + "\tx" },
         { $0 + "\nx" }, { "\n" + $0 }, { $0 + " & co" }, { $0 + "&#39;s" }, { "- " + $0 }, { "-" + $0 }, { $0 + "}" },
         { $0 + " }" }, { _ in "" }, { _ in " " }, { _ in "," }, { _ in "new york" }, { $0 + ", " + $0 }, { $0 + "\n" + $0 },
+        // Met by the steps before the template: a web address, a postcode range or pair, a long postcode, a number
+        // (a country), no letter or digit, a first letter past ASCII, a state code of another state.
+        { "https://" + $0 }, { $0 + ";12345" }, { $0 + ",12345" }, { $0 + String(repeating: "9", count: 20) },
+        { _ in "12" }, { _ in "--" }, { "É" + $0 }, { _ in "ZZ" }, { _ in "Washington, D.C." }, { _ in "Washington DC" },
     ]
+
+    /// Country codes whose steps differ: the United Kingdom as "uk", the Netherlands (islands by state), territories
+    /// (Puerto Rico, American Samoa, Åland), countries with state or county codes, none known, not two letters.
+    static let countryCodes = ["uk", "gb", "nl", "pr", "as", "ax", "us", "de", "it", "ca", "xx", "", "fin"]
 
     @Test("a plan writes what the full path writes, for every test case and thousands of variants",
           .enabled(if: testcases != nil, "../shared/address-formatting/testcases is not there: OpenCage's test cases are skipped"))
@@ -51,11 +60,25 @@ struct AddressFormatterPlanTests {
                 repeated[n].value = components[(n + 1) % components.count].value
                 compare(repeated, abbreviate: testCase.abbreviate, "\(testCase.file), \(components[n].name) repeated")
             }
+            for code in Self.countryCodes {
+                compare(components.filter { $0.name != "country_code" } + [("country_code", code)], abbreviate: testCase.abbreviate,
+                        "\(testCase.file) as \(code)")
+            }
+            // Parts the templates do not know: one is written first, two are joined; a state code that is not the
+            // state's.
+            let extras: [[(name: String, value: String)]] = [[("name", "Café Nord")], [("name", "Café Nord"), ("shop", "bakery")],
+                                                             [("state_code", "ZZ")], [("county_code", "ZZ")]]
+            for extra in extras {
+                compare(components + extra, abbreviate: testCase.abbreviate, "\(testCase.file) with \(extra.map(\.name))")
+            }
         }
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
         #expect(compared > 20_000)
-        // The plans were used: one per template and set of components met, many of them.
-        #expect(formatter.plans.count > 500)
+        // The plans were used: one per template or country and set of components met, many of them; of the test
+        // cases, those without codes to look up or rewrites to make (about half) go the direct way.
+        #expect(formatter.plans.count > 500 && formatter.directPlans.count > 500)
+        let direct = cases.count { !$0.abbreviate && formatter.formatDirectly($0.parts, singleLine: false) != nil }
+        #expect(direct * 3 > cases.count)
     }
 
     @Test("a plain value holds nothing the tidying acts on")
@@ -71,7 +94,7 @@ struct AddressFormatterPlanTests {
     @Test("the plans kept are bounded; past the bound a plan is still made")
     func boundedPlans() throws {
         let formatter = try AddressFormatter(data: AddressFormatData.bundled())
-        let plans = AddressPlans(limit: 2)
+        let plans = AddressPlans<AddressPlan>(limit: 2)
         for mask: UInt32 in 0..<4 { #expect(plans.plan(0, formatter.templates[0], present: mask) != nil) }
         #expect(plans.count == 2)
     }

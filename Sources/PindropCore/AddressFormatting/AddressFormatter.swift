@@ -17,8 +17,10 @@ public struct AddressFormatter: Sendable {
     /// By language: the abbreviations of each component ("Avenue" → "Ave" in a road).
     let abbreviations: [[Abbreviation]]
     let postcodeRange, postcodePair: TextPattern
-    /// The templates as written for the sets of components met so far (see `AddressPlan`).
-    let plans = AddressPlans()
+    /// The templates as written for the sets of components met so far (see `AddressPlan`), and for the countries
+    /// and sets of parts met so far (see `formatDirectly`).
+    let plans = AddressPlans<AddressPlan>()
+    let directPlans = AddressPlans<DirectPlan>()
 
     /// A component's abbreviations in one language.
     struct Abbreviation: Sendable {
@@ -128,6 +130,7 @@ public struct AddressFormatter: Sendable {
     /// `format`; with `planned` false, the template rendered and tidied in full even where a plan would do (what the
     /// plans are checked against).
     func format(_ parts: AddressParts, singleLine: Bool, abbreviate: Bool, planned: Bool) -> String {
+        if planned, !abbreviate, let text = formatDirectly(parts, singleLine: singleLine) { return text }
         // The working values, one per slot, filled from the parts: an array of them all went through the runtime's
         // generic witnesses slot by slot to be made and freed, and a temporary allocation of this size (past the
         // stack's 1 KiB) through an aligned allocation that cost as much as a Finnish address's template.
@@ -175,8 +178,15 @@ public struct AddressFormatter: Sendable {
             templates[template].render(values, into: &text)
             settled = AddressText.clean(&text, scratch: &scratch)
         }
-        // A planned text without commas has no ", " to split at.
-        var changed = plan?.commas == false ? false : AddressText.distinctParts(&text, scratch: &scratch)
+        return finish(&text, scratch: &scratch, settled: settled, commas: plan?.commas ?? true, form: form, singleLine: singleLine)
+    }
+
+    /// The steps after the tidying (`settled`: what it returned; `commas`: false when the text is known to have no
+    /// comma): the parts once, the country's rewrites of the text, the tidying again where needed; as a string.
+    func finish(_ text: inout [UInt8], scratch: inout [UInt8], settled: Bool, commas: Bool, form: CountryFormat,
+                singleLine: Bool) -> String {
+        // A text without commas has no ", " to split at.
+        var changed = commas ? AddressText.distinctParts(&text, scratch: &scratch) : false
         if !form.postformat.isEmpty, text.withUnsafeBufferPointer({ form.postformatFilter.mayMatch($0) }) {
             for rule in form.postformat {
                 if rule.pattern.replaceFirst(in: &text, with: rule.replacement) { changed = true }
