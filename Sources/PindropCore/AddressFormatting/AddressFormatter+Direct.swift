@@ -7,11 +7,11 @@ extension AddressFormatter {
     /// `parts` written through the plan of its country and its set of parts, where the steps before the template
     /// would change no value; nil where one might (the full way then). Each check is the condition under which a
     /// step leaves the values as they are: a country code of two ASCII letters naming a country that is not a
-    /// territory, nor "UK", nor the Netherlands (whose islands are told by the state); each value plain, starting
-    /// with an ASCII letter or digit (writable), without ":" (no web address) or ";" (no postcode range), and met
-    /// by none of the country's rewrites; a postcode of at most 20 bytes; at most one part the templates do not
-    /// know; beside a state, a country that does not start with a digit; codes and names found that are plain; not
-    /// the United States' "Washington, D.C.".
+    /// territory, nor "UK", nor the Netherlands (whose islands are told by the state); each value plain, writable
+    /// (starting with an ASCII letter or digit, or past ASCII and holding a letter or digit), without ":" (no web
+    /// address) or ";" (no postcode range), and met by none of the country's rewrites; a postcode of at most 20
+    /// bytes; at most one part the templates do not know; beside a state, a country that does not start with a
+    /// digit; codes and names found that are plain; not the United States' "Washington, D.C.".
     func formatDirectly(_ parts: AddressParts, singleLine: Bool) -> String? {
         let entries = parts.entries
         guard entries.count < AddressPlan.marks.count, parts.others.count <= 1,
@@ -69,11 +69,12 @@ extension AddressFormatter {
         return (found, fullName)
     }
 
-    /// Plain (`AddressPlan.isPlain`), starting with an ASCII letter or digit, without ":" or ";", and met by none of
-    /// the country's rewrites.
+    /// Plain (`AddressPlan.isPlain`), writable (starting with an ASCII letter or digit, or past ASCII and holding a
+    /// letter or digit: `isWritable` without a web address), without ":" or ";", and met by none of the country's
+    /// rewrites.
     private func isDirect(_ value: String, _ form: CountryFormat) -> Bool {
         value.withUTF8Bytes { t in
-            guard let first = t.first, (first | 0x20) &- 0x61 < 26 || first &- 0x30 < 10,
+            guard let first = t.first, (first | 0x20) &- 0x61 < 26 || first &- 0x30 < 10 || (first >= 0x80 && TextScalars.containsWord(t)),
                   AddressPlan.isPlain(t, refusing: UInt8(ascii: ":"), UInt8(ascii: ";")) else { return false }
             return form.replacements.isEmpty || !form.anyRewriteFilter.mayMatch(t)
         }
