@@ -17,6 +17,10 @@ public struct AddressFormatter: Sendable {
     /// By language: the abbreviations of each component ("Avenue" → "Ave" in a road).
     let abbreviations: [[Abbreviation]]
     let postcodeRange, postcodePair: TextPattern
+    /// The templates as written for the sets of components met so far (see `AddressPlan`), and for the countries
+    /// and sets of parts met so far (see `formatDirectly`).
+    let plans = AddressPlans<AddressPlan>()
+    let directPlans = AddressPlans<DirectPlan>()
 
     /// A component's abbreviations in one language.
     struct Abbreviation: Sendable {
@@ -120,6 +124,13 @@ public struct AddressFormatter: Sendable {
 
     /// `parts` written as their country writes them (see the static `format`).
     public func format(_ parts: AddressParts, singleLine: Bool = false, abbreviate: Bool = false) -> String {
+        format(parts, singleLine: singleLine, abbreviate: abbreviate, planned: true)
+    }
+
+    /// `format`; with `planned` false, the template rendered and tidied in full even where a plan would do (what the
+    /// plans are checked against).
+    func format(_ parts: AddressParts, singleLine: Bool, abbreviate: Bool, planned: Bool) -> String {
+        if planned, !abbreviate, let text = formatDirectly(parts, singleLine: singleLine) { return text }
         // The working values, one per slot, filled from the parts: an array of them all went through the runtime's
         // generic witnesses slot by slot to be made and freed, and a temporary allocation of this size (past the
         // stack's 1 KiB) through an aligned allocation that cost as much as a Finnish address's template.
@@ -131,11 +142,11 @@ public struct AddressFormatter: Sendable {
             values.deallocate()
         }
         for entry in parts.entries { values[entry.slot] = entry.value }
-        return write(values, parts: parts, singleLine: singleLine, abbreviate: abbreviate)
+        return write(values, parts: parts, singleLine: singleLine, abbreviate: abbreviate, planned: planned)
     }
 
     /// The steps of `format` on the working values (every slot initialized; nil again when it returns).
-    private func write(_ values: AddressValues, parts: AddressParts, singleLine: Bool, abbreviate: Bool) -> String {
+    private func write(_ values: AddressValues, parts: AddressParts, singleLine: Bool, abbreviate: Bool, planned: Bool) -> String {
         var others = parts.others
         let resolved = resolveCountry(values)
         let form = resolved?.form ?? defaultFormat
@@ -157,11 +168,25 @@ public struct AddressFormatter: Sendable {
         if abbreviate { self.abbreviate(values, languages: form.languages) }
         var text: [UInt8] = []
         text.reserveCapacity(256)
-        templates[template].render(values, into: &text)
         // Room for the steps that write a copy; made when one does (most addresses need none).
         var scratch: [UInt8] = []
-        let settled = AddressText.clean(&text, scratch: &scratch)
-        var changed = AddressText.distinctParts(&text, scratch: &scratch)
+        let settled: Bool, plan = planned ? plan(template, values) : nil
+        if let plan {
+            plan.write(values, into: &text)
+            settled = AddressText.finish(&text, commas: plan.commas, scratch: &scratch)
+        } else {
+            templates[template].render(values, into: &text)
+            settled = AddressText.clean(&text, scratch: &scratch)
+        }
+        return finish(&text, scratch: &scratch, settled: settled, commas: plan?.commas ?? true, form: form, singleLine: singleLine)
+    }
+
+    /// The steps after the tidying (`settled`: what it returned; `commas`: false when the text is known to have no
+    /// comma): the parts once, the country's rewrites of the text, the tidying again where needed; as a string.
+    func finish(_ text: inout [UInt8], scratch: inout [UInt8], settled: Bool, commas: Bool, form: CountryFormat,
+                singleLine: Bool) -> String {
+        // A text without commas has no ", " to split at.
+        var changed = commas ? AddressText.distinctParts(&text, scratch: &scratch) : false
         if !form.postformat.isEmpty, text.withUnsafeBufferPointer({ form.postformatFilter.mayMatch($0) }) {
             for rule in form.postformat {
                 if rule.pattern.replaceFirst(in: &text, with: rule.replacement) { changed = true }

@@ -17,6 +17,13 @@ enum AddressText {
     /// as a repeat can leave one last) and holds no "&"; for another, as `isSettled` finds.
     @discardableResult
     static func clean(_ text: inout [UInt8], scratch: inout [UInt8]) -> Bool {
+        let commas = tidy(&text)
+        return finish(&text, commas: commas, scratch: &scratch)
+    }
+
+    /// The steps of `clean` before the de-duplication: entities, the ends, and the white space and commas where they
+    /// stand together. Returns whether the text holds a comma.
+    static func tidy(_ text: inout [UInt8]) -> Bool {
         if text.contains(UInt8(ascii: "&")) { rewrite(&text, apostropheEntity) }
         while let last = text.last, isSpace(last) || last == comma || last == UInt8(ascii: "}") { text.removeLast() }
         var lead = 0
@@ -44,12 +51,18 @@ enum AddressText {
             // something to do only where two blanks or newlines stand together.
             if hasWhiteSpacePair(text) { rewrite(&text, whiteSpaceRun) }
         }
+        return commas
+    }
+
+    /// The rest of `clean` on a tidied text (`commas`: whether it holds one): each line and each line's parts once,
+    /// the ends, the final newline; returns what `clean` returns.
+    static func finish(_ text: inout [UInt8], commas: Bool, scratch: inout [UInt8]) -> Bool {
         if commas || hasRepeatedLine(text) {
             distinctLines(text, into: &scratch)
             swap(&text, &scratch)
         }
         while let last = text.last, isSpace(last) { text.removeLast() }
-        lead = 0
+        var lead = 0
         while lead < text.count, isSpace(text[lead]) { lead += 1 }
         if lead > 0 { text.removeFirst(lead) }
         text.append(newline)

@@ -12,6 +12,8 @@ final class CountryFormat: Sendable {
     /// Which values the rewrites may change: a component's that no rule names, each named one's, the written text.
     let rewriteFilter: BytePrefilter
     let namedRewriteFilters: [(slot: Int, filter: BytePrefilter)]
+    /// Which values some rewrite may change as any component: all the filters above in one.
+    let anyRewriteFilter: BytePrefilter
     let postformatFilter: BytePrefilter
     let territory: Territory?
     let stateCodes, countyCodes: CodeTable?
@@ -44,6 +46,12 @@ final class CountryFormat: Sendable {
         }
         (self.replacements, self.postformat) = (replacements, postformat)
         (rewriteFilter, namedRewriteFilters) = Self.filters(replacements)
+        anyRewriteFilter = replacements.reduce(into: rewriteFilter) { filter, rewrite in
+            if let pattern = rewrite.slotPattern, let exact = rewrite.exact {
+                filter.add(pattern)
+                filter.add(whole: exact)
+            }
+        }
         postformatFilter = postformat.reduce(into: BytePrefilter()) { $0.add($1.pattern) }
         territory = rules?.useCountry.map { target in
             let state = rules?.addComponent.flatMap { added -> String? in

@@ -1,0 +1,134 @@
+/// The direct way through the formatter. For most addresses the steps before the template (the country, the parts
+/// left out, the aliases, a numeric country, the rewrites) change nothing but which template is used and which
+/// slot holds which given value, and that depends only on the country and the set of parts given: a plan made once
+/// for that pair (`DirectPlan`) writes such an address from its parts as they are, with the state's and county's
+/// codes looked up as the full way looks them up.
+extension AddressFormatter {
+    /// `parts` written through the plan of its country and its set of parts, where the steps before the template
+    /// would change no value; nil where one might (the full way then). Each check is the condition under which a
+    /// step leaves the values as they are: a country code of two ASCII letters naming a country that is not a
+    /// territory, nor "UK", nor the Netherlands (whose islands are told by the state); each value plain, writable
+    /// (starting with an ASCII letter or digit, or past ASCII and holding a letter or digit), without ":" (no web
+    /// address) or ";" (no postcode range), and met by none of the country's rewrites; a postcode of at most 20
+    /// bytes; at most one part the templates do not know; beside a state, a country that does not start with a
+    /// digit; codes and names found that are plain; not the United States' "Washington, D.C.".
+    func formatDirectly(_ parts: AddressParts, singleLine: Bool) -> String? {
+        let entries = parts.entries
+        guard entries.count < AddressPlan.marks.count, parts.others.count <= 1,
+              let countryCode = entries.first(where: { $0.slot == components.countryCode })?.value,
+              let n = Self.countryIndex(countryCode), let form = countries[n], form.territory == nil, form.code != "UK",
+              form.code != "NL", isDirect(form.code, form) else { return nil }
+        var low: UInt64 = 0, high: UInt64 = 0
+        for entry in entries {
+            guard entry.slot < 127, isDirect(entry.value, form),
+                  entry.slot != components.postcode || entry.value.utf8.count <= 20 else { return nil }
+            if entry.slot < 64 { low |= 1 << entry.slot } else { high |= 1 << (entry.slot - 64) }
+        }
+        let attention = parts.others.first?.value
+        if let attention {
+            guard isDirect(attention, form) else { return nil }
+            high |= 1 << 63
+        }
+        guard let plan = directPlans.plan(PlanKey(scope: Int32(n), low: low, high: high),
+                                          make: { directPlan(form, low: low, high: high) }) else { return nil }
+        func value(_ slot: Int) -> String? {
+            let source = Int(plan.sources[slot])
+            return source < 0 ? nil : entries.first { $0.slot == source }?.value
+        }
+        if plan.numberCheck, let first = value(components.country)?.utf8.first, first &- 0x30 < 10 { return nil }
+        guard let state = code(form.stateCodes, name: components.state, code: components.stateCode, value),
+              let county = code(form.countyCodes, name: components.county, code: components.countyCode, value) else { return nil }
+        let stateName = state.name ?? value(components.state)
+        if form.code == "US", state.code == nil, let stateName, Self.isWashingtonDC(stateName) { return nil }
+        guard let skeleton = plan.variants[(state.code != nil ? 1 : 0) | (county.code != nil ? 2 : 0)] else { return nil }
+        var text: [UInt8] = []
+        text.reserveCapacity(256)
+        skeleton.write(into: &text) { slot in
+            switch slot {
+            case components.countryCode: form.code
+            case components.attention: attention
+            case components.state: stateName
+            case components.stateCode: state.code
+            case components.county: county.name ?? value(slot)
+            case components.countyCode: county.code
+            default: value(slot)
+            }
+        }
+        var scratch: [UInt8] = []
+        let settled = AddressText.finish(&text, commas: skeleton.commas, scratch: &scratch)
+        return finish(&text, scratch: &scratch, settled: settled, commas: skeleton.commas, form: form, singleLine: singleLine)
+    }
+
+    /// A state's or county's code and name after `addCode` (the code there, given or found; the full name found);
+    /// nil where the code or name found is not plain.
+    private func code(_ table: CodeTable?, name: Int, code: Int, _ given: (Int) -> String?) -> (code: String?, name: String?)? {
+        let givenCode = given(code)
+        guard let table, let text = given(name), givenCode == nil || givenCode == text, let (found, fullName) = table.lookUp(text)
+        else { return (givenCode, nil) }
+        guard AddressPlan.isPlain(found), fullName.map(AddressPlan.isPlain) ?? true else { return nil }
+        return (found, fullName)
+    }
+
+    /// Plain (`AddressPlan.isPlain`), writable (starting with an ASCII letter or digit, or past ASCII and holding a
+    /// letter or digit: `isWritable` without a web address), without ":" or ";", and met by none of the country's
+    /// rewrites.
+    private func isDirect(_ value: String, _ form: CountryFormat) -> Bool {
+        value.withUTF8Bytes { t in
+            guard let first = t.first, (first | 0x20) &- 0x61 < 26 || first &- 0x30 < 10 || (first >= 0x80 && TextScalars.containsWord(t)),
+                  AddressPlan.isPlain(t, refusing: UInt8(ascii: ":"), UInt8(ascii: ";")) else { return false }
+            return form.replacements.isEmpty || !form.anyRewriteFilter.mayMatch(t)
+        }
+    }
+
+    /// The plan for `form` and the slots given (bits of `low` and `high` as in `PlanKey`; the last bit of `high`: a
+    /// part the templates do not know, written as `attention`): the aliases read and the template chosen as the
+    /// full way does.
+    private func directPlan(_ form: CountryFormat, low: UInt64, high: UInt64) -> DirectPlan? {
+        let values = AddressValues.allocate(capacity: components.count)
+        values.initialize(repeating: nil)
+        defer {
+            for slot in values.indices { values[slot] = nil }
+            values.deallocate()
+        }
+        var given: [Int] = []
+        for slot in 0..<min(components.count, 127) where (slot < 64 ? low >> slot : high >> (slot - 64)) & 1 != 0 {
+            values[slot] = AddressPlan.mark(given.count)
+            given.append(slot)
+        }
+        if high >> 63 != 0 {
+            values[components.attention] = AddressPlan.mark(given.count)
+            given.append(components.attention)
+        }
+        components.fillFromAliases(values, districtIsNeighbourhood: form.districtIsNeighbourhood)
+        let sources = values.map { value in value.flatMap { $0.utf8.first }.flatMap { AddressPlan.marks.firstIndex(of: $0) }.map { Int32(given[$0]) } ?? -1 }
+        let hasRoadOrPostcode = values[components.road] != nil || values[components.postcode] != nil
+        let template = templates[hasRoadOrPostcode ? form.address ?? defaultFormat.address! : form.fallback ?? defaultFormat.fallback!]
+        guard template.slots.count <= AddressPlan.marks.count else { return nil }
+        // One skeleton for each way the codes may come out: a state code there or not, a county code there or not.
+        let variants = (0..<4).map { variant -> AddressPlan? in
+            for slot in values.indices { values[slot] = nil }
+            for (k, slot) in template.slots.enumerated() {
+                let there = slot == components.stateCode ? variant & 1 != 0
+                    : slot == components.countyCode ? variant & 2 != 0 : sources[slot] >= 0 || slot == components.countryCode
+                if there { values[slot] = AddressPlan.mark(k) }
+            }
+            return AddressPlan(template, marked: values, sources: template.slots)
+        }
+        let numberCheck = sources[components.state] >= 0 && sources[components.country] >= 0
+        return DirectPlan(sources: sources, variants: variants, numberCheck: numberCheck)
+    }
+}
+
+/// A country's plan for a set of given parts (`formatDirectly`).
+final class DirectPlan: Sendable {
+    /// By slot: the given slot whose value it holds once the aliases are read; -1 for none.
+    let sources: [Int32]
+    /// The template's plan with no state or county code (0), a state code (1), a county code (2), both (3).
+    let variants: [AddressPlan?]
+    /// Whether the country's value must not look like a number (it is beside a state: `fixNumericCountry`).
+    let numberCheck: Bool
+
+    init(sources: [Int32], variants: [AddressPlan?], numberCheck: Bool) {
+        (self.sources, self.variants, self.numberCheck) = (sources, variants, numberCheck)
+    }
+}
