@@ -62,7 +62,8 @@ struct MusicEndpointTests {
         try await server.test { client in
             let connection = try StreamingConnection(port: try #require(client.port), path: "/v1/music/places?q=Berlin&mode=fixed")
             defer { connection.hangUp() }
-            #expect(try await connection.wait { $0.contains("done") })
+            // The end may come late on a machine busy with the other suites; what is tested is when the pages came.
+            #expect(try await connection.wait(timeout: .seconds(90)) { $0.contains("done") })
             let first = try #require(connection.arrival(of: "places"))
             let done = try #require(connection.arrival(of: "done"))
             #expect(done - first >= .milliseconds(600))
