@@ -8,7 +8,8 @@ import Testing
 /// Each setting of `pindrop serve` is declared once (`ServeSetting.all`), and works the same way as a flag, an
 /// environment variable and a key of the configuration file: the same values accepted, the same refused with the
 /// same reason. The cases are made from the declarations, so a new setting is tested as soon as it is declared.
-@Suite("pindrop serve settings: one declaration, three ways to give each")
+// Serialized: a setting's cases write its configuration file under one name, read back by the check.
+@Suite("pindrop serve settings: one declaration, three ways to give each", .serialized)
 struct ServeSettingTests {
     static let folder = TestScratch.root + "/settings"
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
