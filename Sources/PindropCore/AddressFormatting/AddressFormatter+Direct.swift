@@ -6,8 +6,8 @@
 extension AddressFormatter {
     /// `parts` written through the plan of its country and its set of parts, where the steps before the template
     /// would change no value; nil where one might (the full way then). Each check is the condition under which a
-    /// step leaves the values as they are: a country code of two ASCII letters naming a country that is not a
-    /// territory, nor "UK", nor the Netherlands (whose islands are told by the state); each value plain, writable
+    /// step leaves the values as they are: a country code of two ASCII letters whose form `directForm` finds; each
+    /// value plain, writable
     /// (starting with an ASCII letter or digit, or past ASCII and holding a letter or digit), without ":" (no web
     /// address) or ";" (no postcode range), and met by none of the country's rewrites; a postcode of at most 20
     /// bytes; at most one part the templates do not know; beside a state, a country that does not start with a
@@ -16,8 +16,8 @@ extension AddressFormatter {
         let entries = parts.entries
         guard entries.count < AddressPlan.marks.count, parts.others.count <= 1,
               let countryCode = entries.first(where: { $0.slot == components.countryCode })?.value,
-              let n = Self.countryIndex(countryCode), let form = countries[n], form.territory == nil, form.code != "UK",
-              form.code != "NL", isDirect(form.code, form) else { return nil }
+              let given = Self.countryIndex(countryCode), let form = directForm(countries[given]), let n = Self.countryIndex(form.code),
+              isDirect(form.code, form) else { return nil }
         var low: UInt64 = 0, high: UInt64 = 0
         for entry in entries {
             guard entry.slot < 127, isDirect(entry.value, form),
@@ -59,6 +59,20 @@ extension AddressFormatter {
         return finish(&text, scratch: &scratch, settled: settled, commas: skeleton.commas, form: form, singleLine: singleLine)
     }
 
+    /// The form a country code's address is written in, where the direct way can take it: the country's own, or
+    /// for a territory written wholly as another country (Liechtenstein as Switzerland: no country line or state of
+    /// its own), that country's. Nil for the rest: other territories, "UK" (read as GB), the Netherlands (whose
+    /// islands are told by the state).
+    private func directForm(_ given: CountryFormat?) -> CountryFormat? {
+        guard var form = given else { return nil }
+        if let territory = form.territory {
+            guard territory.countryLine == nil, territory.state == nil, let target = country(territory.country),
+                  target.territory == nil else { return nil }
+            form = target
+        }
+        return form.code == "UK" || form.code == "NL" ? nil : form
+    }
+
     /// A state's or county's code and name after `addCode` (the code there, given or found; the full name found);
     /// nil where the code or name found is not plain.
     private func code(_ table: CodeTable?, name: Int, code: Int, _ given: (Int) -> String?) -> (code: String?, name: String?)? {
@@ -76,7 +90,7 @@ extension AddressFormatter {
         value.withUTF8Bytes { t in
             guard let first = t.first, (first | 0x20) &- 0x61 < 26 || first &- 0x30 < 10 || (first >= 0x80 && TextScalars.containsWord(t)),
                   AddressPlan.isPlain(t, refusing: UInt8(ascii: ":"), UInt8(ascii: ";")) else { return false }
-            return form.replacements.isEmpty || !form.anyRewriteFilter.mayMatch(t)
+            return form.replacements.isEmpty || !form.anyRewriteFilter.mayMatch(t) || !form.rewritesAny(t)
         }
     }
 

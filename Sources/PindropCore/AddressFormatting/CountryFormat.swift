@@ -81,6 +81,15 @@ final class CountryFormat: Sendable {
         return (any, named)
     }
 
+    /// Whether some rewrite changes `value` as any component: a rule's pattern matches it, or it is a named rule's
+    /// exact text. Exact where `anyRewriteFilter` only guesses, and dearer: for the values that filter lets through.
+    func rewritesAny(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        replacements.contains { rule in
+            if let exact = rule.exact, value.elementsEqual(exact.utf8) { return true }
+            return rule.pattern.firstMatch(in: value) != nil || rule.slotPattern.map { $0.firstMatch(in: value) != nil } ?? false
+        }
+    }
+
     /// Whether a rewrite may change `value` as the component in `slot` (false: none can), read without copying the
     /// filter out.
     func mayRewrite(_ value: UnsafeBufferPointer<UInt8>, slot: Int) -> Bool {
