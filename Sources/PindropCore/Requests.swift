@@ -112,7 +112,7 @@ public struct SearchRequest: Sendable, Hashable {
     }
 
     static func validated(countryCode: String) throws(PindropError) -> String {
-        let code = countryCode.trimmingCharacters(in: .whitespaces).uppercased()
+        let code = countryCode.trimmingWhitespace().uppercased()
         guard code.count == 2, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             throw .invalidInput("country must be a two-letter ISO code like \"FR\", got \"\(countryCode.prefix(20))\"")
         }
@@ -308,7 +308,7 @@ public struct NearbyRequest: Sendable, Hashable {
         self.coordinate = coordinate
         self.radiusMeters = radiusMeters
         self.limit = limit
-        self.category = category.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        self.category = category.map { $0.trimmingWhitespace().lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
         self.venuesOnly = venuesOnly
         self.after = try cursor.map { c throws(PindropError) in try NearbyCursor.position(c) }
     }

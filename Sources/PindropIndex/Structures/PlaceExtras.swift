@@ -60,8 +60,8 @@ struct PlaceExtras {
     }
 
     static func entrances(decoding text: String) -> [PlaceEntrance] {
-        text.split(separator: Character(UnicodeScalar(entranceSeparator))).compactMap { item in
-            let parts = item.split(separator: Character(UnicodeScalar(tagSeparator)), omittingEmptySubsequences: false).map(String.init)
+        pieces(of: text, at: entranceSeparator).compactMap { item in
+            let parts = pieces(of: item, at: tagSeparator)
             guard parts.count >= 4, let node = Int64(parts[0]), let latitude = Double(parts[2]), let longitude = Double(parts[3]) else { return nil }
             var tags: [String: String] = [:]
             for i in stride(from: 4, to: parts.count - 1, by: 2) { tags[parts[i]] = parts[i + 1] }
@@ -97,14 +97,30 @@ struct PlaceExtras {
     }
 
     static func tags(decoding text: String) -> [String: String] {
-        let parts = text.split(separator: Character(UnicodeScalar(tagSeparator)), omittingEmptySubsequences: false)
+        let parts = pieces(of: text, at: tagSeparator)
         var tags: [String: String] = [:]
-        for i in stride(from: 0, to: parts.count - 1, by: 2) { tags[String(parts[i])] = String(parts[i + 1]) }
+        tags.reserveCapacity(parts.count / 2)
+        for i in stride(from: 0, to: parts.count - 1, by: 2) { tags[parts[i]] = parts[i + 1] }
         return tags
     }
 
+    /// The pieces of `text` between the bytes `separator`, empty ones too. The separators are ASCII (control
+    /// characters, a comma), never a byte of another character: cut as bytes, where a cut by `Character` read every
+    /// grapheme.
+    static func pieces(of text: String, at separator: UInt8) -> [String] {
+        var text = text
+        return text.withUTF8 { bytes in
+            var pieces: [String] = [], start = 0
+            for j in 0...bytes.count where j == bytes.count || bytes[j] == separator {
+                pieces.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<j]), as: UTF8.self))
+                start = j + 1
+            }
+            return pieces
+        }
+    }
+
     static func box(decoding text: String) -> BoundingBox? {
-        let numbers = text.split(separator: ",").compactMap { Double($0) }
+        let numbers = pieces(of: text, at: UInt8(ascii: ",")).compactMap { Double($0) }
         guard numbers.count == 4 else { return nil }
         return BoundingBox(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3])
     }
