@@ -10,7 +10,8 @@ import PindropTesting
 /// once from parts made beforehand (the formatter alone) and once from the `Address` itself
 /// (`AddressFormatter.streetLine`, the parts made in the timing: what a street-level answer pays). Beside them, in
 /// the same run, the yardsticks: the same four parts plainly joined by ", " (street, number, postcode, town), and the
-/// `Address`'s eight parts so joined. Each round
+/// `Address`'s eight parts so joined. Also the street lines of the addresses in data/osm (Helsinki's centre and
+/// Liechtenstein, as their extracts tag them), with their four parts joined as the yardstick. Each round
 /// times every method over all cases `--passes` times on the thread's CPU clock, the methods taking turns; the table
 /// has the medians of the rounds. First use (reading the templates and compiling every country's form) is timed
 /// once, apart. The cases that come out as expected are counted, so a fast wrong formatter does not pass unseen.

@@ -37,13 +37,12 @@ struct ReverseGeocoder {
                 results.append(PlaceResult(place: place, distanceMeters: hit.meters))
             }
         } else {
-            if let hit = streetLevelHit(at: c) {
-                results.append(PlaceResult(place: streetLevelPlace(hit.row, at: c), distanceMeters: hit.meters))
-            }
+            let hit = streetLevelHit(at: c)
+            if let hit { results.append(PlaceResult(place: streetLevelPlace(hit.row, at: c), distanceMeters: hit.meters)) }
             if !request.layers.isEmpty {
                 // Asked by kind, as Nominatim's reverse is: the points of interest near it too, the nearest first. The
                 // building the point is in is at no distance, and an address comes before a venue as near.
-                let inBuilding = !results.isEmpty && contents.street.buildingAddress(at: c) != nil
+                let inBuilding = hit?.inBuilding == true
                 let ranked = (results + nearestVenues(to: c, count: request.limit)).enumerated().map { n, result in
                     (key: n == 0 && inBuilding ? 0 : result.distanceMeters ?? 0, order: n, result: result)
                 }
@@ -149,12 +148,14 @@ struct ReverseGeocoder {
         contents.townFinder.containingTown(at: c, spatial: contents.spatial)
     }
 
-    /// The street-level answer at a point: the building's address, else the nearest address within 50 m,
-    /// else the nearest street within 100 m.
-    func streetLevelHit(at c: Coordinate) -> (row: Int, meters: Double)? {
+    /// The street-level answer at a point: the building's address (`inBuilding`), else the nearest address within
+    /// 50 m, else the nearest street within 100 m.
+    func streetLevelHit(at c: Coordinate) -> (row: Int, meters: Double, inBuilding: Bool)? {
         guard let coverage = contents.streetCoverage, coverage.contains(c) else { return nil }
-        return contents.street.buildingAddress(at: c) ?? contents.street.nearestAddress(to: c, within: Self.addressReach)
-            ?? contents.street.nearestStreet(to: c, within: Self.streetReach)
+        if let building = contents.street.buildingAddress(at: c) { return (building.row, building.meters, true) }
+        guard let hit = contents.street.nearestAddress(to: c, within: Self.addressReach)
+            ?? contents.street.nearestStreet(to: c, within: Self.streetReach) else { return nil }
+        return (hit.row, hit.meters, false)
     }
 
     /// The nearest GeoNames place to a point: its row and distance in metres.
