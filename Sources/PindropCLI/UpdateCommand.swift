@@ -24,6 +24,8 @@ struct UpdateCommand: AsyncParsableCommand {
         let location = try await reportingErrors { try store.location }
         try await reportingErrors(keeping: location) {
             guard !files.isEmpty else { throw PindropError.invalidInput("give at least one .osc or .osc.gz file") }
+            // No extract imported, nothing to update: said before the lock's file is made in a home with no index.
+            _ = try location.updateFolder.extracts()
             let lock = try ImportLock.forImport(into: location)
             defer { withExtendedLifetime(lock) {} }
             let report = try await OSMUpdater(folder: location.updateFolder, writer: location.writer)
