@@ -10,8 +10,9 @@ import PindropTesting
 /// once from parts made beforehand (the formatter alone) and once from the `Address` itself
 /// (`AddressFormatter.streetLine`, the parts made in the timing: what a street-level answer pays). Beside them, in
 /// the same run, the yardsticks: the same four parts plainly joined by ", " (street, number, postcode, town), and the
-/// `Address`'s eight parts so joined. Also the street lines of the addresses in data/osm (Helsinki's centre and
-/// Liechtenstein, as their extracts tag them), with their four parts joined as the yardstick. Each round
+/// `Address`'s eight parts so joined. Also the addresses in data/osm (Helsinki's centre and Liechtenstein, as
+/// their extracts tag them): their street lines, and each whole as `/v1` answers' `address.formatted` writes it
+/// (`AddressFormatter.format` of the `Address`), with their four parts joined as the yardstick. Each round
 /// times every method over all cases `--passes` times on the thread's CPU clock, the methods taking turns; the table
 /// has the medians of the rounds. First use (reading the templates and compiling every country's form) is timed
 /// once, apart. The cases that come out as expected are counted, so a fast wrong formatter does not pass unseen.
@@ -32,14 +33,14 @@ func runFormatBenchmark(arguments: [String]) throws {
     let streetLines = zip(addresses, countryCodes).map { AddressParts(streetLine: $0, countryCode: $1) }
     let passing = zip(cases, parts).count { AddressFormatter.format($1, abbreviate: $0.abbreviate) == $0.expected }
     say("\(cases.count) test-case addresses from \(folder); written as expected: \(passing)")
-    // The addresses of Helsinki's centre and of Liechtenstein as their extracts tag them, with the country's code:
-    // the street lines a street-level answer writes, in the mix of those two countries.
-    var mapped: [(address: Address, countryCode: String)] = []
-    for (file, code) in [("data/osm/helsinki-center.osm.pbf", "FI"), ("data/osm/liechtenstein.osm.pbf", "LI")]
-    where FileManager.default.fileExists(atPath: file) {
-        mapped += try OSMFeatureExtractor.extract(fromFileAt: file).addressPoints.map { ($0.address, code) }
+    let (mappedAddresses, mappedCodes) = try mappedAddresses()
+    say("\(mappedAddresses.count) addresses of Helsinki's centre and Liechtenstein (data/osm)")
+    /// The bytes `write` writes for each of those addresses.
+    func eachMapped(_ write: (Address, String) -> String) -> Int {
+        var bytes = 0
+        for i in mappedAddresses.indices { bytes &+= write(mappedAddresses[i], mappedCodes[i]).utf8.count }
+        return bytes
     }
-    say("\(mapped.count) addresses of Helsinki's centre and Liechtenstein (data/osm)")
 
     // Each method with how many addresses one pass writes.
     let methods: [(name: String, count: Int, run: () -> Int)] = [
@@ -51,10 +52,11 @@ func runFormatBenchmark(arguments: [String]) throws {
         ("the same from the Address (streetLine)", cases.count, {
             zip(addresses, countryCodes).reduce(0) { $0 + AddressFormatter.streetLine($1.0, countryCode: $1.1).utf8.count }
         }),
-        ("Helsinki and Liechtenstein street lines", mapped.count, {
-            mapped.reduce(0) { $0 + AddressFormatter.streetLine($1.address, countryCode: $1.countryCode).utf8.count }
+        ("Helsinki and Liechtenstein street lines", mappedAddresses.count, { eachMapped(AddressFormatter.streetLine) }),
+        ("the same addresses whole (address.formatted)", mappedAddresses.count, {
+            eachMapped { AddressFormatter.format($0, countryCode: $1) }
         }),
-        ("baseline: their 4 parts joined by \", \"", mapped.count, { mapped.reduce(0) { $0 + streetJoin($1.address).utf8.count } }),
+        ("baseline: their 4 parts joined by \", \"", mappedAddresses.count, { eachMapped { address, _ in streetJoin(address) } }),
         ("baseline: the 4 parts joined by \", \"", cases.count, { addresses.reduce(0) { $0 + streetJoin($1).utf8.count } }),
         ("baseline: the Address's parts joined by \", \"", cases.count, { addresses.reduce(0) { $0 + plainJoin($1).utf8.count } }),
     ]
@@ -93,4 +95,18 @@ private func streetJoin(_ a: Address) -> String {
 /// Every part there, in the order of `Address`, joined by ", ".
 private func plainJoin(_ a: Address) -> String {
     [a.houseNumber, a.street, a.postcode, a.town, a.suburb, a.county, a.state, a.country].compactMap { $0 }.joined(separator: ", ")
+}
+
+/// The addresses of Helsinki's centre and of Liechtenstein as their extracts in data/osm tag them, with their
+/// country's code: what a street-level answer writes, in the mix of those two countries. Two arrays read by index:
+/// a loop over (address, code) pairs copied each pair, a seventh of a street line.
+private func mappedAddresses() throws -> (addresses: [Address], codes: [String]) {
+    var addresses: [Address] = [], codes: [String] = []
+    for (file, code) in [("data/osm/helsinki-center.osm.pbf", "FI"), ("data/osm/liechtenstein.osm.pbf", "LI")]
+    where FileManager.default.fileExists(atPath: file) {
+        let found = try OSMFeatureExtractor.extract(fromFileAt: file).addressPoints.map(\.address)
+        addresses += found
+        codes += Array(repeating: code, count: found.count)
+    }
+    return (addresses, codes)
 }

@@ -100,7 +100,7 @@ enum Terminal {
     /// line (an address's or a street's own list line says it already).
     static func addressLine(_ place: Place) -> String? {
         guard let a = place.address, a.street != nil || a.houseNumber != nil || a.postcode != nil else { return nil }
-        let lines = AddressFormatter.format(AddressParts(a, countryCode: place.countryCode)).split(separator: "\n")
+        let lines = AddressFormatter.format(a, countryCode: place.countryCode).split(separator: "\n")
         guard let first = lines.first, !place.displayName.hasPrefix(first) else { return nil }
         return lines.joined(separator: ", ")
     }

@@ -261,7 +261,7 @@ public enum WireEncoding {
                 w.endArray()
             }
             // As the country writes it, lines separated by "\n" (`AddressFormatter`).
-            w.key("formatted"); w.string(AddressFormatter.format(AddressParts(address, countryCode: place.countryCode)))
+            w.key("formatted"); w.string(AddressFormatter.format(address, countryCode: place.countryCode))
             w.endObject()
         }
         if let box = place.boundingBox {

@@ -81,6 +81,47 @@ struct AddressFormatterPlanTests {
         #expect(direct * 3 > cases.count)
     }
 
+    @Test("an address read in place writes what its parts write, whole and as a street line",
+          .enabled(if: testcases != nil, "../shared/address-formatting/testcases is not there: OpenCage's test cases are skipped"))
+    func addressesMatchTheirParts() throws {
+        let formatter = try AddressFormatter(data: AddressFormatData.bundled())
+        let cases = try AddressFormatCases.load(from: try #require(Self.testcases))
+        var compared = 0, differences: [String] = []
+        func compare(_ address: Address, _ code: String?, _ label: String) {
+            for streetLine in [false, true] {
+                let parts = streetLine ? AddressParts(streetLine: address, countryCode: code) : AddressParts(address, countryCode: code)
+                for singleLine in [false, true] {
+                    let read = formatter.format(address, countryCode: code, streetLine: streetLine, singleLine: singleLine)
+                    let full = formatter.format(parts, singleLine: singleLine, abbreviate: false, planned: false)
+                    compared += 1
+                    if read != full, differences.count < 10 { differences.append("\(label): \(read.debugDescription) ≠ \(full.debugDescription)") }
+                }
+            }
+        }
+        let fields: [WritableKeyPath<Address, String?>] = [\.houseNumber, \.street, \.postcode, \.town, \.suburb, \.county, \.state, \.country]
+        for testCase in cases where !testCase.abbreviate {
+            let parts = testCase.parts
+            func first(_ names: String...) -> String? { names.lazy.compactMap { parts[$0] }.first }
+            let address = Address(houseNumber: first("house_number", "housenumber"), street: first("road", "street", "pedestrian"),
+                                  postcode: first("postcode"), town: first("city", "town", "village"),
+                                  suburb: first("suburb", "neighbourhood"), county: first("county"), state: first("state", "province"),
+                                  country: first("country"))
+            for code in [parts.countryCode, "li", "fi", "us", "gb", "nl", "pr", nil] { compare(address, code, "\(testCase.file) as \(code ?? "none")") }
+            for field in fields where address[keyPath: field] != nil {
+                var fewer = address
+                fewer[keyPath: field] = nil
+                compare(fewer, parts.countryCode, "\(testCase.file) without \(field)")
+                for (c, change) in Self.changes.enumerated() {
+                    var changed = address
+                    changed[keyPath: field] = change(address[keyPath: field]!)
+                    compare(changed, parts.countryCode, "\(testCase.file), \(field) change \(c)")
+                }
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+        #expect(compared > 20_000)
+    }
+
     @Test("a plain value holds nothing the tidying acts on")
     func plainValues() {
         for value in ["Mannerheimintie", "Städtle 38", "9490", "Saint-Denis", "{x", "x-"] {

@@ -16,24 +16,67 @@ extension AddressFormatter {
         let entries = parts.entries
         guard entries.count < AddressPlan.marks.count, parts.others.count <= 1,
               let countryCode = entries.first(where: { $0.slot == components.countryCode })?.value,
-              let given = Self.countryIndex(countryCode), let form = directForm(countries[given]), let n = Self.countryIndex(form.code),
-              isDirect(form.code, form) else { return nil }
-        var low: UInt64 = 0, high: UInt64 = 0
-        for entry in entries {
-            guard entry.slot < 127, isDirect(entry.value, form),
-                  entry.slot != components.postcode || entry.value.utf8.count <= 20 else { return nil }
-            if entry.slot < 64 { low |= 1 << entry.slot } else { high |= 1 << (entry.slot - 64) }
-        }
+              let (form, scope) = directForm(countryCode) else { return nil }
+        var given = GivenSlots()
+        for entry in entries { guard given.insert(entry.slot), isDirect(entry.value, slot: entry.slot, form) else { return nil } }
         let attention = parts.others.first?.value
         if let attention {
             guard isDirect(attention, form) else { return nil }
-            high |= 1 << 63
+            given.high |= 1 << 63
         }
-        guard let plan = directPlans.plan(PlanKey(scope: Int32(n), low: low, high: high),
+        return formatDirectly(form, scope: scope, given: given, attention: attention, singleLine: singleLine) { slot in
+            entries.first { $0.slot == slot }?.value
+        }
+    }
+
+    /// `formatDirectly` for a Pindrop address: the parts of `AddressParts(address, countryCode:)`, or with
+    /// `streetLine` those of `AddressParts(streetLine:countryCode:)`, read from the address where they are (no
+    /// parts made: making them cost a fifth of a street line).
+    func formatDirectly(_ address: Address, countryCode: String, streetLine: Bool, singleLine: Bool) -> String? {
+        guard let (form, scope) = directForm(countryCode) else { return nil }
+        // The slots and values as plain locals: the closure below read them through copies of the components and
+        // of the address, a third of a street line.
+        let (countryCodeSlot, houseNumberSlot, roadSlot) = (components.countryCode, components.houseNumber, components.road)
+        let (postcodeSlot, citySlot, suburbSlot) = (components.postcode, components.city, components.suburb)
+        let (countySlot, stateSlot, countrySlot) = (components.county, components.state, components.country)
+        let (houseNumber, street, postcode, town) = (address.houseNumber, address.street, address.postcode, address.town)
+        let (suburb, county, state, country) = streetLine ? (nil, nil, nil, nil) : (address.suburb, address.county, address.state, address.country)
+        var given = GivenSlots()
+        /// Whether `value` (when there is one) can go the direct way; its slot counted as given.
+        func add(_ slot: Int, _ value: String?) -> Bool {
+            guard let value else { return true }
+            _ = given.insert(slot)
+            return isDirect(value, slot: slot, form)
+        }
+        guard add(countryCodeSlot, countryCode), add(houseNumberSlot, houseNumber), add(roadSlot, street),
+              add(postcodeSlot, postcode), add(citySlot, town), add(suburbSlot, suburb), add(countySlot, county),
+              add(stateSlot, state), add(countrySlot, country) else { return nil }
+        return formatDirectly(form, scope: scope, given: given, attention: nil, singleLine: singleLine) { slot in
+            switch slot {
+            case countryCodeSlot: countryCode
+            case houseNumberSlot: houseNumber
+            case roadSlot: street
+            case postcodeSlot: postcode
+            case citySlot: town
+            case suburbSlot: suburb
+            case countySlot: county
+            case stateSlot: state
+            case countrySlot: country
+            default: nil
+            }
+        }
+    }
+
+    /// The direct way in `form` (kept under `scope`) for the parts given, each checked (`isDirect`): `given`, each
+    /// one's value as `givenValue` has it, and `attention`, the one part the templates do not know.
+    private func formatDirectly(_ form: CountryFormat, scope: Int, given: GivenSlots, attention: String?, singleLine: Bool,
+                                value givenValue: (Int) -> String?) -> String? {
+        let (low, high) = (given.low, given.high)
+        guard let plan = directPlans.plan(PlanKey(scope: Int32(scope), low: low, high: high),
                                           make: { directPlan(form, low: low, high: high) }) else { return nil }
         func value(_ slot: Int) -> String? {
             let source = Int(plan.sources[slot])
-            return source < 0 ? nil : entries.first { $0.slot == source }?.value
+            return source < 0 ? nil : givenValue(source)
         }
         if plan.numberCheck, let first = value(components.country)?.utf8.first, first &- 0x30 < 10 { return nil }
         guard let state = code(form.stateCodes, name: components.state, code: components.stateCode, value),
@@ -62,15 +105,16 @@ extension AddressFormatter {
     /// The form a country code's address is written in, where the direct way can take it: the country's own, or
     /// for a territory written wholly as another country (Liechtenstein as Switzerland: no country line or state of
     /// its own), that country's. Nil for the rest: other territories, "UK" (read as GB), the Netherlands (whose
-    /// islands are told by the state).
-    private func directForm(_ given: CountryFormat?) -> CountryFormat? {
-        guard var form = given else { return nil }
+    /// islands are told by the state), a form whose code is not plain; with the index its plans are kept under.
+    private func directForm(_ countryCode: String) -> (form: CountryFormat, scope: Int)? {
+        guard let n = Self.countryIndex(countryCode), var form = countries[n] else { return nil }
         if let territory = form.territory {
             guard territory.countryLine == nil, territory.state == nil, let target = country(territory.country),
                   target.territory == nil else { return nil }
             form = target
         }
-        return form.code == "UK" || form.code == "NL" ? nil : form
+        guard form.code != "UK", form.code != "NL", let scope = Self.countryIndex(form.code), isDirect(form.code, form) else { return nil }
+        return (form, scope)
     }
 
     /// A state's or county's code and name after `addCode` (the code there, given or found; the full name found);
@@ -92,6 +136,11 @@ extension AddressFormatter {
                   AddressPlan.isPlain(t, refusing: UInt8(ascii: ":"), UInt8(ascii: ";")) else { return false }
             return form.replacements.isEmpty || !form.anyRewriteFilter.mayMatch(t) || !form.rewritesAny(t)
         }
+    }
+
+    /// `isDirect` for a value given in `slot`, and a postcode of at most 20 bytes.
+    private func isDirect(_ value: String, slot: Int, _ form: CountryFormat) -> Bool {
+        isDirect(value, form) && (slot != components.postcode || value.utf8.count <= 20)
     }
 
     /// The plan for `form` and the slots given (bits of `low` and `high` as in `PlanKey`; the last bit of `high`: a
@@ -130,6 +179,36 @@ extension AddressFormatter {
         }
         let numberCheck = sources[components.state] >= 0 && sources[components.country] >= 0
         return DirectPlan(sources: sources, variants: variants, numberCheck: numberCheck)
+    }
+}
+
+/// The slots of the parts given, below 127 (bit n of `low`, then of `high`: slot n, 64 + n; the last bit of `high`
+/// is kept for a part the templates do not know).
+struct GivenSlots: Sequence {
+    var low: UInt64 = 0, high: UInt64 = 0
+
+    /// Adds `slot`; false when it is past the slots kept.
+    mutating func insert(_ slot: Int) -> Bool {
+        guard slot < 127 else { return false }
+        if slot < 64 { low |= 1 << slot } else { high |= 1 << (slot - 64) }
+        return true
+    }
+
+    /// The slots, lowest first.
+    func makeIterator() -> Iterator { Iterator(rest: self) }
+
+    struct Iterator: IteratorProtocol {
+        var rest: GivenSlots
+
+        mutating func next() -> Int? {
+            if rest.low != 0 {
+                defer { rest.low &= rest.low - 1 }
+                return rest.low.trailingZeroBitCount
+            }
+            guard rest.high != 0 else { return nil }
+            defer { rest.high &= rest.high - 1 }
+            return 64 + rest.high.trailingZeroBitCount
+        }
     }
 }
 

@@ -119,7 +119,22 @@ public struct AddressFormatter: Sendable {
     /// An answer's one display line for its address, as the country writes street, house number, postcode and
     /// town: "Simonkatu 7, 00100 Helsinki", "Städtle 32, 9490 Vaduz"; empty when the address has none of them.
     public static func streetLine(_ address: Address, countryCode: String?) -> String {
-        shared.format(AddressParts(streetLine: address, countryCode: countryCode), singleLine: true)
+        shared.format(address, countryCode: countryCode, streetLine: true, singleLine: true)
+    }
+
+    /// A Pindrop address written as its country writes it: its parts as `AddressParts(address, countryCode:)` has
+    /// them ("Mannerheimintie 16\n00100 Helsinki\nSuomi"); with `singleLine`, the lines joined by ", ".
+    public static func format(_ address: Address, countryCode: String?, singleLine: Bool = false) -> String {
+        shared.format(address, countryCode: countryCode, streetLine: false, singleLine: singleLine)
+    }
+
+    /// The two above: the direct way read from the address itself, else its parts made and written.
+    func format(_ address: Address, countryCode: String?, streetLine: Bool, singleLine: Bool) -> String {
+        if let countryCode, let text = formatDirectly(address, countryCode: countryCode, streetLine: streetLine, singleLine: singleLine) {
+            return text
+        }
+        let parts = streetLine ? AddressParts(streetLine: address, countryCode: countryCode) : AddressParts(address, countryCode: countryCode)
+        return formatFully(parts, singleLine: singleLine, abbreviate: false, planned: true)
     }
 
     /// `parts` written as their country writes them (see the static `format`).
@@ -131,6 +146,11 @@ public struct AddressFormatter: Sendable {
     /// plans are checked against).
     func format(_ parts: AddressParts, singleLine: Bool, abbreviate: Bool, planned: Bool) -> String {
         if planned, !abbreviate, let text = formatDirectly(parts, singleLine: singleLine) { return text }
+        return formatFully(parts, singleLine: singleLine, abbreviate: abbreviate, planned: planned)
+    }
+
+    /// `format` by every step, the template written through a plan where `planned` and one does.
+    private func formatFully(_ parts: AddressParts, singleLine: Bool, abbreviate: Bool, planned: Bool) -> String {
         // The working values, one per slot, filled from the parts: an array of them all went through the runtime's
         // generic witnesses slot by slot to be made and freed, and a temporary allocation of this size (past the
         // stack's 1 KiB) through an aligned allocation that cost as much as a Finnish address's template.
