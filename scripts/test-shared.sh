@@ -6,6 +6,7 @@
 #   counts; scripts/install.sh into a temporary prefix and a server from there; the systemd unit and compose file;
 # - test_geocoder_compat.py: geopy's Nominatim and Photon geocoders, unchanged, against `pindrop serve`;
 # - test_updates.py: OpenStreetMap change files and a replication feed applied to a store, served and faulted;
+# - test_update_extracts.py: a change file on the default index, built from two extracts;
 # - test_us_postcodes.py: United States ZIP+4 codes on an extract written with pyosmium, as five-digit postcode places.
 # Needs the test cluster of scripts/postgres-cluster.sh (PINDROP_TEST_DATABASE_URL, PINDROP_PG_CLUSTER), which
 # scripts/test.sh starts; starts one itself otherwise. The install test installs the PINDROP_BUILD_CONFIG build

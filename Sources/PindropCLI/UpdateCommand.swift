@@ -10,8 +10,8 @@ struct UpdateCommand: AsyncParsableCommand {
         commandName: "update",
         abstract: "Apply OpenStreetMap change files (.osc or .osc.gz: created, modified and deleted objects) to the store.",
         discussion: """
-            The changes are laid over the extract the store was imported from (`pindrop import osm`), which must still be \
-            where it was; the store then answers as a fresh import of the changed data would, and a running server \
+            The changes are laid over the extracts the store was imported from (`pindrop import osm`), which must still be \
+            where they were (of several, each object over the one it belongs to); the store then answers as a fresh import of the changed data would, and a running server \
             follows within seconds. Files are applied in the order given; one that is damaged, truncated or older than \
             what was applied already changes nothing. Applying a file again changes nothing.
             """)

@@ -1,6 +1,7 @@
 import Foundation
 import PindropCore
 @testable import PindropImport
+import PindropTesting
 import Testing
 
 @Suite("OSM change files")
@@ -145,5 +146,49 @@ struct OSMChangeTests {
         let names = Set(overlaid.venues.map(\.name))
         #expect(names.contains("Pindrop Kahvila") && names.contains("Uusi Nimi"))
         #expect(!overlaid.venues.contains { $0.id == "osm:node/\(deleted.id)" || $0.id == "osm:node/\(renamed.id)" && $0.name != "Uusi Nimi" })
+    }
+
+    @Test("changes laid over an index of two extracts: each object over the extract it belongs to, once")
+    func overlayOfSeveralExtracts() throws {
+        let helsinki = try OSMTestData.helsinki()
+        let liechtenstein = try OSMPBFReader(contentsOfFile: ConformanceData.liechtensteinExtract).readAll()
+        let deleted = try #require(helsinki.nodes.first { $0.tags["name"] != nil && $0.tags["amenity"] != nil })
+        let original = try #require(liechtenstein.nodes.first { $0.tags["name"] != nil && $0.tags["amenity"] != nil })
+        var renamed = original
+        renamed.tags["name"] = "Neuer Name"
+        // New objects: a café in each town, and a street in Vaduz over nodes the Liechtenstein extract holds.
+        let helsinkiCafe = OSMNode(id: 90_000_000_001, coordinate: Coordinate(latitude: 60.17, longitude: 24.94),
+                                   tags: ["amenity": "cafe", "name": "Pindrop Kahvila"])
+        let vaduzCafe = OSMNode(id: 90_000_000_002, coordinate: Coordinate(latitude: 47.14, longitude: 9.52),
+                                tags: ["amenity": "cafe", "name": "Pindrop Café"])
+        let someWay = try #require(liechtenstein.ways.first { $0.tags["highway"] != nil && $0.nodeIDs.count >= 3 })
+        let street = OSMWay(id: 90_000_000_003, nodeIDs: Array(someWay.nodeIDs.prefix(3)),
+                            tags: ["highway": "residential", "name": "Pindropweg"])
+        var journal = OSMChangeJournal()
+        try journal.apply(OSMChange(edits: [
+            .init(action: .delete, key: .init(type: .node, id: deleted.id), version: 99, element: nil),
+            .init(action: .modify, key: .init(type: .node, id: original.id), version: 99, element: .node(renamed)),
+            .init(action: .create, key: .init(type: .node, id: helsinkiCafe.id), version: 1, element: .node(helsinkiCafe)),
+            .init(action: .create, key: .init(type: .node, id: vaduzCafe.id), version: 1, element: .node(vaduzCafe)),
+            .init(action: .create, key: .init(type: .way, id: street.id), version: 1, element: .way(street)),
+        ]))
+        let overlaid = try OSMExtracts(files: [OSMTestData.helsinkiPath, ConformanceData.liechtensteinExtract], changes: journal)
+            .readFeatures()
+        // The same edits made to each extract's data by hand.
+        var editedHelsinki = helsinki, editedLiechtenstein = liechtenstein
+        editedHelsinki.nodes = helsinki.nodes.filter { $0.id != deleted.id } + [helsinkiCafe]
+        editedLiechtenstein.nodes = liechtenstein.nodes.map { $0.id == original.id ? renamed : $0 } + [vaduzCafe]
+        editedLiechtenstein.ways.append(street)
+        let expected = [editedHelsinki, editedLiechtenstein].map { OSMFeatureExtractor().extract(from: $0) }
+        func venues(_ features: [OSMFeatures]) -> [String] {
+            features.flatMap(\.venues).map { "\($0.id) \($0.name) \($0.category) \($0.coordinate.latitude) \($0.coordinate.longitude)" }.sorted()
+        }
+        #expect(venues([overlaid]) == venues(expected))
+        #expect(overlaid.streets.map(\.id).sorted() == expected.flatMap(\.streets).map(\.id).sorted())
+        #expect(overlaid.addressPoints.map(\.id).sorted() == expected.flatMap(\.addressPoints).map(\.id).sorted())
+        // Each new café once, in its town; the new street found with its nodes.
+        #expect(overlaid.venues.count { $0.name == "Pindrop Kahvila" } == 1 && overlaid.venues.count { $0.name == "Pindrop Café" } == 1)
+        #expect(overlaid.venues.contains { $0.name == "Neuer Name" } && !overlaid.venues.contains { $0.id == "osm:node/\(deleted.id)" })
+        #expect(overlaid.streets.count { $0.name == "Pindropweg" } == 1)
     }
 }

@@ -6,11 +6,13 @@ import PindropCore
 struct OSMChangeOverlay {
     private var nodes: Pending<OSMNode>, ways: Pending<OSMWay>, relations: Pending<OSMRelation>
 
-    /// The journal's objects, with their tags kept and relations left out as the file's decoding does.
-    init(_ journal: OSMChangeJournal, filter: OSMDecodingFilter) {
+    /// The journal's objects, with their tags kept and relations left out as the file's decoding does; of the objects
+    /// as they now are, only those in `owned` when it is given (`OSMChangeOwners`: the file is one of several). Every
+    /// changed object's old version is dropped.
+    init(_ journal: OSMChangeJournal, filter: OSMDecodingFilter, owned: Set<OSMElementKey>? = nil) {
         let (live, changed) = journal.overlay
         var liveNodes: [OSMNode] = [], liveWays: [OSMWay] = [], liveRelations: [OSMRelation] = []
-        for element in live {
+        for element in live where owned?.contains(element.key) ?? true {
             switch element {
             case .node(var node):
                 node.tags = node.tags.filter { filter.keepsKey($0.key) }

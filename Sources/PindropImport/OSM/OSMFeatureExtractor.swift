@@ -10,7 +10,8 @@ public struct OSMExtracts: StreetDataSource {
     /// Whether extracts giving no street-level feature at all may be imported. They would replace the street level
     /// a store has with nothing, so that takes the user's explicit word (`pindrop import osm --allow-empty`).
     public var allowsEmpty: Bool
-    /// Changes made since the extract was written (`pindrop update`), laid over its one file.
+    /// Changes made since the extracts were written (`pindrop update`), laid over them (each object over the file it
+    /// belongs to: `OSMChangeOwners`).
     public var changes: OSMChangeJournal?
     /// The last replication state applied with `changes`, recorded by the store.
     public var replication: ReplicationState?
@@ -25,18 +26,17 @@ public struct OSMExtracts: StreetDataSource {
     public var labels: [String] { files.map { ($0 as NSString).lastPathComponent } }
 
     public func readFeatures() throws -> OSMFeatures {
-        if changes != nil, files.count != 1 {
-            throw PindropError.invalidInput("changes apply to an index built from one OpenStreetMap extract; this one was built from"
-                                            + " \(files.count) (join them with `osmium merge` and import that)")
-        }
-        func extract(_ file: String) throws -> OSMFeatures {
-            try OSMFeatureExtractor(areas: areas).extract(from: OSMPBFReader(contentsOfFile: file), changes: changes)
+        // Of several extracts, each changed object is laid over the one it belongs to.
+        let owners = try changes.flatMap { files.count > 1 ? try OSMChangeOwners($0, files: files) : nil }
+        func extract(_ n: Int) throws -> OSMFeatures {
+            try OSMFeatureExtractor(areas: areas).extract(from: OSMPBFReader(contentsOfFile: files[n]), changes: changes,
+                                                          owned: owners?.owned[n])
         }
         // The first file's features are taken as they are: appending them to empty arrays copied every one.
-        guard let first = files.first else { return OSMFeatures() }
-        var features = try extract(first)
-        for file in files.dropFirst() {
-            let more = try extract(file)
+        guard !files.isEmpty else { return OSMFeatures() }
+        var features = try extract(0)
+        for n in files.indices.dropFirst() {
+            let more = try extract(n)
             features.venues += more.venues; features.addressPoints += more.addressPoints
             features.streets += more.streets; features.buildings += more.buildings
             features.areas += more.areas; features.skippedAreas += more.skippedAreas
@@ -78,12 +78,14 @@ public struct OSMFeatureExtractor: Sendable {
     /// the features, never the file: first nodes and relations (ways skipped undecoded, their blocks noted),
     /// then the noted blocks' ways, which then find every node whatever the file's order.
     /// `changes`, when given, are laid over the file (`OSMChangeOverlay`): the features are those of the changed data.
-    public func extract(from reader: OSMPBFReader, changes: OSMChangeJournal? = nil) throws(PindropError) -> OSMFeatures {
+    /// `owned`, for a file of several: the changed objects that belong to this one (`OSMChangeOwners`).
+    public func extract(from reader: OSMPBFReader, changes: OSMChangeJournal? = nil,
+                        owned: Set<OSMElementKey>? = nil) throws(PindropError) -> OSMFeatures {
         var extraction = OSMExtraction(extractor: self)
         var wayBlocks: [Int] = []
         var elements = 0
         let filter = decodingFilter
-        var overlay = changes.map { OSMChangeOverlay($0, filter: filter) }
+        var overlay = changes.map { OSMChangeOverlay($0, filter: filter, owned: owned) }
         try reader.forEachPrimitiveBlock(decoding: [.nodes, .relations], filter: filter) { block in
             let block = overlay?.merge(block) ?? block
             extraction.add(nodes: block.nodes)
