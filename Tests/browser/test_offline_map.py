@@ -59,6 +59,30 @@ def test_the_offline_map_names_places_at_every_zoom(server, size):
         driver.quit()
 
 
+def test_names_asked_for_before_a_pan_keep_clear_of_each_other(browser, server):
+    """The map pans while the place names are asked for: the names drawn when they come keep clear of the country names
+    placed before the pan (the boxes are compared where the names stand, not where the screen had them)."""
+    open_app(browser, server)
+    wait(browser, lambda d: js(d, "return pindrop.map.tilesOffline === true"), timeout=20)
+    show(browser, 3)
+    # The names' answers held until the test lets them go.
+    js(browser, """window.heldLabels = []; const real = window.fetch;
+        window.fetch = (url, ...rest) => String(url).includes('/v1/labels')
+            ? new Promise((go) => window.heldLabels.push(go)).then(() => real(url, ...rest)) : real(url, ...rest);""")
+    js(browser, "pindrop.map.setView([20, 10], 3, {animate: false})")
+    wait(browser, lambda d: js(d, "return window.heldLabels.length") == 1, timeout=10,
+         message="the place names were not asked for")
+    # Pan, let the answer through at once, and look before the names are drawn again for the new view (120 ms on).
+    boxes = js(browser, """pindrop.map.panBy([300, 120], {animate: false});
+        window.heldLabels.forEach((go) => go());
+        await new Promise((r) => setTimeout(r, 60));
+        if (pindrop.labelsDrawnZoom() !== 3) return null;
+        return [...document.querySelectorAll('.map-label')].map(e => {
+            const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, e.textContent]; });""")
+    assert boxes, "the names asked for before the pan were not drawn"
+    assert len(boxes) > 10 and overlapping(boxes) == [], overlapping(boxes)
+
+
 def test_failed_tiles_are_given_up_and_said_once(browser, server):
     open_app(browser, server)
     wait(browser, lambda d: js(d, "return pindrop.map.tilesOffline === true"), timeout=20)

@@ -87,9 +87,11 @@ async function draw() {
   labels.drawn = [];
   if (!labels.on) { labels.places.clearLayers(); labels.shown = 0; setCredit("labels", []); return; }
   // Countries by population, each kept only where it overlaps none kept before (as the server does for places).
+  // Boxes in the zoom's world pixels, not the screen's: the map may pan while the places are asked for, and boxes
+  // taken before and after a pan would not meet where the names do.
   const placed = [], countries = [];
   for (const c of zoom <= COUNTRY_MAX_ZOOM ? labels.countryPoints : []) {
-    const box = pixelBox(c.lat, c.lon, c.name, 17);   // capitals, letter-spaced: wider than 13 px text
+    const box = worldBox(c.lat, c.lon, c.name, 17, zoom);   // capitals, letter-spaced: wider than 13 px text
     if (placed.some((other) => overlaps(box, other))) continue;
     placed.push(box);
     countries.push(c);
@@ -106,7 +108,7 @@ async function draw() {
     labels.places.clearLayers();
     for (const p of body.labels || []) {
       // The server de-clutters places among themselves; country names win over the places they would cover.
-      const box = pixelBox(p.latitude, p.longitude, p.name, fontSize(p.population));
+      const box = worldBox(p.latitude, p.longitude, p.name, fontSize(p.population), zoom);
       if (placed.some((other) => overlaps(box, other))) continue;
       placed.push(box);
       labels.places.addLayer(labelMarker(p.latitude, p.longitude, p.name, sizeClass(p.population)));
@@ -124,8 +126,13 @@ async function draw() {
 const fontSize = (population) => (population >= 1000000 ? 15 : population >= 100000 ? 13 : 12);
 const sizeClass = (population) => (population >= 1000000 ? "city-large" : population >= 100000 ? "city" : "town");
 
-function pixelBox(lat, lon, text, size) {
-  const p = map.latLngToContainerPoint([lat, lon]);
+/** A name's box on the screen now. */
+function pixelBox(lat, lon, text, size) { return box(map.latLngToContainerPoint([lat, lon]), text, size); }
+
+/** A name's box in the world's pixels at `zoom`: where it stands whatever the view. */
+function worldBox(lat, lon, text, size, zoom) { return box(map.project([lat, lon], zoom), text, size); }
+
+function box(p, text, size) {
   const half = (text.length * size * 0.6 + 12) / 2, halfHeight = size * 0.75 + 4;
   return [p.x - half, p.y - halfHeight, p.x + half, p.y + halfHeight];
 }
