@@ -184,7 +184,7 @@ extension AddressFormatter {
 
 /// The slots of the parts given, below 127 (bit n of `low`, then of `high`: slot n, 64 + n; the last bit of `high`
 /// is kept for a part the templates do not know).
-struct GivenSlots: Sequence {
+struct GivenSlots {
     var low: UInt64 = 0, high: UInt64 = 0
 
     /// Adds `slot`; false when it is past the slots kept.
@@ -192,23 +192,6 @@ struct GivenSlots: Sequence {
         guard slot < 127 else { return false }
         if slot < 64 { low |= 1 << slot } else { high |= 1 << (slot - 64) }
         return true
-    }
-
-    /// The slots, lowest first.
-    func makeIterator() -> Iterator { Iterator(rest: self) }
-
-    struct Iterator: IteratorProtocol {
-        var rest: GivenSlots
-
-        mutating func next() -> Int? {
-            if rest.low != 0 {
-                defer { rest.low &= rest.low - 1 }
-                return rest.low.trailingZeroBitCount
-            }
-            guard rest.high != 0 else { return nil }
-            defer { rest.high &= rest.high - 1 }
-            return 64 + rest.high.trailingZeroBitCount
-        }
     }
 }
 

@@ -18,10 +18,9 @@ struct OSMChangeOwners {
             if let first = Self.firstPart(of: element) { wanted.insert(first) }
         }
         var held: [OSMElementKey: [Int]] = [:], boxes: [BoundingBox?] = []
-        // The tags are not needed, and every relation is read: which ones are kept is the extraction's business.
-        let idsOnly = OSMDecodingFilter(keepsKey: { _ in false }, keepsRelation: { _ in true })
+        // Every relation is read: which ones are kept is the extraction's business.
         for (n, file) in files.enumerated() {
-            let header = try OSMPBFReader(contentsOfFile: file).forEachPrimitiveBlock(filter: idsOnly) { block in
+            let header = try OSMPBFReader(contentsOfFile: file).forEachPrimitiveBlock(filter: .idsOnly) { block in
                 let keys = block.nodes.lazy.map { OSMElementKey(type: .node, id: $0.id) }
                     + block.ways.lazy.map { OSMElementKey(type: .way, id: $0.id) }
                     + block.relations.lazy.map { OSMElementKey(type: .relation, id: $0.id) }

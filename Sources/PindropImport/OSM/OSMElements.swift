@@ -113,6 +113,9 @@ public struct OSMDecodingFilter: Sendable {
     public init(keepsKey: @escaping @Sendable (String) -> Bool, keepsRelation: @escaping @Sendable (OSMTags) -> Bool) {
         self.keepsKey = keepsKey; self.keepsRelation = keepsRelation
     }
+
+    /// No tags kept, every relation kept: for reading what a file holds (ids, times), not what it says.
+    public static let idsOnly = OSMDecodingFilter(keepsKey: { _ in false }, keepsRelation: { _ in true })
 }
 
 /// The objects of one primitive block, as handed out while streaming a file.

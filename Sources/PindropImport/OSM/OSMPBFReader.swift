@@ -54,8 +54,7 @@ public struct OSMPBFReader: Sendable {
     /// time the extract stands at.
     public func newestTimestamp() throws(PindropError) -> Int64? {
         var newest: Int64?
-        let noTags = OSMDecodingFilter(keepsKey: { _ in false }, keepsRelation: { _ in true })
-        try forEachPrimitiveBlock(filter: noTags) { block in
+        try forEachPrimitiveBlock(filter: .idsOnly) { block in
             let times = block.nodes.lazy.compactMap(\.timestamp) + block.ways.lazy.compactMap(\.timestamp)
                 + block.relations.lazy.compactMap(\.timestamp)
             for time in times where time > newest ?? .min { newest = time }
