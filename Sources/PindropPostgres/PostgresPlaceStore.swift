@@ -23,6 +23,8 @@ public final class PostgresPlaceStore: IndexAnswering {
     struct Served: Sendable {
         var index: PlaceIndex
         var dataset: PostgresDataset
+        /// Whether its index was built from its street level alone, over the one served before.
+        var builtOverPrevious = false
     }
 
     private init(database: PostgresPool, cacheFolder: String, served: Served) {
@@ -61,35 +63,70 @@ public final class PostgresPlaceStore: IndexAnswering {
     /// The index answering now: the served import's.
     public var index: PlaceIndex { served.withLock { $0.index } }
 
-    /// Loads the served import unless it is `current`: its cached index, or one built from its rows now.
-    /// Nil when the database holds no places.
-    static func load(database: PostgresPool, cacheFolder: String, unless current: UUID?,
+    /// Loads the served import unless it is `current`'s: its cached index, or one built now. An import that kept
+    /// `current`'s GeoNames places (an import of streets, an update) is built from its street level alone over
+    /// `current`'s index; any other from all its rows. Nil when the database holds no places.
+    static func load(database: PostgresPool, cacheFolder: String, unless current: Served?,
                      progress: ImportProgress?) async throws -> Served? {
         let logger = database.logger
         guard let dataset = try await database.withConnection("reading which import is served", { connection in
             try await PostgresDataset.current(on: connection, logger: logger)
         }) else { return nil }
-        if dataset.id == current { return nil }
+        if dataset.id == current?.dataset.id { return nil }
         if let index = try? PlaceIndex.open(at: cachePath(dataset.id, in: cacheFolder)) { return Served(index: index, dataset: dataset) }
+        if let current, dataset.sharesGeoNames(with: current.dataset) {
+            do {
+                if let served = try await loadStreets(database: database, cacheFolder: cacheFolder, over: current, progress: progress) {
+                    return served
+                }
+            } catch {
+                // The index it was to be built over may have been removed by a server sharing the cache folder.
+                let reason = database.describe(error, doing: "reading the street level")
+                logger.warning("building the street level over the served index: \((reason as? PindropError)?.message ?? "\(reason)"); reading every place instead")
+            }
+        }
         // Read in one snapshot, so that an import committing meanwhile cannot mix two datasets.
         guard let rows = try await database.transaction("reading its places", bounded: false, { connection in
             try await StoredPlaces.read(on: connection, logger: logger)
         }) else {
             throw PindropError.indexUnavailable("the places in \(database.redactedURL) were removed while being read")
         }
-        // The import read may be a newer one than asked about, if it committed meanwhile: it names the file.
-        let path = cachePath(rows.dataset.id, in: cacheFolder)
-        // Built beside its final name under a name of this process's own, so that servers sharing a cache
-        // folder never write one file at once; rename(2) publishes it whole.
+        return try await cache(rows.dataset, in: cacheFolder) { path in
+            _ = try await IndexBuilder(path: path, fromShippedData: rows.dataset.origin == "shipped")
+                .importGeoNames(rows, streets: rows.features.isEmpty ? nil : rows, progress: progress)
+        }
+    }
+
+    /// The served import's street level read, and built over `current`'s index: nil when the import read (a newer
+    /// one, committed meanwhile) holds other GeoNames places than `current`.
+    private static func loadStreets(database: PostgresPool, cacheFolder: String, over current: Served,
+                                    progress: ImportProgress?) async throws -> Served? {
+        guard let streets = try await database.transaction("reading its street level", bounded: false, { connection in
+            try await StoredStreets.read(on: connection, logger: database.logger)
+        }), streets.dataset.sharesGeoNames(with: current.dataset) else { return nil }
+        var served = try await cache(streets.dataset, in: cacheFolder) { path in
+            _ = try await IndexBuilder(path: path, fromShippedData: streets.dataset.origin == "shipped")
+                .importStreets(streets, over: current.index.path, progress: progress)
+        }
+        served.builtOverPrevious = true
+        return served
+    }
+
+    /// Builds the cached index of `dataset` with `build` (given the path to write) and opens it. The import read may
+    /// be a newer one than asked about, if it committed meanwhile: its dataset names the file. Built beside its final
+    /// name under a name of this process's own, so that servers sharing a cache folder never write one file at once;
+    /// rename(2) publishes it whole.
+    private static func cache(_ dataset: PostgresDataset, in cacheFolder: String,
+                              build: (String) async throws -> Void) async throws -> Served {
+        let path = cachePath(dataset.id, in: cacheFolder)
         let building = path + ".\(ProcessInfo.processInfo.processIdentifier).building"
         try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-        _ = try await IndexBuilder(path: building, fromShippedData: rows.dataset.origin == "shipped")
-            .importGeoNames(rows, streets: rows.features.isEmpty ? nil : rows, progress: progress)
+        try await build(building)
         guard rename(building, path) == 0 else {
             throw PindropError.indexUnavailable("cannot move the built index to \(path): \(String(cString: strerror(errno)))")
         }
         removeOtherCaches(in: cacheFolder, keeping: path)
-        return Served(index: try PlaceIndex.open(at: path), dataset: rows.dataset)
+        return Served(index: try PlaceIndex.open(at: path), dataset: dataset)
     }
 
     /// Where the index built from an import is cached.
@@ -137,10 +174,11 @@ public final class PostgresPlaceStore: IndexAnswering {
     }
 
     private func reload(database: PostgresPool, cacheFolder: String) async throws {
-        let current = datasetID
+        let current = served.withLock { $0 }
         guard let loaded = try await Self.load(database: database, cacheFolder: cacheFolder, unless: current, progress: nil) else { return }
         served.withLock { $0 = loaded }
-        database.logger.info("now serving import \(loaded.dataset.id) (\(loaded.dataset.source))")
+        let kept = loaded.builtOverPrevious ? ", its street level built over the GeoNames places held" : ""
+        database.logger.info("now serving import \(loaded.dataset.id) (\(loaded.dataset.source)\(kept))")
     }
 
     /// Stops following imports.
@@ -167,18 +205,25 @@ struct PostgresDataset: Sendable, Equatable {
     var places: Int
     /// How far OpenStreetMap's changes were applied, when they were.
     var replication: ReplicationState?
+    /// The import that wrote its GeoNames places, kept by imports of streets and updates (nil before it was recorded).
+    var geonamesID: UUID?
 
     /// The served import, or nil when nothing was imported yet.
     static func current(on connection: PostgresConnection, logger: Logger) async throws -> PostgresDataset? {
         let rows = try await connection.query("""
-            SELECT id, source, osm_sources, origin, places, replication_sequence, replication_timestamp FROM pindrop.dataset
+            SELECT id, source, osm_sources, origin, places, replication_sequence, replication_timestamp, geonames_id FROM pindrop.dataset
             """, logger: logger)
-        for try await (id, source, osm, origin, places, sequence, timestamp) in rows.decode((UUID, String, String, String, Int, Int?, Date?).self) {
+        for try await (id, source, osm, origin, places, sequence, timestamp, geonamesID)
+            in rows.decode((UUID, String, String, String, Int, Int?, Date?, UUID?).self) {
             return PostgresDataset(id: id, source: source, osmSources: osm.split(separator: ",").map(String.init), origin: origin,
-                                   places: places, replication: timestamp.map { ReplicationState(sequence: sequence, timestamp: $0) })
+                                   places: places, replication: timestamp.map { ReplicationState(sequence: sequence, timestamp: $0) },
+                                   geonamesID: geonamesID)
         }
         return nil
     }
+
+    /// Whether `other` holds the same GeoNames places, written by the same import.
+    func sharesGeoNames(with other: PostgresDataset) -> Bool { geonamesID != nil && geonamesID == other.geonamesID }
 }
 
 /// One import's rows read back from the database, handed to the embedded writer as its sources: the same
@@ -209,12 +254,9 @@ struct StoredPlaces: GeoNamesSource, StreetDataSource {
     }
 
     /// The served import's rows, read in one snapshot; nil when nothing was imported. The first statement of a
-    /// transaction of its own (it sets the snapshot and lifts the statement timeout: the rows take a while).
+    /// transaction of its own (`PlaceRowReader.snapshot`).
     static func read(on connection: PostgresConnection, logger: Logger) async throws -> StoredPlaces? {
-        try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-        try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
-        guard let dataset = try await PostgresDataset.current(on: connection, logger: logger) else { return nil }
-        let rows = PlaceRowReader(connection: connection, logger: logger, schema: PostgresSchema.places)
+        guard let (rows, dataset) = try await PlaceRowReader.snapshot(on: connection, logger: logger) else { return nil }
         var countries: [GeoNamesCountry] = []
         for try await (code, iso3, name) in try await rows.query("SELECT code, iso3, name FROM \(rows.schema).country")
             .decode((String, String, String).self) {
@@ -231,11 +273,39 @@ struct StoredPlaces: GeoNamesSource, StreetDataSource {
     }
 }
 
+/// One import's street level read back from the database: what a server holding its GeoNames places rebuilds.
+struct StoredStreets: StreetDataSource {
+    let dataset: PostgresDataset
+    let features: OSMFeatures
+
+    var labels: [String] { dataset.osmSources }
+    var replication: ReplicationState? { dataset.replication }
+    func readFeatures() -> OSMFeatures { features }
+
+    /// The served import's street level, read in one snapshot; nil when nothing was imported. The first statement
+    /// of a transaction of its own (`PlaceRowReader.snapshot`).
+    static func read(on connection: PostgresConnection, logger: Logger) async throws -> StoredStreets? {
+        guard let (rows, dataset) = try await PlaceRowReader.snapshot(on: connection, logger: logger) else { return nil }
+        var features = OSMFeatures()
+        try await rows.readFeatures(into: &features)
+        return StoredStreets(dataset: dataset, features: features)
+    }
+}
+
 /// Reads the rows of the served import's tables, within the caller's snapshot.
 struct PlaceRowReader {
     let connection: PostgresConnection, logger: Logger
     /// The schema the served import's tables are in.
     let schema: String
+
+    /// A reader of the served import and its dataset in one snapshot; nil when nothing was imported. The first
+    /// statement of a transaction of its own: it sets the snapshot and lifts the statement timeout (the rows take a while).
+    static func snapshot(on connection: PostgresConnection, logger: Logger) async throws -> (PlaceRowReader, PostgresDataset)? {
+        try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+        try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+        guard let dataset = try await PostgresDataset.current(on: connection, logger: logger) else { return nil }
+        return (PlaceRowReader(connection: connection, logger: logger, schema: PostgresSchema.places), dataset)
+    }
 
     func query(_ sql: String) async throws -> PostgresRowSequence {
         try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)

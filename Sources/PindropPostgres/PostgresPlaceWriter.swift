@@ -25,36 +25,32 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
     /// Replaces every place with this GeoNames data, and the street level with `streets` when given.
     public func importGeoNames(_ source: any GeoNamesSource, streets: (any StreetDataSource)?,
                                progress: ImportProgress?) async throws -> ImportReport {
-        try await importing(label: source.label, streets: streets, progress: progress) { connection, staging in
+        try await importing(label: source.label, streets: streets, keepingGeoNames: false, progress: progress) { connection in
             try await copyCountries(source, on: connection)
-            return try await copyPlaces(source, on: connection, progress: progress)
+            let (summary, label) = try await copyPlaces(source, on: connection, progress: progress)
+            return (summary, label, UUID())
         }
     }
 
-    /// Replaces the street level, keeping the GeoNames places as they are.
+    /// Replaces the street level, keeping the GeoNames places as they are (their tables are not touched).
     public func importStreets(_ source: any StreetDataSource, progress: ImportProgress?) async throws -> ImportReport {
-        try await importing(label: nil, streets: source, progress: progress) { connection, staging in
+        try await importing(label: nil, streets: source, keepingGeoNames: true, progress: progress) { connection in
             guard let current = try await PostgresDataset.current(on: connection, logger: database.logger) else {
                 throw PindropError.indexUnavailable("the database at \(database.redactedURL) holds no places yet: "
                                                     + "import GeoNames into it first (pindrop import geonames FOLDER --store URL)")
             }
-            let places = PostgresSchema.places
-            try await connection.execute("INSERT INTO \(staging).country SELECT * FROM \(places).country", logger: database.logger)
-            try await connection.execute("INSERT INTO \(staging).admin1 SELECT * FROM \(places).admin1", logger: database.logger)
-            let columns = Self.geonamesColumns.joined(separator: ", ")
-            try await connection.execute("INSERT INTO \(staging).geonames_place (\(columns)) SELECT \(columns) FROM \(places).geonames_place",
-                                         logger: database.logger)
             var summary = ImportSummary()
             summary.rowsRead = current.places
             summary.rowsImported = current.places
-            return (summary, current.source)
+            return (summary, current.source, current.geonamesID ?? UUID())
         }
     }
 
-    /// The frame of both imports: lock, staging tables, `load` (which fills the GeoNames tables and returns what
-    /// it read and the GeoNames label), the street level, indexes, swap.
-    private func importing(label: String?, streets: (any StreetDataSource)?, progress: ImportProgress?,
-                           load: @escaping @Sendable (PostgresConnection, String) async throws -> (ImportSummary, String))
+    /// The frame of both imports: lock, staging tables (the street level's alone when `keepingGeoNames`), `load`
+    /// (which fills the GeoNames tables and returns what it read, the GeoNames label and the id of the import that
+    /// wrote them), the street level, indexes, swap.
+    private func importing(label: String?, streets: (any StreetDataSource)?, keepingGeoNames: Bool, progress: ImportProgress?,
+                           load: @escaping @Sendable (PostgresConnection) async throws -> (ImportSummary, String, UUID))
         async throws -> ImportReport {
         try await PostgresSchema.migrate(database)
         // Fails in seconds when the database is away, before the unbounded transaction below.
@@ -78,11 +74,13 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
             try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
             try await connection.query("SET LOCAL lock_timeout = '60s'", logger: logger)
             try await connection.execute("DROP SCHEMA IF EXISTS \(staging) CASCADE", logger: logger)
-            for statement in PostgresSchema.placeTables(in: staging) { try await connection.execute(statement, logger: logger) }
+            for statement in keepingGeoNames ? PostgresSchema.streetTables(in: staging) : PostgresSchema.placeTables(in: staging) {
+                try await connection.execute(statement, logger: logger)
+            }
             // COPY quotes the table name it is given whole, so the staging tables are reached by the search path.
             try await connection.query("SELECT set_config('search_path', \(staging) || ', ' || current_setting('search_path'), true)",
                                        logger: logger)
-            let (summary, geonamesLabel) = try await load(connection, staging)
+            let (summary, geonamesLabel, geonamesID) = try await load(connection)
             report.summary = summary
             if let streets {
                 progress?("reading", 0.9)
@@ -93,11 +91,13 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
                 report.streets = features.streets.count
             }
             progress?("writing", 0.95)
-            for statement in PostgresSchema.finishPlaceTables(in: staging) { try await connection.execute(statement, logger: logger) }
-            let places = try await Self.count("\(staging).geonames_place", on: connection, logger: logger)
+            for statement in keepingGeoNames ? OSMFeatureTables.indexes(in: staging) : PostgresSchema.finishPlaceTables(in: staging) {
+                try await connection.execute(statement, logger: logger)
+            }
+            let places = keepingGeoNames ? summary.rowsImported : try await Self.count("\(staging).geonames_place", on: connection, logger: logger)
             report.summary.rowsImported = places
-            try await swap(on: connection, source: label ?? geonamesLabel, osmSources: streets?.labels ?? [], places: places,
-                           replication: streets?.replication)
+            try await swap(on: connection, keepingGeoNames: keepingGeoNames, source: label ?? geonamesLabel, osmSources: streets?.labels ?? [],
+                           places: places, geonamesID: geonamesID, replication: streets?.replication)
             report.storeBytes = try await Self.size(of: PostgresSchema.places, on: connection, logger: logger)
             return report
         }
@@ -106,22 +106,33 @@ public struct PostgresPlaceWriter: PlaceStoreWriter {
         return report
     }
 
-    /// The staged places become the served ones, and the dataset row names the import; NOTIFY is delivered to
-    /// the servers when the transaction commits.
-    private func swap(on connection: PostgresConnection, source: String, osmSources: [String], places: Int,
-                      replication: ReplicationState?) async throws {
+    /// The staged places become the served ones (the staged street-level tables replace theirs, when
+    /// `keepingGeoNames`), and the dataset row names the import; NOTIFY is delivered to the servers when the
+    /// transaction commits.
+    private func swap(on connection: PostgresConnection, keepingGeoNames: Bool, source: String, osmSources: [String], places: Int,
+                      geonamesID: UUID, replication: ReplicationState?) async throws {
         let logger = database.logger
-        try await connection.execute("DROP SCHEMA IF EXISTS \(PostgresSchema.places) CASCADE", logger: logger)
-        try await connection.execute("ALTER SCHEMA \(PostgresSchema.staging) RENAME TO \(PostgresSchema.places)", logger: logger)
+        let (served, staging) = (PostgresSchema.places, PostgresSchema.staging)
+        if keepingGeoNames {
+            for table in OSMFeatureTables.copies.map(\.table) {
+                try await connection.execute("DROP TABLE IF EXISTS \(served).\(table)", logger: logger)
+                try await connection.execute("ALTER TABLE \(staging).\(table) SET SCHEMA \(served)", logger: logger)
+            }
+            try await connection.execute("DROP SCHEMA \(staging)", logger: logger)
+        } else {
+            try await connection.execute("DROP SCHEMA IF EXISTS \(served) CASCADE", logger: logger)
+            try await connection.execute("ALTER SCHEMA \(staging) RENAME TO \(served)", logger: logger)
+        }
         let origin = fromShippedData ? "shipped" : "import"
         let osm = osmSources.joined(separator: ",")
         let sequence = replication?.sequence, timestamp = replication?.timestamp
         try await connection.query("""
-            INSERT INTO pindrop.dataset (id, source, osm_sources, origin, places, replication_sequence, replication_timestamp)
-            VALUES (gen_random_uuid(), \(source), \(osm), \(origin), \(places), \(sequence), \(timestamp))
+            INSERT INTO pindrop.dataset (id, source, osm_sources, origin, places, replication_sequence, replication_timestamp, geonames_id)
+            VALUES (gen_random_uuid(), \(source), \(osm), \(origin), \(places), \(sequence), \(timestamp), \(geonamesID))
             ON CONFLICT (only_row) DO UPDATE SET id = excluded.id, source = excluded.source, osm_sources = excluded.osm_sources,
                 origin = excluded.origin, places = excluded.places, imported_at = now(),
-                replication_sequence = excluded.replication_sequence, replication_timestamp = excluded.replication_timestamp
+                replication_sequence = excluded.replication_sequence, replication_timestamp = excluded.replication_timestamp,
+                geonames_id = excluded.geonames_id
             """, logger: logger)
         try await connection.execute("NOTIFY \(PostgresSchema.datasetChannel)", logger: logger)
     }

@@ -67,6 +67,9 @@ enum PostgresSchema {
         }),
         // How far OpenStreetMap's changes were applied (`pindrop update`, `pindrop replication`), for the status.
         ("v3 replication", ["ALTER TABLE pindrop.dataset ADD COLUMN replication_sequence bigint, ADD COLUMN replication_timestamp timestamptz"]),
+        // Which import wrote the GeoNames places: an import of streets or an update keeps them, so a server holding
+        // them rebuilds only its street level.
+        ("v4 geonames import", ["ALTER TABLE pindrop.dataset ADD COLUMN geonames_id uuid"]),
     ]
 
     /// A saved or recent place's columns: the whole place, so it outlives the index it came from.
@@ -92,11 +95,7 @@ enum PostgresSchema {
     /// `ST_DWithin` and KNN `<->` from SQL), names have trigram indexes; `seq` keeps the order the
     /// import read, which the index built from them follows.
     static func placeTables(in schema: String) -> [String] {
-        let location = """
-            location geography(Point, 4326) GENERATED ALWAYS AS
-                (ST_SetSRID(ST_MakePoint(longitude, latitude), 4326)::geography) STORED
-            """
-        return [
+        [
             "CREATE SCHEMA \(schema)",
             "CREATE TABLE \(schema).country (code text PRIMARY KEY, iso3 text NOT NULL, name text NOT NULL)",
             "CREATE TABLE \(schema).admin1 (key text PRIMARY KEY, name text NOT NULL)",
@@ -120,6 +119,17 @@ enum PostgresSchema {
             """,
         ] + OSMFeatureTables.tables(in: schema, location: location)
     }
+
+    /// The street-level tables alone, created in `schema`: what an import that keeps the GeoNames places replaces.
+    static func streetTables(in schema: String) -> [String] {
+        ["CREATE SCHEMA \(schema)"] + OSMFeatureTables.tables(in: schema, location: location)
+    }
+
+    /// The place tables' point column, generated from their latitude and longitude.
+    private static let location = """
+        location geography(Point, 4326) GENERATED ALWAYS AS
+            (ST_SetSRID(ST_MakePoint(longitude, latitude), 4326)::geography) STORED
+        """
 
     /// What an import adds once the rows are in: a later duplicate GeoNames id replaces the earlier (as in the
     /// embedded import), then the keys and the spatial and name indexes, then fresh statistics.

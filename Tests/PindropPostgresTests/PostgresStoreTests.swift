@@ -109,6 +109,43 @@ struct PostgresStoreTests {
         #expect(try await store.search(try SearchRequest(text: "Alphaby 7")).allSatisfy { !$0.place.name.hasPrefix("Alphaby") })
     }
 
+    @Test("a serving store follows an import of streets over the GeoNames places it holds, answering as a store that read every row")
+    func followsStreetImports() async throws {
+        let database = try await TestDatabase.create("pindrop_streets")
+        defer { database.close() }
+        _ = try await PostgresPlaceWriter(database: database).importGeoNames(MemoryGeoNames(rows: MemoryGeoNames.towns(50, prefix: "Testby")),
+                                                                            streets: nil, progress: nil)
+        let store = try await PostgresPlaceStore.open(database: database, cacheFolder: TestDatabase.cacheFolder("streets"))
+        defer { store.close() }
+        let helsinki = OSMExtracts(files: [ConformanceData.helsinkiExtract])
+        for round in 0..<2 {
+            let before = store.datasetID
+            if round == 1 {
+                // Its index removed from under it (as a server sharing the cache folder may): it reads every row instead.
+                for file in PlaceIndex.files(at: store.index.path) { try FileManager.default.removeItem(atPath: file) }
+            }
+            _ = try await PostgresPlaceWriter(database: database).importStreets(helsinki, progress: nil)
+            let deadline = ContinuousClock.now + .seconds(120)
+            while store.datasetID == before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(store.datasetID != before)
+            let fresh = try await PostgresPlaceStore.open(database: database, cacheFolder: TestDatabase.cacheFolder("streets-\(round)"))
+            defer { fresh.close() }
+            #expect(fresh.datasetID == store.datasetID)
+            let spot = Coordinate(latitude: 60.1699, longitude: 24.9384)
+            func answers(_ s: PostgresPlaceStore) async throws -> [[String]] {
+                let asked = [try await s.search(try SearchRequest(text: "Mannerheimintie 5")), try await s.search(try SearchRequest(text: "Testby 7")),
+                             try await s.suggest(try SuggestRequest(text: "Aleksant")), try await s.reverse(ReverseRequest(coordinate: spot)),
+                             try await s.nearby(try NearbyRequest(coordinate: spot, radiusMeters: 500, category: "cafe"))]
+                return asked.map { $0.map { "\($0.place.id) \($0.place.displayName)" } }
+            }
+            let served = try await answers(store)
+            #expect(served[0].first?.contains("Mannerheimintie 5") == true)
+            #expect(served[1].first?.contains("Testby 7") == true)
+            #expect(served[4].count > 3)
+            #expect(served == (try await answers(fresh)))
+        }
+    }
+
     @Test("a failed import leaves the previous places serving, and nothing of it behind")
     func failedImportKeepsPlaces() async throws {
         let database = try await TestDatabase.create("pindrop_failed")

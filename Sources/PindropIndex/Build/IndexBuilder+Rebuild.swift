@@ -8,20 +8,29 @@ extension IndexBuilder {
     /// anew and only the structures are rewritten: to a new structures file, checked, which one meta update then
     /// names (a failure before it leaves the index as it was). The index then holds the user's data: `origin`
     /// is an import's unless told otherwise.
-    static func rebuild(_ path: String, streets source: any StreetDataSource, origin: String = IndexDatabase.importOrigin,
-                        progress: ImportProgress? = nil) throws -> ImportReport {
+    ///
+    /// With `base`, the index at `path` is a new one: the index at `base` with its street level replaced (its
+    /// database copied beside `path`, then renamed there once checked), and the index at `base` is left as it was.
+    static func rebuild(_ path: String, over base: String? = nil, streets source: any StreetDataSource,
+                        origin: String = IndexDatabase.importOrigin, progress: ImportProgress? = nil) throws -> ImportReport {
         let started = Date()
         ImportMemory.mapLargeBlocks()
         var report = ImportReport()
         let buildID = UUID(), structures = IndexFiles.structuresName(forIndexAt: path, buildID: buildID)
         let structuresPath = IndexFiles.structuresPath(forIndexAt: path, named: structures)
+        // The database whose meta will name the new structures: the index's own, or a copy of the base's.
+        let target = base == nil ? path : path + ".building"
         do {
             try writing(path) {
-                let rows = try writeStructures(of: path, streets: source, writing: StructureTarget(path: structuresPath, buildID: buildID),
-                                               report: &report, progress: progress)
+                if let base {
+                    try? FileManager.default.removeItem(atPath: target)
+                    try FileManager.default.copyItem(atPath: base, toPath: target)
+                }
+                let rows = try writeStructures(of: base ?? path, streets: source,
+                                               writing: StructureTarget(path: structuresPath, buildID: buildID), report: &report, progress: progress)
                 // What the build held is freed: the read-back's pages do not come on top of it.
                 ImportMemory.returnFreed()
-                let database = try IndexDatabase(updatingAt: path)
+                let database = try IndexDatabase(updatingAt: target)
                 do throws(PindropError) {
                     _ = try IndexReader.decode(database, structures: structures, buildID: buildID.uuidString, verify: true)
                 } catch {
@@ -30,8 +39,12 @@ extension IndexBuilder {
                 try database.replaceMeta(["places": String(rows), "osm_sources": source.labels.joined(separator: ","), "origin": origin,
                                           IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures]
                                          .merging(IndexDatabase.replicationMeta(source.replication)) { $1 })
+                if base != nil, rename(target, path) != 0 {
+                    throw PindropError.indexUnavailable("cannot move the new index into place at \(path): \(String(cString: strerror(errno)))")
+                }
             }
         } catch {
+            if base != nil { try? FileManager.default.removeItem(atPath: target) }
             unlink(structuresPath)
             throw error
         }

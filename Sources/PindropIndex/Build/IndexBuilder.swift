@@ -30,6 +30,12 @@ public struct IndexBuilder: PlaceStoreWriter {
         try Self.rebuild(path, streets: source, origin: origin, progress: progress)
     }
 
+    /// Builds the index at `path` as the index at `base` with its street level replaced by `source`, reusing the
+    /// base's stored GeoNames part; the index at `base` is left as it was.
+    public func importStreets(_ source: any StreetDataSource, over base: String, progress: ImportProgress?) async throws -> ImportReport {
+        try Self.rebuild(path, over: base, streets: source, origin: origin, progress: progress)
+    }
+
     /// The `origin` the index records.
     var origin: String { fromShippedData ? IndexDatabase.shippedOrigin : IndexDatabase.importOrigin }
 
