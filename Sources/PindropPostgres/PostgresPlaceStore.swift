@@ -85,10 +85,7 @@ public final class PostgresPlaceStore: IndexAnswering {
                 logger.warning("building the street level over the served index: \((reason as? PindropError)?.message ?? "\(reason)"); reading every place instead")
             }
         }
-        // Read in one snapshot, so that an import committing meanwhile cannot mix two datasets.
-        guard let rows = try await database.transaction("reading its places", bounded: false, { connection in
-            try await StoredPlaces.read(on: connection, logger: logger)
-        }) else {
+        guard let rows = try await readServed(database, doing: "reading its places", StoredPlaces.read, dataset: \.dataset) else {
             throw PindropError.indexUnavailable("the places in \(database.redactedURL) were removed while being read")
         }
         return try await cache(rows.dataset, in: cacheFolder) { path in
@@ -101,15 +98,33 @@ public final class PostgresPlaceStore: IndexAnswering {
     /// one, committed meanwhile) holds other GeoNames places than `current`.
     private static func loadStreets(database: PostgresPool, cacheFolder: String, over current: Served,
                                     progress: ImportProgress?) async throws -> Served? {
-        guard let streets = try await database.transaction("reading its street level", bounded: false, { connection in
-            try await StoredStreets.read(on: connection, logger: database.logger)
-        }), streets.dataset.sharesGeoNames(with: current.dataset) else { return nil }
+        guard let streets = try await readServed(database, doing: "reading its street level", StoredStreets.read, dataset: \.dataset),
+              streets.dataset.sharesGeoNames(with: current.dataset) else { return nil }
         var served = try await cache(streets.dataset, in: cacheFolder) { path in
             _ = try await IndexBuilder(path: path, fromShippedData: streets.dataset.origin == "shipped")
                 .importStreets(streets, over: current.index.path, progress: progress)
         }
         served.builtOverPrevious = true
         return served
+    }
+
+    /// What `read` reads of the served import in one snapshot (a transaction of its own), read again when another
+    /// import committed meanwhile; nil when nothing was imported. A snapshot does not hold on to tables: one that an
+    /// import replaced after the snapshot was taken reads as empty (PostgreSQL's catalog is not versioned by it), so
+    /// a read is kept only when the import it read is still the one served once it is done.
+    static func readServed<T: Sendable>(_ database: PostgresPool, doing: String,
+                                        _ read: @escaping @Sendable (PostgresConnection, Logger) async throws -> T?,
+                                        dataset: (T) -> PostgresDataset) async throws -> T? {
+        let logger = database.logger
+        for _ in 0..<10 {
+            guard let result = try await database.transaction(doing, bounded: false, { connection in try await read(connection, logger) })
+            else { return nil }
+            let served = try await database.withConnection("reading which import is served") { connection in
+                try await PostgresDataset.current(on: connection, logger: logger)
+            }
+            if served?.id == dataset(result).id { return result }
+        }
+        throw PindropError.storeUnavailable("imports into \(database.redactedURL) kept replacing the places while they were read; try again")
     }
 
     /// Builds the cached index of `dataset` with `build` (given the path to write) and opens it. The import read may

@@ -4,6 +4,7 @@ import PindropImport
 import PindropIndex
 import PindropTesting
 import PostgresNIO
+import Synchronization
 import Testing
 @testable import PindropPostgres
 
@@ -144,6 +145,38 @@ struct PostgresStoreTests {
             #expect(served[4].count > 3)
             #expect(served == (try await answers(fresh)))
         }
+    }
+
+    @Test("a read of the places is done again when an import replaced them meanwhile: no server builds an index of empty tables")
+    func readAgainAfterAnImport() async throws {
+        let database = try await TestDatabase.create("pindrop_reread")
+        defer { database.close() }
+        let helsinki = OSMExtracts(files: [ConformanceData.helsinkiExtract])
+        _ = try await PostgresPlaceWriter(database: database).importGeoNames(MemoryGeoNames(rows: MemoryGeoNames.towns(20)), streets: helsinki,
+                                                                            progress: nil)
+        let first = try #require(try await datasetID(in: database))
+        let reads = Mutex(0)
+        // A server's read of the street level, with an import committing after its snapshot was taken, before it
+        // reads the tables (the first time only).
+        let read: @Sendable (PostgresConnection, Logger) async throws -> StoredStreets? = { connection, logger in
+            guard let (rows, dataset) = try await PlaceRowReader.snapshot(on: connection, logger: logger) else { return nil }
+            if reads.withLock({ $0 += 1; return $0 }) == 1 {
+                _ = try await PostgresPlaceWriter(database: database).importStreets(helsinki, progress: nil)
+            }
+            var features = OSMFeatures()
+            try await rows.readFeatures(into: &features)
+            return StoredStreets(dataset: dataset, features: features)
+        }
+        // Read once, the replaced tables are empty in the older snapshot.
+        let once = try #require(try await database.transaction("reading", bounded: false) { try await read($0, database.logger) })
+        #expect(once.dataset.id == first)
+        #expect(once.features.venues.isEmpty)
+        // Read as servers read: again, until the import read is the one served.
+        reads.withLock { $0 = 0 }
+        let kept = try #require(try await PostgresPlaceStore.readServed(database, doing: "reading", read, dataset: \.dataset))
+        #expect(reads.withLock { $0 } == 2)
+        #expect(kept.dataset.id == (try await datasetID(in: database)))
+        #expect(kept.features.venues == (try helsinki.readFeatures().venues))
     }
 
     @Test("a failed import leaves the previous places serving, and nothing of it behind")
