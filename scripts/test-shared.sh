@@ -7,6 +7,7 @@
 # - test_geocoder_compat.py: geopy's Nominatim and Photon geocoders, unchanged, against `pindrop serve`;
 # - test_updates.py: OpenStreetMap change files and a replication feed applied to a store, served and faulted;
 # - test_update_extracts.py: a change file on the default index, built from two extracts;
+# - test_update_folds.py: changes folded into the extract, against `osmium apply-changes` and a fresh import;
 # - test_us_postcodes.py: United States ZIP+4 codes on an extract written with pyosmium, as five-digit postcode places.
 # Needs the test cluster of scripts/postgres-cluster.sh (PINDROP_TEST_DATABASE_URL, PINDROP_PG_CLUSTER), which
 # scripts/test.sh starts; starts one itself otherwise. The install test installs the PINDROP_BUILD_CONFIG build

@@ -86,6 +86,8 @@ struct ReplicationFollower: Sendable {
         return "applied \(applied.created) created, \(applied.modified) modified, \(applied.deleted) deleted objects"
             + (applied.alreadyApplied > 0 ? " (\(applied.alreadyApplied) already applied)" : "")
             + "; data at \(sequence)\(WireEncoding.isoDate(report.state.timestamp)) in \(String(format: "%.2f", report.seconds)) s"
+            + (report.folded.map { "; the \($0.objects) changed objects recorded were folded into the extract in"
+                + " \(String(format: "%.2f", $0.seconds)) s" } ?? "")
     }
 
     /// The feed's newest state (`sequence` nil) or that of a sequence.

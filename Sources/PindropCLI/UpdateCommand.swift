@@ -13,11 +13,13 @@ struct UpdateCommand: AsyncParsableCommand {
             The changes are laid over the extracts the store was imported from (`pindrop import osm`), which must still be \
             where they were (of several, each object over the one it belongs to); the store then answers as a fresh import of the changed data would, and a running server \
             follows within seconds. Files are applied in the order given; one that is damaged, truncated or older than \
-            what was applied already changes nothing. Applying a file again changes nothing.
+            what was applied already changes nothing. Applying a file again changes nothing. The changes applied are             recorded beside the store and, once they outgrow the extract (at most 32 MiB), folded into a copy of it             that the store's updates use from then on.
             """)
 
     @Argument(help: "osmChange files, oldest first.")
     var files: [String]
+    @Flag(help: "Fold every change recorded into the extract after applying these, whatever their size.")
+    var fold = false
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
@@ -28,7 +30,7 @@ struct UpdateCommand: AsyncParsableCommand {
             _ = try location.updateFolder.extracts()
             let lock = try ImportLock.forImport(into: location)
             defer { withExtendedLifetime(lock) {} }
-            let report = try await OSMUpdater(folder: location.updateFolder, writer: location.writer)
+            let report = try await OSMUpdater(folder: location.updateFolder, writer: location.writer, foldAbove: fold ? 0 : nil)
                 .apply(files, progress: Terminal.progressBar())
             print(ReplicationFollower.describe(report) + "; \(location)")
         }

@@ -1,54 +1,11 @@
-/// Writes protocol buffer messages and OpenStreetMap PBF files by hand: small test files, broken ones and hostile
-/// ones (a way of too many references, a block of too many elements), made by the tests rather than committed.
-public struct OSMTestMessage {
-    /// The message's bytes so far.
-    public var bytes: [UInt8] = []
+import PindropCore
 
-    /// An empty message.
-    public init() {}
-
-    /// A varint's bytes.
-    public static func varint(_ value: UInt64) -> [UInt8] {
-        var value = value, out: [UInt8] = []
-        while value >= 0x80 { out.append(UInt8(value & 0x7F) | 0x80); value >>= 7 }
-        out.append(UInt8(value))
-        return out
-    }
-
-    /// The zigzag coding of a signed value (`sint64`).
-    public static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
-
-    /// Appends a varint field.
-    public mutating func varint(_ field: Int, _ value: UInt64) {
-        bytes += Self.varint(UInt64(field << 3)) + Self.varint(value)
-    }
-
-    /// Appends a `sint64` field.
-    public mutating func signed(_ field: Int, _ value: Int64) { varint(field, Self.zigzag(value)) }
-
-    /// Appends a length-delimited field.
-    public mutating func data(_ field: Int, _ data: [UInt8]) {
-        bytes += Self.varint(UInt64(field << 3 | 2)) + Self.varint(UInt64(data.count)) + data
-    }
-
-    /// Appends a string field.
-    public mutating func string(_ field: Int, _ text: String) { data(field, Array(text.utf8)) }
-
-    /// Appends a nested message.
-    public mutating func message(_ field: Int, _ message: OSMTestMessage) { data(field, message.bytes) }
-
-    /// Appends a packed repeated varint field.
-    public mutating func packed(_ field: Int, _ values: [UInt64]) { data(field, values.flatMap { Self.varint($0) }) }
-
-    /// Appends a packed repeated `sint64` field.
-    public mutating func packedSigned(_ field: Int, _ values: [Int64]) { packed(field, values.map(Self.zigzag)) }
-}
-
-/// PBF files: file blocks, blobs and header blocks.
+/// PBF files written by hand (`ProtobufMessage`): small test files, broken ones and hostile ones (a way of too
+/// many references, a block of too many elements), made by the tests rather than committed.
 public enum OSMTestPBF {
     /// One file block: 4-byte big-endian BlobHeader length, BlobHeader, Blob.
     public static func fileBlock(type: String, blob: [UInt8], declaredSize: Int? = nil) -> [UInt8] {
-        var header = OSMTestMessage()
+        var header = ProtobufMessage()
         header.string(1, type)
         header.varint(3, UInt64(declaredSize ?? blob.count))
         let length = UInt32(header.bytes.count)
@@ -58,14 +15,14 @@ public enum OSMTestPBF {
 
     /// A blob holding `content` as it is.
     public static func rawBlob(_ content: [UInt8]) -> [UInt8] {
-        var blob = OSMTestMessage()
+        var blob = ProtobufMessage()
         blob.data(1, content)
         return blob.bytes
     }
 
     /// A blob holding `content` as a stored zlib stream, declaring `declaredRawSize` (default: the true size).
     public static func zlibBlob(_ content: [UInt8], declaredRawSize: Int? = nil) -> [UInt8] {
-        var blob = OSMTestMessage()
+        var blob = ProtobufMessage()
         blob.varint(2, UInt64(declaredRawSize ?? content.count))
         blob.data(3, storedZlib(content))
         return blob.bytes
@@ -73,7 +30,7 @@ public enum OSMTestPBF {
 
     /// A header block requiring `required`.
     public static func headerBlock(required: [String] = ["OsmSchema-V0.6", "DenseNodes"]) -> [UInt8] {
-        var header = OSMTestMessage()
+        var header = ProtobufMessage()
         for feature in required { header.string(4, feature) }
         header.string(16, "pindrop-tests")
         return fileBlock(type: "OSMHeader", blob: rawBlob(header.bytes))
@@ -99,66 +56,66 @@ public enum OSMTestPBF {
     }
 
     /// A PrimitiveBlock of one group, with `strings` as its string table (index 0 is the empty string).
-    public static func block(_ group: OSMTestMessage, strings: [String] = []) -> OSMTestMessage {
-        var table = OSMTestMessage()
+    public static func block(_ group: ProtobufMessage, strings: [String] = []) -> ProtobufMessage {
+        var table = ProtobufMessage()
         for string in [""] + strings { table.string(1, string) }
-        var block = OSMTestMessage()
+        var block = ProtobufMessage()
         block.message(1, table)
         block.message(2, group)
         return block
     }
 
     /// A whole file: the header block, then `blocks` as raw data blocks.
-    public static func file(_ blocks: [OSMTestMessage]) -> [UInt8] {
+    public static func file(_ blocks: [ProtobufMessage]) -> [UInt8] {
         headerBlock() + blocks.flatMap { fileBlock(type: "OSMData", blob: rawBlob($0.bytes)) }
     }
 
     /// A group of one way `id` through `nodeIDs`, tagged with string indices (`keys[i]` = `values[i]`).
-    public static func wayGroup(id: Int64, nodeIDs: [Int64], keys: [UInt64] = [], values: [UInt64] = []) -> OSMTestMessage {
-        var way = OSMTestMessage()
+    public static func wayGroup(id: Int64, nodeIDs: [Int64], keys: [UInt64] = [], values: [UInt64] = []) -> ProtobufMessage {
+        var way = ProtobufMessage()
         way.varint(1, UInt64(id))
         if !keys.isEmpty { way.packed(2, keys); way.packed(3, values) }
-        way.packedSigned(8, zip(nodeIDs, [0] + nodeIDs).map { $0 - $1 })
-        var group = OSMTestMessage()
+        way.packedDeltas(8, nodeIDs)
+        var group = ProtobufMessage()
         group.message(3, way)
         return group
     }
 
     /// A group of dense nodes with these ids, all at `latitude`, `longitude` (in 100-nanodegree units), untagged.
-    public static func denseGroup(ids: [Int64], latitude: Int64 = 0, longitude: Int64 = 0) -> OSMTestMessage {
-        var dense = OSMTestMessage()
-        dense.packedSigned(1, zip(ids, [0] + ids).map { $0 - $1 })
+    public static func denseGroup(ids: [Int64], latitude: Int64 = 0, longitude: Int64 = 0) -> ProtobufMessage {
+        var dense = ProtobufMessage()
+        dense.packedDeltas(1, ids)
         dense.packedSigned(8, [latitude] + Array(repeating: 0, count: max(ids.count - 1, 0)))
         dense.packedSigned(9, [longitude] + Array(repeating: 0, count: max(ids.count - 1, 0)))
-        var group = OSMTestMessage()
+        var group = ProtobufMessage()
         group.message(2, dense)
         return group
     }
 
     /// A group of one plain node tagged with string indices (`keys[i]` = `values[i]`), at `latitude`,
     /// `longitude` (in 100-nanodegree units).
-    public static func nodeGroup(id: Int64, latitude: Int64, longitude: Int64, keys: [UInt64], values: [UInt64]) -> OSMTestMessage {
-        var node = OSMTestMessage()
+    public static func nodeGroup(id: Int64, latitude: Int64, longitude: Int64, keys: [UInt64], values: [UInt64]) -> ProtobufMessage {
+        var node = ProtobufMessage()
         node.signed(1, id)
         node.packed(2, keys)
         node.packed(3, values)
         node.signed(8, latitude)
         node.signed(9, longitude)
-        var group = OSMTestMessage()
+        var group = ProtobufMessage()
         group.message(1, node)
         return group
     }
 
     /// A group of one relation `id` with `members` way members (ids 1, 2, 3, …, role "outer"), tagged with string
     /// indices; `outer` is the string index of "outer".
-    public static func relationGroup(id: Int64, members: Int, outer: UInt64, keys: [UInt64] = [], values: [UInt64] = []) -> OSMTestMessage {
-        var relation = OSMTestMessage()
+    public static func relationGroup(id: Int64, members: Int, outer: UInt64, keys: [UInt64] = [], values: [UInt64] = []) -> ProtobufMessage {
+        var relation = ProtobufMessage()
         relation.varint(1, UInt64(id))
         if !keys.isEmpty { relation.packed(2, keys); relation.packed(3, values) }
         relation.packed(8, Array(repeating: outer, count: members))
         relation.packedSigned(9, Array(repeating: 1, count: members))
         relation.packed(10, Array(repeating: 1, count: members))
-        var group = OSMTestMessage()
+        var group = ProtobufMessage()
         group.message(4, relation)
         return group
     }

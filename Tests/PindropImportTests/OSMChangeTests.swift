@@ -121,22 +121,14 @@ struct OSMChangeTests {
     @Test("changes laid over the Helsinki extract give the places of the changed data, read in memory")
     func overlay() throws {
         let data = try OSMTestData.helsinki()
-        let named = data.nodes.filter { $0.tags["name"] != nil && $0.tags["amenity"] != nil }
-        let deleted = named[0], renamed = named[1]
-        var moved = renamed
-        moved.tags["name"] = "Uusi Nimi"
-        moved.coordinate = Coordinate(latitude: renamed.coordinate.latitude + 0.001, longitude: renamed.coordinate.longitude)
-        let created = OSMNode(id: 90_000_000_001, coordinate: Coordinate(latitude: 60.17, longitude: 24.94),
-                              tags: ["amenity": "cafe", "name": "Pindrop Kahvila"])
+        let (change, editedNodes) = try OSMTestData.helsinkiEdits()
         var journal = OSMChangeJournal()
-        try journal.apply(OSMChange(edits: [
-            .init(action: .delete, key: .init(type: .node, id: deleted.id), version: 99, element: nil),
-            .init(action: .modify, key: .init(type: .node, id: renamed.id), version: 99, element: .node(moved)),
-            .init(action: .create, key: .init(type: .node, id: created.id), version: 1, element: .node(created)),
-        ]))
+        try journal.apply(change)
         let overlaid = try OSMFeatureExtractor().extract(from: OSMPBFReader(contentsOfFile: OSMTestData.helsinkiPath), changes: journal)
         var edited = data
-        edited.nodes = data.nodes.compactMap { $0.id == deleted.id ? nil : $0.id == renamed.id ? moved : $0 } + [created]
+        edited.nodes = editedNodes
+        let deleted = try #require(change.edits.first { $0.action == .delete }).key.id
+        let renamed = try #require(change.edits.first { $0.action == .modify }).key.id
         let expected = OSMFeatureExtractor().extract(from: edited)
         func places(_ features: OSMFeatures) -> [String] {
             features.venues.map { "\($0.id) \($0.name) \($0.category) \($0.coordinate.latitude) \($0.coordinate.longitude)" }
@@ -145,7 +137,7 @@ struct OSMChangeTests {
         #expect(overlaid.addressPoints.map(\.id) == expected.addressPoints.map(\.id))
         let names = Set(overlaid.venues.map(\.name))
         #expect(names.contains("Pindrop Kahvila") && names.contains("Uusi Nimi"))
-        #expect(!overlaid.venues.contains { $0.id == "osm:node/\(deleted.id)" || $0.id == "osm:node/\(renamed.id)" && $0.name != "Uusi Nimi" })
+        #expect(!overlaid.venues.contains { $0.id == "osm:node/\(deleted)" || $0.id == "osm:node/\(renamed)" && $0.name != "Uusi Nimi" })
     }
 
     @Test("changes laid over an index of two extracts: each object over the extract it belongs to, once")

@@ -86,8 +86,8 @@ struct OSMHostileFileTests {
         let error = Self.importError(OSMTestPBF.file([dense]))
         #expect(error?.message == "OSM PBF: block 2 holds 64001 elements or more, over the limit of 64000 a block (writers put 8000 in one)")
         // Ways are skipped by the import's first reading: counted all the same.
-        var ways = OSMTestMessage()
-        for id in 1...64_001 { var way = OSMTestMessage(); way.varint(1, UInt64(id)); ways.message(3, way) }
+        var ways = ProtobufMessage()
+        for id in 1...64_001 { var way = ProtobufMessage(); way.varint(1, UInt64(id)); ways.message(3, way) }
         let wayError = Self.importError(OSMTestPBF.file([OSMTestPBF.block(ways)]))
         #expect(wayError?.message.contains("block 2 holds 64001 elements or more") == true)
 
@@ -97,7 +97,7 @@ struct OSMHostileFileTests {
 
     @Test("a block header over the format's 64 KiB is refused before it is read")
     func bigBlockHeader() {
-        var header = OSMTestMessage()
+        var header = ProtobufMessage()
         header.string(1, "OSMHeader")
         header.data(2, [UInt8](repeating: 0, count: 64 * 1024))  // indexdata, which a reader skips
         header.varint(3, 0)
@@ -111,7 +111,7 @@ struct OSMHostileFileTests {
     func headerOnly() throws {
         let error = Self.importError(OSMTestPBF.headerBlock())
         #expect(error?.message == "OSM PBF: the file holds no OpenStreetMap data (no node, way or relation)")
-        let emptyBlocks = Self.importError(OSMTestPBF.file([OSMTestPBF.block(OSMTestMessage()), OSMTestPBF.block(OSMTestMessage())]))
+        let emptyBlocks = Self.importError(OSMTestPBF.file([OSMTestPBF.block(ProtobufMessage()), OSMTestPBF.block(ProtobufMessage())]))
         #expect(emptyBlocks?.message == "OSM PBF: the file holds no OpenStreetMap data (no node, way or relation)")
     }
 

@@ -52,7 +52,7 @@ struct OSMPBFBrokenInputTests {
         let blobError = #expect(throws: PindropError.self) { try OSMPBFReader(bytes: hugeBlob).readAll() }
         #expect(blobError?.message.contains("over the format's limit of 33554432") == true)
 
-        var lyingBlob = OSMTestMessage()
+        var lyingBlob = ProtobufMessage()
         lyingBlob.varint(2, 1 << 40)
         lyingBlob.data(3, [0x78, 0x01])
         let rawSizeError = #expect(throws: PindropError.self) {
@@ -78,7 +78,7 @@ struct OSMPBFBrokenInputTests {
 
     @Test("other compressions are refused by name")
     func otherCompression() {
-        var blob = OSMTestMessage()
+        var blob = ProtobufMessage()
         blob.varint(2, 10)
         blob.data(7, [1, 2, 3])  // zstd_data
         let file = OSMTestPBF.headerBlock() + OSMTestPBF.fileBlock(type: "OSMData", blob: blob.bytes)
@@ -109,10 +109,10 @@ struct OSMPBFBrokenInputTests {
 
     @Test("a string index outside the string table is an error, not a crash")
     func badStringIndex() {
-        var table = OSMTestMessage(); table.string(1, ""); table.string(1, "name")
-        var way = OSMTestMessage(); way.varint(1, 1); way.packed(2, [1]); way.packed(3, [99])
-        var group = OSMTestMessage(); group.message(3, way)
-        var block = OSMTestMessage(); block.message(1, table); block.message(2, group)
+        var table = ProtobufMessage(); table.string(1, ""); table.string(1, "name")
+        var way = ProtobufMessage(); way.varint(1, 1); way.packed(2, [1]); way.packed(3, [99])
+        var group = ProtobufMessage(); group.message(3, way)
+        var block = ProtobufMessage(); block.message(1, table); block.message(2, group)
         let file = OSMTestPBF.headerBlock() + OSMTestPBF.fileBlock(type: "OSMData", blob: OSMTestPBF.rawBlob(block.bytes))
         let error = #expect(throws: PindropError.self) { try OSMPBFReader(bytes: file).readAll() }
         #expect(error?.message.contains("string index 99 outside") == true)
@@ -120,12 +120,12 @@ struct OSMPBFBrokenInputTests {
 
     @Test("dense nodes with mismatched columns are an error")
     func mismatchedDenseNodes() {
-        var dense = OSMTestMessage()
+        var dense = ProtobufMessage()
         dense.packedSigned(1, [1, 1, 1])
         dense.packedSigned(8, [0, 0])
         dense.packedSigned(9, [0, 0, 0])
-        var group = OSMTestMessage(); group.message(2, dense)
-        var block = OSMTestMessage(); block.message(2, group)
+        var group = ProtobufMessage(); group.message(2, dense)
+        var block = ProtobufMessage(); block.message(2, group)
         let file = OSMTestPBF.headerBlock() + OSMTestPBF.fileBlock(type: "OSMData", blob: OSMTestPBF.rawBlob(block.bytes))
         let error = #expect(throws: PindropError.self) { try OSMPBFReader(bytes: file).readAll() }
         #expect(error?.message.contains("3 ids but 2 latitudes") == true)
@@ -133,12 +133,12 @@ struct OSMPBFBrokenInputTests {
 
     @Test("a packed field cut inside its last value is an error, not a short list")
     func truncatedPackedField() {
-        var dense = OSMTestMessage()
-        dense.data(1, OSMTestMessage.varint(2) + OSMTestMessage.varint(2) + [0x81])  // ids 1, 2 and the start of a third
+        var dense = ProtobufMessage()
+        dense.data(1, ProtobufMessage.varint(2) + ProtobufMessage.varint(2) + [0x81])  // ids 1, 2 and the start of a third
         dense.packedSigned(8, [0, 0])
         dense.packedSigned(9, [0, 0])
-        var group = OSMTestMessage(); group.message(2, dense)
-        var block = OSMTestMessage(); block.message(2, group)
+        var group = ProtobufMessage(); group.message(2, dense)
+        var block = ProtobufMessage(); block.message(2, group)
         let file = OSMTestPBF.headerBlock() + OSMTestPBF.fileBlock(type: "OSMData", blob: OSMTestPBF.rawBlob(block.bytes))
         let error = #expect(throws: PindropError.self) { try OSMPBFReader(bytes: file).readAll() }
         #expect(error?.message.contains("truncated varint") == true)

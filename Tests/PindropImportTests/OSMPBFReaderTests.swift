@@ -168,38 +168,38 @@ struct OSMPBFReaderTests {
     static func handMadeBlock() -> [UInt8] {
         let strings = ["", "name", "Testikahvila", "amenity", "cafe", "highway", "residential", "Testikatu",
                        "addr:housenumber", "7", "addr:street", "building", "yes", "outer", "type", "multipolygon"]
-        var table = OSMTestMessage()
+        var table = ProtobufMessage()
         for s in strings { table.string(1, s) }
 
-        var node = OSMTestMessage()  // plain Node 1: name=Testikahvila, amenity=cafe at 60.17, 24.94
+        var node = ProtobufMessage()  // plain Node 1: name=Testikahvila, amenity=cafe at 60.17, 24.94
         node.signed(1, 1)
         node.packed(2, [1, 3])
         node.packed(3, [2, 4])
-        var info = OSMTestMessage()
+        var info = ProtobufMessage()
         info.varint(2, 1_500_000)  // × date_granularity 2000 ms → 3,000,000 s
         node.message(4, info)
         node.signed(8, 170_000)
         node.signed(9, 940_000)
 
-        var dense = OSMTestMessage()  // nodes 2, 3, 4 (4 has addr Testikatu 7) forming a small triangle
+        var dense = ProtobufMessage()  // nodes 2, 3, 4 (4 has addr Testikatu 7) forming a small triangle
         dense.packedSigned(1, [2, 1, 1])
         dense.packedSigned(8, [170_010, 0, 10])
         dense.packedSigned(9, [940_000, 20, -10])
         dense.packed(10, [0, 0, 8, 9, 10, 7, 0])
 
-        var building = OSMTestMessage()  // way 10: closed triangle 2-3-4-2, building with an address
+        var building = ProtobufMessage()  // way 10: closed triangle 2-3-4-2, building with an address
         building.varint(1, 10)
         building.packed(2, [11, 8, 10])
         building.packed(3, [12, 9, 7])
         building.packedSigned(8, [2, 1, 1, -2])
 
-        var street = OSMTestMessage()  // way 11: Testikatu from node 1 to node 3
+        var street = ProtobufMessage()  // way 11: Testikatu from node 1 to node 3
         street.varint(1, 11)
         street.packed(2, [5, 1])
         street.packed(3, [6, 7])
         street.packedSigned(8, [1, 2])
 
-        var relation = OSMTestMessage()  // relation 20: multipolygon with outer way 10 and node 1
+        var relation = ProtobufMessage()  // relation 20: multipolygon with outer way 10 and node 1
         relation.varint(1, 20)
         relation.packed(2, [14])
         relation.packed(3, [15])
@@ -207,12 +207,12 @@ struct OSMPBFReaderTests {
         relation.packedSigned(9, [10, -9])
         relation.packed(10, [1, 0])
 
-        var group1 = OSMTestMessage(); group1.message(1, node)
-        var group2 = OSMTestMessage(); group2.message(2, dense)
-        var group3 = OSMTestMessage(); group3.message(3, building); group3.message(3, street)
-        var group4 = OSMTestMessage(); group4.message(4, relation)
+        var group1 = ProtobufMessage(); group1.message(1, node)
+        var group2 = ProtobufMessage(); group2.message(2, dense)
+        var group3 = ProtobufMessage(); group3.message(3, building); group3.message(3, street)
+        var group4 = ProtobufMessage(); group4.message(4, relation)
 
-        var block = OSMTestMessage()
+        var block = ProtobufMessage()
         block.message(1, table)
         for group in [group1, group2, group3, group4] { block.message(2, group) }
         block.varint(17, 1000)  // granularity: 1 µ° per unit

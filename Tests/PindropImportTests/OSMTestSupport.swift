@@ -24,6 +24,25 @@ enum OSMTestData {
 
     /// The features of the Helsinki extract.
     static func helsinkiFeatures() throws -> OSMFeatures { try extracted.get() }
+
+    /// Edits of the Helsinki extract: a named venue deleted, another moved and renamed ("Uusi Nimi"), a café created
+    /// ("Pindrop Kahvila"); and the extract's nodes with them made.
+    static func helsinkiEdits() throws -> (change: OSMChange, edited: [OSMNode]) {
+        let data = try helsinki()
+        let named = data.nodes.filter { $0.tags["name"] != nil && $0.tags["amenity"] != nil }
+        let deleted = named[0], renamed = named[1]
+        var moved = renamed
+        moved.tags["name"] = "Uusi Nimi"
+        moved.coordinate = Coordinate(latitude: renamed.coordinate.latitude + 0.001, longitude: renamed.coordinate.longitude)
+        let created = OSMNode(id: 90_000_000_001, coordinate: Coordinate(latitude: 60.17, longitude: 24.94),
+                              tags: ["amenity": "cafe", "name": "Pindrop Kahvila"], timestamp: 1_609_948_602)
+        let change = OSMChange(edits: [
+            .init(action: .delete, key: .init(type: .node, id: deleted.id), version: 99, element: nil),
+            .init(action: .modify, key: .init(type: .node, id: renamed.id), version: 99, element: .node(moved)),
+            .init(action: .create, key: .init(type: .node, id: created.id), version: 1, element: .node(created)),
+        ])
+        return (change, data.nodes.compactMap { $0.id == deleted.id ? nil : $0.id == renamed.id ? moved : $0 } + [created])
+    }
 }
 
 /// The Liechtenstein extract's features, read once for all OSM tests.
@@ -149,7 +168,7 @@ struct OSMRunMessage {
 
     /// This message as length-delimited field `field` of an enclosing one.
     func field(_ field: Int) -> OSMRunMessage {
-        OSMRunMessage(OSMTestMessage.varint(UInt64(field << 3 | 2)) + OSMTestMessage.varint(UInt64(count))) + self
+        OSMRunMessage(ProtobufMessage.varint(UInt64(field << 3 | 2)) + ProtobufMessage.varint(UInt64(count))) + self
     }
 
     /// A zlib blob of this content, deflated by the system zlib at its best compression, a megabyte at a time.
@@ -183,7 +202,7 @@ struct OSMRunMessage {
             }
         }
         pump([], Z_FINISH)
-        var blob = OSMTestMessage()
+        var blob = ProtobufMessage()
         blob.varint(2, UInt64(count))
         blob.data(3, compressed)
         return blob.bytes

@@ -10,6 +10,7 @@ scripts/make-osm-changes.py (pyosmium, `osmium derive-changes`), which also says
 import http.server
 import json
 import os
+import pathlib
 import re
 import shutil
 import signal
@@ -137,20 +138,26 @@ def test_update_answers_as_a_fresh_import_of_the_changed_data(material, home, ba
         pindrop(fresh, "import", "osm", f"{folder}/stage3.osm.pbf")
         out = pindrop(home, "update", *changes(folder, 1, 2, 3))
         assert "5 created, 4 modified, 3 deleted" in out, out
-        updated, imported = Server(home), Server(fresh)
-        try:
-            differences = []
-            for path in questions(edits):
-                a, b = updated.get(path), imported.get(path)
-                if a != b:
-                    differences.append((path, a[0], b[0], a[1][:200], b[1][:200]))
-            assert differences == [], f"{len(differences)} answers differ, first: {differences[:3]}"
-            check_edits(updated, edits)
-        finally:
-            updated.stop()
-            imported.stop()
+        assert_answers_as_a_fresh_import(home, fresh, edits)
     finally:
         shutil.rmtree(fresh, ignore_errors=True)
+
+
+def assert_answers_as_a_fresh_import(home, fresh, edits):
+    """The updated store answers every question as the fresh import of the changed data does, and shows the edits."""
+    updated, imported = Server(home), Server(fresh)
+    try:
+        differing = differences(updated, imported, edits)
+        assert differing == [], f"{len(differing)} answers differ, first: {differing[:3]}"
+        check_edits(updated, edits)
+    finally:
+        updated.stop()
+        imported.stop()
+
+
+def differences(a, b, edits):
+    """The questions two servers answer differently: the path, both statuses and the start of both bodies."""
+    return [(path, x[0], y[0], x[1][:200], y[1][:200]) for path in questions(edits) for x, y in [(a.get(path), b.get(path))] if x != y]
 
 
 def check_edits(server, edits):
@@ -298,13 +305,10 @@ def test_bad_files_change_nothing_and_a_retry_resumes(material, home):
     folder, edits = material
     before = answers(home, edits)
     truncated, damaged, older = f"{home}/truncated.osc.gz", f"{home}/damaged.osc", f"{home}/older.osc"
-    with open(changes(folder, 1)[0], "rb") as f:
-        whole = f.read()
-    with open(truncated, "wb") as f:
-        f.write(whole[: len(whole) // 2])
+    whole = pathlib.Path(changes(folder, 1)[0]).read_bytes()
+    pathlib.Path(truncated).write_bytes(whole[: len(whole) // 2])
     plain = subprocess.run(["gzip", "-dc", changes(folder, 1)[0]], capture_output=True, check=True).stdout.decode()
-    with open(damaged, "w") as f:
-        f.write(plain.replace("</node>", "</nodex>", 1))
+    pathlib.Path(damaged).write_text(plain.replace("</node>", "</nodex>", 1))
     for bad, says in ((truncated, "truncated"), (damaged, "line"), (f"{home}/missing.osc", "missing.osc")):
         result = run(home, "update", bad)
         assert result.returncode != 0 and says in result.stderr, result.stderr
@@ -319,8 +323,7 @@ def test_bad_files_change_nothing_and_a_retry_resumes(material, home):
     # The moved restaurant at the version before its move: older than what was applied, so refused.
     moved = edits["moved"]["id"]
     version = int(plain.split(f'<node id="{moved}" version="')[1].split('"')[0])
-    with open(older, "w") as f:
-        f.write(plain.replace(f'<node id="{moved}" version="{version}"', f'<node id="{moved}" version="{version - 1}"', 1))
+    pathlib.Path(older).write_text(plain.replace(f'<node id="{moved}" version="{version}"', f'<node id="{moved}" version="{version - 1}"', 1))
     result = run(home, "update", older)
     assert result.returncode != 0 and "out of order" in result.stderr, result.stderr
     assert answers(home, edits) == after
@@ -383,9 +386,8 @@ def test_an_update_on_the_shared_store_reaches_every_server(material):
             fresh = Server(tempfile.mkdtemp(dir=serving), "--store", url)
             try:
                 assert "built over" not in fresh.output()
-                differences = [(path, a[0], b[0], a[1][:200], b[1][:200]) for path in questions(edits)
-                               for a, b in [(server.get(path), fresh.get(path))] if a != b]
-                assert differences == [], f"{len(differences)} answers differ, first: {differences[:3]}"
+                differing = differences(server, fresh, edits)
+                assert differing == [], f"{len(differing)} answers differ, first: {differing[:3]}"
             finally:
                 fresh.stop()
         finally:

@@ -12,12 +12,25 @@ public struct OSMChangeJournal: Sendable {
     }
 
     private(set) var entries: [OSMElementKey: Entry] = [:]
+    /// The versions of the objects already folded into the extract (`OSMUpdateFolder.fold`): later changes are checked
+    /// against them as against `entries`.
+    private(set) var foldedVersions: [OSMElementKey: Int] = [:]
 
     /// No changes.
     public init() {}
 
-    /// How many objects it holds, deleted ones included.
+    /// How many objects it holds, deleted ones included (not those folded into the extract).
     public var count: Int { entries.count }
+
+    mutating func setFoldedVersion(_ version: Int, for key: OSMElementKey) { foldedVersions[key] = version }
+
+    /// The journal once its objects are in the extract: none left to lay over it, their versions kept.
+    public func folded() -> OSMChangeJournal {
+        var folded = OSMChangeJournal()
+        folded.foldedVersions = foldedVersions
+        for (key, entry) in entries { folded.foldedVersions[key] = entry.version }
+        return folded
+    }
 
     /// What applying a change did.
     public struct Applied: Sendable, Equatable {
@@ -35,14 +48,14 @@ public struct OSMChangeJournal: Sendable {
     public mutating func apply(_ change: OSMChange) throws(PindropError) -> Applied {
         var next = entries, applied = Applied()
         for edit in change.edits {
-            if let known = next[edit.key] {
-                if known.version == edit.version {
+            if let known = next[edit.key]?.version ?? foldedVersions[edit.key] {
+                if known == edit.version {
                     applied.alreadyApplied += 1
                     continue
                 }
-                guard known.version < edit.version else {
+                guard known < edit.version else {
                     throw .invalidInput("the change file brings \(edit.key) at version \(edit.version), older than version"
-                                        + " \(known.version) already applied: the files are out of order")
+                                        + " \(known) already applied: the files are out of order")
                 }
             }
             next[edit.key] = Entry(version: edit.version, element: edit.element)

@@ -116,6 +116,8 @@ public struct OSMDecodingFilter: Sendable {
 
     /// No tags kept, every relation kept: for reading what a file holds (ids, times), not what it says.
     public static let idsOnly = OSMDecodingFilter(keepsKey: { _ in false }, keepsRelation: { _ in true })
+    /// Every tag and relation kept: what reading with no filter keeps.
+    public static let everything = OSMDecodingFilter(keepsKey: { _ in true }, keepsRelation: { _ in true })
 }
 
 /// The objects of one primitive block, as handed out while streaming a file.

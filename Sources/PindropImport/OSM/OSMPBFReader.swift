@@ -50,6 +50,26 @@ public struct OSMPBFReader: Sendable {
         return data
     }
 
+    /// The file's header block, checked, read alone: what comes before its data.
+    public func header() throws(PindropError) -> OSMHeader {
+        var scratch = OSMReadBuffer()
+        var offset = 0, number = 0
+        while offset < source.count {
+            number += 1
+            let block = try fileBlock(at: offset, number: number, &scratch)
+            if block.type == "OSMHeader" {
+                let header = try withBlobContent(block, number: number, &scratch) { content throws(PindropError) in
+                    try Self.decodeHeader(content)
+                }
+                try Self.checkFeatures(header)
+                return header
+            }
+            guard block.type != "OSMData" else { break }
+            offset = block.next
+        }
+        throw .unreadableData("OSM PBF: the file has no OSMHeader block")
+    }
+
     /// The newest edit of any object in the file (seconds since 1970), or nil when the file carries no timestamps: the
     /// time the extract stands at.
     public func newestTimestamp() throws(PindropError) -> Int64? {

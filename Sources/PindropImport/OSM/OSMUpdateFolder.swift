@@ -2,7 +2,8 @@ import Foundation
 import PindropCore
 
 /// What updates keep beside a store: the extract it was imported from (`extract.txt`, its path), every change applied
-/// since (`changes.osc`, the journal as an osmChange document), how far a replication feed was applied (`state.txt`,
+/// since (`changes.osc`, the journal as an osmChange document; `versions.pbf`, the versions of those folded into the
+/// extract, which is then a file of the folder: `fold`), how far a replication feed was applied (`state.txt`,
 /// as the feed writes it) and the feed followed (`feed.txt`). Each file is replaced whole by rename(2).
 public struct OSMUpdateFolder: Sendable {
     /// The folder.
@@ -11,14 +12,15 @@ public struct OSMUpdateFolder: Sendable {
     /// The folder at `path` (made when first written).
     public init(path: String) { self.path = path }
 
-    private func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     /// Starts over after an import of `extracts`: they are the data updates apply to, with no change yet.
     public func start(extracts: [String]) throws {
         let absolute = extracts.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for name in ["changes.osc", "state.txt", "feed.txt"] { try? FileManager.default.removeItem(atPath: file(name)) }
+        for name in ["changes.osc", "versions.pbf", "state.txt", "feed.txt"] { try? FileManager.default.removeItem(atPath: file(name)) }
         try write(Array((absolute.joined(separator: "\n") + "\n").utf8), to: "extract.txt")
+        removeFoldedExtracts(except: absolute)
     }
 
     /// Forgets everything: the store no longer holds an extract updates apply to.
@@ -43,6 +45,9 @@ public struct OSMUpdateFolder: Sendable {
     /// Every change applied since the import.
     public func journal() throws -> OSMChangeJournal {
         var journal = OSMChangeJournal()
+        if let versions = FileManager.default.contents(atPath: file("versions.pbf")) {
+            journal = try OSMChangeJournal(foldedVersions: Array(versions))
+        }
         guard FileManager.default.fileExists(atPath: file("changes.osc")) else { return journal }
         try journal.apply(OSMChangeReader.read(path: file("changes.osc")))
         return journal
@@ -67,12 +72,16 @@ public struct OSMUpdateFolder: Sendable {
 
     /// Records the changes applied and the state they brought the data to: the journal first, so that a crash between
     /// the two leaves a state behind the journal, and applying the same sequence again changes nothing.
-    public func commit(journal: OSMChangeJournal, state: ReplicationState) throws {
-        try write(journal.document(), to: "changes.osc")
+    /// Returns the size of the changes recorded.
+    @discardableResult
+    public func commit(journal: OSMChangeJournal, state: ReplicationState) throws -> Int {
+        let document = journal.document()
+        try write(document, to: "changes.osc")
         try write(Array(OSMReplicationFeed.stateText(state).utf8), to: "state.txt")
+        return document.count
     }
 
-    private func write(_ bytes: [UInt8], to name: String) throws {
+    func write(_ bytes: [UInt8], to name: String) throws {
         let target = file(name), temporary = target + ".new"
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: temporary))

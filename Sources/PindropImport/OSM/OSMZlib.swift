@@ -31,3 +31,19 @@ enum OSMZlib {
         }
     }
 }
+
+extension OSMZlib {
+    /// Compresses `content` as a zlib stream (libdeflate's level 6, zlib's default), as a blob's `zlib_data`.
+    static func deflate(_ content: [UInt8]) throws(PindropError) -> [UInt8] {
+        guard let compressor = libdeflate_alloc_compressor(6) else {
+            throw .internalFailure("OSM PBF: no memory for a compressor")
+        }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, content.count)
+        return content.withUnsafeBytes { input in
+            [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+                count = libdeflate_zlib_compress(compressor, input.baseAddress, input.count, buffer.baseAddress, bound)
+            }
+        }
+    }
+}
