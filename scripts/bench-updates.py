@@ -4,9 +4,10 @@ its baseline measured in the same run: a fresh import of the extract.
 
     scripts/bench-updates.py [--store-too]
 
-For each change (the three sequences of scripts/make-osm-changes.py; 1,000, 10,000 and 100,000 nodes moved), it
-prints the wall time of `pindrop update`, the objects applied per second, the peak memory of the process, the journal
-on disk, and a running server's memory before and after the update (the server follows the new build). With
+For each change (the three sequences of scripts/make-osm-changes.py; 1,000, 10,000 and 100,000 nodes moved, then
+1,000 again once the journal has been folded into the extract), it prints the wall time of `pindrop update` (and of
+the fold, when there was one), the objects applied per second, the peak memory of the process, the journal on disk,
+and a running server's memory before and after the update (the server follows the new build). With
 --store-too the same on a PostgreSQL store (a cluster of scripts/postgres-cluster.sh). Uses PINDROP_BIN, else the
 release build (built when missing). Needs pyosmium and osmium-tool.
 """
@@ -24,7 +25,8 @@ import osmium
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXTRACT = f"{ROOT}/data/osm/liechtenstein.osm.pbf"
-BULK = (1_000, 10_000, 100_000)
+# The last, after the journal of the others outgrew the extract and was folded into it.
+BULK = (1_000, 10_000, 100_000, 1_000)
 
 
 def bulk_change(count, step, path):
@@ -54,14 +56,14 @@ def bulk_change(count, step, path):
 
 
 def timed(home, *arguments):
-    """(seconds, peak RSS in MB) of a pindrop command that must succeed."""
+    """(seconds, peak RSS in MB, stdout) of a pindrop command that must succeed."""
     started = time.perf_counter()
     result = subprocess.run(["/usr/bin/time", "-f", "%M", BIN, *arguments], env=dict(os.environ, PINDROP_HOME=home),
                             capture_output=True, text=True)
     seconds = time.perf_counter() - started
     if result.returncode != 0:
         sys.exit(f"pindrop {' '.join(arguments)} failed: {result.stderr}")
-    return seconds, int(result.stderr.strip().splitlines()[-1]) / 1024
+    return seconds, int(result.stderr.strip().splitlines()[-1]) / 1024, result.stdout
 
 
 def server_rss(pid):
@@ -98,7 +100,7 @@ def run(store, work, material, probes):
         timed(home, "import", "geonames", f"{ROOT}/data/geonames", *store)
     else:
         timed(home, "search", "Vaduz")   # builds the default index from the shipped data
-    seconds, peak = timed(home, "import", "osm", EXTRACT, *store)
+    seconds, peak, _ = timed(home, "import", "osm", EXTRACT, *store)
     label = "shared store (PostgreSQL)" if store else "embedded index"
     print(f"\n{label}:")
     print(f"  fresh import of the extract (baseline)  {seconds:6.2f} s  peak {peak:4.0f} MB")
@@ -110,11 +112,12 @@ def run(store, work, material, probes):
         print(f"  server memory before updates            {rss_before:6.0f} MB")
         changes = [("3 sequences, 12 objects", [f"{material}/replication/000/000/{n:03d}.osc.gz" for n in (1, 2, 3)], 12,
                     "/v1/search?q=Pindrop+Testhaus")]
-        changes += [(f"{count:,} nodes moved", [f"{work}/bulk-{count}.osc.gz"], count, f"/v1/places/osm:node%2F{probes[count]}")
-                    for count in BULK]
+        changes += [(f"{count:,} nodes moved" + (" again" if step == len(BULK) else ""), [f"{work}/bulk-{step}.osc.gz"], count,
+                     f"/v1/places/osm:node%2F{probes[step]}") for step, count in enumerate(BULK, start=1)]
         for name, files, objects, path in changes:
             before = answer(port, path)
-            seconds, peak = timed(home, "update", *files, *store)
+            seconds, peak, out = timed(home, "update", *files, *store)
+            fold = re.search(r"the (\d+) changed objects recorded were folded into the extract in ([\d.]+) s", out)
             waited = time.perf_counter()
             while answer(port, path) == before and time.perf_counter() - waited < 120:
                 time.sleep(0.1)
@@ -122,6 +125,8 @@ def run(store, work, material, probes):
             print(f"  update, {name:25s} {seconds:6.2f} s  {objects / seconds:7.0f} objects/s  peak {peak:4.0f} MB"
                   f"  journal {journal / 1024:6.0f} KB  served {time.perf_counter() - waited:4.1f} s later"
                   f"  server {server_rss(server.pid):4.0f} MB")
+            if fold:
+                print(f"    of which folding the {int(fold[1]):,} changed objects recorded into the extract {float(fold[2]):5.2f} s")
     finally:
         server.terminate()
         server.wait(timeout=60)
@@ -131,7 +136,7 @@ def main():
     work = tempfile.mkdtemp(prefix="pindrop-bench-updates-")
     try:
         subprocess.run([sys.executable, f"{ROOT}/scripts/make-osm-changes.py", EXTRACT, f"{work}/material"], check=True)
-        probes = {count: bulk_change(count, step, f"{work}/bulk-{count}.osc.gz") for step, count in enumerate(BULK, start=1)}
+        probes = {step: bulk_change(count, step, f"{work}/bulk-{step}.osc.gz") for step, count in enumerate(BULK, start=1)}
         print(f"updates, {time.strftime('%Y-%m-%d')}, {BIN}")
         run([], work, f"{work}/material", probes)
         if "--store-too" in sys.argv:
