@@ -28,6 +28,27 @@ struct OSMFoldTests {
         #expect(!FileManager.default.fileExists(atPath: path + ".new"))
     }
 
+    @Test("blocks are cut by size as well as by count, and the file still reads back whole")
+    func blocksCutBySize() throws {
+        let data = try OSMTestData.helsinki()
+        func written(blockBytes: Int) throws -> (OSMData, blocks: Int) {
+            let path = TestScratch.folder("pbf-blocks") + "/helsinki.osm.pbf"
+            let writer = try OSMPBFWriter(path: path, header: data.header, blockBytes: blockBytes)
+            try writer.write(nodes: data.nodes)
+            try writer.write(ways: data.ways)
+            try writer.write(relations: data.relations)
+            try writer.finish()
+            var blocks = 0
+            try OSMPBFReader(contentsOfFile: path).forEachPrimitiveBlock(filter: .idsOnly) { _ in blocks += 1 }
+            return (try OSMPBFReader(contentsOfFile: path).readAll(), blocks)
+        }
+        let whole = try written(blockBytes: 8 << 20), small = try written(blockBytes: 64 << 10)
+        // By count alone: 8,000 objects a block.
+        let byCount = [data.nodes.count, data.ways.count, data.relations.count].reduce(0) { $0 + ($1 + 7_999) / 8_000 }
+        #expect(whole.blocks == byCount && small.blocks > 2 * byCount)
+        #expect(small.0.nodes == data.nodes && small.0.ways == data.ways && small.0.relations == data.relations)
+    }
+
     @Test("folding writes the extract as the changes make it, and later changes are still checked against their versions")
     func foldKeepsDataAndVersions() throws {
         let data = try OSMTestData.helsinki()

@@ -4,18 +4,22 @@ import PindropCore
 /// Writes an OpenStreetMap PBF file (the format `OSMPBFReader` reads, and osmium, Nominatim and every other tool):
 /// a header block, then blocks of at most `blockSize` objects of one kind, zlib-compressed. It keeps what Pindrop
 /// reads of a file: ids, coordinates, tags, way nodes, relation members and each object's timestamp (not versions,
-/// changesets or users), with texts as the reader gives them (without control characters). Written to `path.new` and renamed to `path` by `finish()`, so a reader never sees half a file.
+/// changesets or users), with texts as the reader gives them (without control characters). Written to `path.new`
+/// and renamed to `path` by `finish()`, so a reader never sees half a file.
 struct OSMPBFWriter {
     /// Objects a block: what osmium writes.
     static let blockSize = 8_000
 
     private let path: String
     private let handle: FileHandle
+    /// About the most a block holds before it is compressed: a block of long ways or relations is cut sooner, so that
+    /// none nears the 32 MiB `OSMPBFReader` takes (and the format's 16 MiB recommendation).
+    private let blockBytes: Int
 
     /// Starts the file at `path` with `header` (its box and features) and, when given, the replication state the data
     /// stands at (the header's osmosis fields, which osmium and pyosmium read).
-    init(path: String, header: OSMHeader, replication: ReplicationState? = nil) throws(PindropError) {
-        self.path = path
+    init(path: String, header: OSMHeader, replication: ReplicationState? = nil, blockBytes: Int = 8 << 20) throws(PindropError) {
+        self.path = path; self.blockBytes = blockBytes
         let temporary = path + ".new"
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
               let handle = FileHandle(forWritingAtPath: temporary) else {
@@ -44,8 +48,8 @@ struct OSMPBFWriter {
 
     /// Appends nodes, as dense nodes.
     func write(nodes: [OSMNode]) throws(PindropError) {
-        for start in stride(from: 0, to: nodes.count, by: Self.blockSize) {
-            let part = nodes[start..<min(start + Self.blockSize, nodes.count)]
+        for part in blocks(of: nodes, bytes: { 24 + Self.textBytes($0.tags) }) {
+            let part = nodes[part]
             var strings = StringTable(), dense = ProtobufMessage()
             dense.packedDeltas(1, part.map(\.id))
             if part.contains(where: { $0.timestamp != nil }) {
@@ -58,15 +62,17 @@ struct OSMPBFWriter {
             if part.contains(where: { !$0.tags.isEmpty }) {
                 dense.packed(10, part.flatMap { node in node.tags.flatMap { [strings[$0.key], strings[$0.value]] } + [0] })
             }
-            try writeGroup(2, dense, strings)
+            var group = ProtobufMessage()
+            group.message(2, dense)
+            try writeBlock(group, strings)
         }
     }
 
     /// Appends ways.
     func write(ways: [OSMWay]) throws(PindropError) {
-        for start in stride(from: 0, to: ways.count, by: Self.blockSize) {
+        for part in blocks(of: ways, bytes: { 16 + Self.textBytes($0.tags) + 10 * $0.nodeIDs.count }) {
             var strings = StringTable(), group = ProtobufMessage()
-            for way in ways[start..<min(start + Self.blockSize, ways.count)] {
+            for way in ways[part] {
                 var message = Self.object(id: way.id, tags: way.tags, timestamp: way.timestamp, &strings)
                 message.packedDeltas(8, way.nodeIDs)
                 group.message(3, message)
@@ -77,9 +83,12 @@ struct OSMPBFWriter {
 
     /// Appends relations.
     func write(relations: [OSMRelation]) throws(PindropError) {
-        for start in stride(from: 0, to: relations.count, by: Self.blockSize) {
+        let bytes = { (relation: OSMRelation) in
+            16 + Self.textBytes(relation.tags) + relation.members.reduce(0) { $0 + 16 + $1.role.utf8.count }
+        }
+        for part in blocks(of: relations, bytes: bytes) {
             var strings = StringTable(), group = ProtobufMessage()
-            for relation in relations[start..<min(start + Self.blockSize, relations.count)] {
+            for relation in relations[part] {
                 var message = Self.object(id: relation.id, tags: relation.tags, timestamp: relation.timestamp, &strings)
                 message.packed(8, relation.members.map { strings[$0.role] })
                 message.packedDeltas(9, relation.members.map(\.id))
@@ -88,6 +97,27 @@ struct OSMPBFWriter {
             }
             try writeBlock(group, strings)
         }
+    }
+
+    /// `objects` cut into blocks of at most `blockSize` objects and about `blockBytes` bytes (`bytes` tells an
+    /// object's most; one object alone may pass it).
+    private func blocks<Object>(of objects: [Object], bytes: (Object) -> Int) -> [Range<Int>] {
+        var blocks: [Range<Int>] = [], start = 0, size = 0
+        for (i, object) in objects.enumerated() {
+            let cost = bytes(object)
+            if i > start, i - start == Self.blockSize || size + cost > blockBytes {
+                blocks.append(start..<i)
+                start = i; size = 0
+            }
+            size += cost
+        }
+        if start < objects.count { blocks.append(start..<objects.count) }
+        return blocks
+    }
+
+    /// The most tags take in a block: their texts and two indices each.
+    private static func textBytes(_ tags: OSMTags) -> Int {
+        tags.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 10 }
     }
 
     /// Ends the file and puts it at its path.
@@ -128,12 +158,6 @@ struct OSMPBFWriter {
     /// Degrees in the file's units: 100 nanodegrees, the block's default granularity.
     private static func units(_ degrees: Double) -> Int64 { Int64((degrees * 1e7).rounded()) }
 
-    private func writeGroup(_ field: Int, _ content: ProtobufMessage, _ strings: StringTable) throws(PindropError) {
-        var group = ProtobufMessage()
-        group.message(field, content)
-        try writeBlock(group, strings)
-    }
-
     /// A PrimitiveBlock of one group, with its string table.
     private func writeBlock(_ group: ProtobufMessage, _ strings: StringTable) throws(PindropError) {
         var table = ProtobufMessage()
@@ -165,7 +189,7 @@ struct OSMPBFWriter {
     /// A block's strings, each once; index 0 is the empty string the format reserves.
     private struct StringTable {
         private(set) var strings = [""]
-        private var indices: [String: UInt64] = [:]
+        private var indices: [String: UInt64] = ["": 0]
 
         subscript(string: String) -> UInt64 {
             mutating get {
