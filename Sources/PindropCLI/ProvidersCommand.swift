@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PindropCore
+import PindropImport
 import PindropProviders
 
 /// `pindrop providers`: every provider, whether it is configured (and why not), what it answers, and who
@@ -47,10 +48,11 @@ struct ProvidersCommand: AsyncParsableCommand {
     }
 }
 
-/// `pindrop status`: what the store holds, where, and the credits its data needs.
+/// `pindrop status`: what the store holds, where, the credits its data needs, and what its updates rely on.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show what the store holds: its kind, place count, location and data credits.")
+        commandName: "status",
+        abstract: "Show what the store holds: its kind, place count, location, data credits and the extract updates apply to.")
 
     @Flag(help: "Print one JSON object, as GET /v1/status answers.")
     var json = false
@@ -58,12 +60,28 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let status = try await PlaceService(store: try await store.location.open()).status()
+            let location = try store.location
+            let status = try await PlaceService(store: try await location.open()).status()
             if json { return Terminal.write(WireEncoding.statusDocument(status)) }
             print("store: \(status.name)\nplaces: \(status.placeCount)\nlocation: \(status.location)")
             if let updated = status.dataUpdated { print("data: \(WireEncoding.isoDate(updated))") }
             if let sequence = status.replicationSequence { print("replication sequence: \(sequence)") }
             for credit in status.attribution { print("credit: \(credit)") }
+            Self.printUpdates(location.updateFolder)
+        }
+    }
+
+    /// The extract updates lay their changes over (the operator must keep it, until a fold makes one of the folder's
+    /// own) and how much is recorded against the fold's bound; nothing when the store holds no extract to update.
+    private static func printUpdates(_ folder: OSMUpdateFolder) {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
+        do {
+            let extracts = try folder.extracts()
+            print("osm extract: \(extracts.joined(separator: ", "))")
+            print("changes recorded: \(folder.recordedBytes / 1024) KB (folded into the extract past"
+                  + " \(OSMUpdater.foldBound(extracts) / 1024) KB)")
+        } catch {
+            print("osm extract: \((error as? PindropError)?.message ?? "\(error)")")
         }
     }
 }

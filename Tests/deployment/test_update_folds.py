@@ -44,9 +44,13 @@ def objects(path):
 
 def test_a_folded_extract_holds_what_osmium_applies(material, home):
     folder, _ = material
+    assert f"osm extract: {EXTRACT}\n" in pindrop(home, "status")
     out = pindrop(home, "update", "--fold", *changes(folder, 1, 2, 3))
     assert "were folded into the extract" in out, out
     [folded] = glob.glob(f"{home}/*.updates/extract-*.osm.pbf")
+    # The operator is told which file updates now rely on, and that nothing is left recorded.
+    status = pindrop(home, "status")
+    assert f"osm extract: {folded}\n" in status and "changes recorded: 0 KB" in status, status
     expected = f"{home}/osmium-applied.osm.pbf"
     subprocess.run(["osmium", "apply-changes", "-o", expected, EXTRACT, *changes(folder, 1, 2, 3)], check=True, timeout=300)
     ours, theirs = objects(folded), objects(expected)

@@ -53,6 +53,11 @@ public struct OSMUpdateFolder: Sendable {
         return journal
     }
 
+    /// The size of the changes recorded (`changes.osc`), 0 when there are none.
+    public var recordedBytes: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file("changes.osc")))?[.size] as? Int) ?? 0
+    }
+
     /// How far updates have brought the data, if any were applied.
     public func state() throws -> ReplicationState? {
         guard let text = try? String(contentsOfFile: file("state.txt"), encoding: .utf8) else { return nil }

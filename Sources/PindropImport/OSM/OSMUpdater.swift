@@ -80,9 +80,10 @@ public struct OSMUpdater: Sendable {
         return Report(applied: applied, state: state, rebuild: rebuild, folded: folded, seconds: Date().timeIntervalSince(started))
     }
 
-    /// The extract's size, at least 1 MiB and at most 32 MiB: past it, reading and writing the changes recorded at each
-    /// update costs more than a fold does once.
-    private static func foldBound(_ extracts: [String]) -> Int {
+    /// The size the changes recorded over `extracts` may reach before they are folded in, unless told: the extract's
+    /// size, at least 1 MiB and at most 32 MiB (past it, reading and writing them at each update costs more than a fold
+    /// does once).
+    public static func foldBound(_ extracts: [String]) -> Int {
         let size = extracts.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
         return min(max(size, 1 << 20), 32 << 20)
     }
