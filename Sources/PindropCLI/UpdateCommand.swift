@@ -13,7 +13,9 @@ struct UpdateCommand: AsyncParsableCommand {
             The changes are laid over the extracts the store was imported from (`pindrop import osm`), which must still be \
             where they were (of several, each object over the one it belongs to); the store then answers as a fresh import of the changed data would, and a running server \
             follows within seconds. Files are applied in the order given; one that is damaged, truncated or older than \
-            what was applied already changes nothing. Applying a file again changes nothing. The changes applied are             recorded beside the store and, once they outgrow the extract (at most 32 MiB), folded into a copy of it             that the store's updates use from then on.
+            what was applied already changes nothing. Applying a file again changes nothing. The changes applied are \
+            recorded beside the store and, once they outgrow the extract (at most 32 MiB), folded into a copy of it \
+            that the store's updates use from then on.
             """)
 
     @Argument(help: "osmChange files, oldest first.")
