@@ -14,15 +14,13 @@ public struct OSMChangeJournal: Sendable {
     private(set) var entries: [OSMElementKey: Entry] = [:]
     /// The versions of the objects already folded into the extract (`OSMUpdateFolder.fold`): later changes are checked
     /// against them as against `entries`.
-    private(set) var foldedVersions: [OSMElementKey: Int] = [:]
+    var foldedVersions: [OSMElementKey: Int] = [:]
 
     /// No changes.
     public init() {}
 
     /// How many objects it holds, deleted ones included (not those folded into the extract).
     public var count: Int { entries.count }
-
-    mutating func setFoldedVersion(_ version: Int, for key: OSMElementKey) { foldedVersions[key] = version }
 
     /// The journal once its objects are in the extract: none left to lay over it, their versions kept.
     public func folded() -> OSMChangeJournal {

@@ -57,13 +57,7 @@ public struct OSMPBFReader: Sendable {
         while offset < source.count {
             number += 1
             let block = try fileBlock(at: offset, number: number, &scratch)
-            if block.type == "OSMHeader" {
-                let header = try withBlobContent(block, number: number, &scratch) { content throws(PindropError) in
-                    try Self.decodeHeader(content)
-                }
-                try Self.checkFeatures(header)
-                return header
-            }
+            if block.type == "OSMHeader" { return try checkedHeader(block, number: number, &scratch) }
             guard block.type != "OSMData" else { break }
             offset = block.next
         }
@@ -103,11 +97,7 @@ public struct OSMPBFReader: Sendable {
                 let block = try fileBlock(at: offset, number: blockNumber, &scratch)
                 switch block.type {
                 case "OSMHeader":
-                    let decoded = try withBlobContent(block, number: blockNumber, &scratch) { content throws(PindropError) in
-                        try Self.decodeHeader(content)
-                    }
-                    try Self.checkFeatures(decoded)
-                    header = decoded
+                    header = try checkedHeader(block, number: blockNumber, &scratch)
                 case "OSMData":
                     guard header != nil else {
                         throw .unreadableData("OSM PBF: block \(blockNumber) holds data before any OSMHeader block")
@@ -307,6 +297,15 @@ public struct OSMPBFReader: Sendable {
     }
 
     // MARK: Header block
+
+    /// The header an OSMHeader block holds, refused when it requires features this reader lacks.
+    private func checkedHeader(_ block: FileBlock, number: Int, _ scratch: inout OSMReadBuffer) throws(PindropError) -> OSMHeader {
+        let header = try withBlobContent(block, number: number, &scratch) { content throws(PindropError) in
+            try Self.decodeHeader(content)
+        }
+        try Self.checkFeatures(header)
+        return header
+    }
 
     private static func decodeHeader(_ content: UnsafeRawBufferPointer) throws(PindropError) -> OSMHeader {
         var reader = OSMProtobufReader(content, context: "HeaderBlock")

@@ -112,7 +112,7 @@ extension OSMChangeJournal {
             throw .unreadableData("the folded versions of the update folder are corrupt: import an extract again")
         }
         for i in ids.indices {
-            setFoldedVersion(Int(versions[i]), for: OSMElementKey(type: kinds[Int(types[i])], id: ids[i]))
+            foldedVersions[OSMElementKey(type: kinds[Int(types[i])], id: ids[i])] = Int(versions[i])
         }
     }
 }
