@@ -83,7 +83,7 @@ struct AddressFormatTests {
         }
         let context = AddressContext(features: known, places: index.contents.places.prefix(index.contents.places.geonamesCount),
                                      spatial: index.contents.spatial, towns: index.contents.townFinder,
-                                     townsByName: ["helsinki": [index.contents.places.index(ofGeonameID: 658225)!]], areas: .empty)
+                                     townNames: TownNames(["helsinki": [index.contents.places.index(ofGeonameID: 658225)!]]), areas: .empty)
         var stripped = hidden.map(\.address)
         for i in stripped.indices { stripped[i].postcode = nil; stripped[i].town = "Helsingin kaupunki" }
         let right = zip(hidden, stripped).filter { point, address in

@@ -56,8 +56,8 @@ struct AddressContext {
     let spatial: SpatialIndex
     /// `containingTown` without the scan of every place within 30 km (the same answers).
     let towns: TownFinder
-    /// Folded name or alternate name → GeoNames slots (of `nearbyTowns`).
-    let townsByName: [String: [Int]]
+    /// The GeoNames places of `nearbyTowns` by name.
+    let townNames: TownNames
     /// Address points whose town was recognised, and that town.
     let townPoints: SpatialIndex, townOfPoint: [String]
     /// Address points with a postcode, and that postcode.
@@ -66,14 +66,14 @@ struct AddressContext {
     /// The place nodes of `townPartReach`'s kinds, and each one's name and kind.
     let townParts: SpatialIndex, townPartOfPoint: [(name: String, kind: String, at: Coordinate)]
 
-    /// `places` and `spatial` are the GeoNames rows and their tree, `towns` their town lookup; `townsByName` the folded
-    /// names of `nearbyTowns`.
-    init(features: OSMFeatures, places: PlaceTable, spatial: SpatialIndex, towns: TownFinder, townsByName: [String: [Int]], areas: AreaIndex) {
-        self.places = places; self.spatial = spatial; self.towns = towns; self.townsByName = townsByName; self.areas = areas
+    /// `places` and `spatial` are the GeoNames rows and their tree, `towns` their town lookup; `townNames` the places of
+    /// `nearbyTowns` by name.
+    init(features: OSMFeatures, places: PlaceTable, spatial: SpatialIndex, towns: TownFinder, townNames: TownNames, areas: AreaIndex) {
+        self.places = places; self.spatial = spatial; self.towns = towns; self.townNames = townNames; self.areas = areas
         var towns: [(Coordinate, String)] = [], postcodes: [(Coordinate, String)] = []
         // Each point's tagged town recognised on every core (a folding, a lookup and the distances to its namesakes).
         let recognised = features.addressPoints.concurrentMap {
-            Self.recognisedTown($0.address.town, at: $0.coordinate, places: places, townsByName: townsByName)
+            Self.recognisedTown($0.address.town, at: $0.coordinate, places: places, townNames: townNames)
         }
         for (a, town) in zip(features.addressPoints, recognised) {
             if let town { towns.append((a.coordinate, town)) }
@@ -90,8 +90,9 @@ struct AddressContext {
 
     /// A tagged town as the GeoNames name of the nearest place near `c` called so ("Helsingfors" → "Helsinki");
     /// nil when no place near `c` has that name ("Helsingin kaupunki", a stray "7").
-    static func recognisedTown(_ tag: String?, at c: Coordinate, places: PlaceTable, townsByName: [String: [Int]]) -> String? {
-        guard let tag, let slots = townsByName[TextFolding.fold(tag)] else { return nil }
+    static func recognisedTown(_ tag: String?, at c: Coordinate, places: PlaceTable, townNames: TownNames) -> String? {
+        guard let tag else { return nil }
+        let slots = townNames.places(named: TextFolding.fold(tag))
         // A loop, not closures: a closure holding `places` copied the table (a retain of each column) every call.
         var nearest: (slot: Int, meters: Double)?
         for i in slots {
@@ -106,7 +107,7 @@ struct AddressContext {
     func complete(_ address: Address, at c: Coordinate, postcode: Bool) -> Address {
         var a = address
         let held = areas.isEmpty ? Address() : areas.address(of: areas.containing(c))
-        a.town = Self.recognisedTown(a.town, at: c, places: places, townsByName: townsByName)
+        a.town = Self.recognisedTown(a.town, at: c, places: places, townNames: townNames)
             ?? held.town
             ?? Self.lend(townPoints, townOfPoint, to: c)
             ?? towns.containingTown(at: c, spatial: spatial).map { places.name($0) }

@@ -94,7 +94,7 @@ struct GeoNamesBuild {
             }
         }
         let first = places.count
-        var rows = StreetLevelRows(features, places: places, geonames: spatial, towns: towns, townsByName: townsByName)
+        var rows = StreetLevelRows(features, places: places, geonames: spatial, towns: towns, townNames: TownNames(townsByName))
         places = PlaceTable.empty
         let street = rows.append()
         places = rows.places

@@ -94,22 +94,18 @@ extension IndexBuilder {
         return places.count
     }
 
-    /// The extract's features, ready to be made rows after the stored GeoNames ones; the towns' names come from the
-    /// stored (folded) name entries.
+    /// The extract's features, ready to be made rows after the stored GeoNames ones; the towns' names are looked up
+    /// in the stored (folded) name entries.
     private static func streetLevelRows(_ source: any StreetDataSource, of stored: IndexContents,
                                         report: inout ImportReport) throws -> StreetLevelRows {
-        let places = stored.places.prefix(stored.places.geonamesCount), old = stored.names
+        let places = stored.places.prefix(stored.places.geonamesCount)
         let features = try source.readFeatures()
         // The reader's blocks and node locations, freed.
         ImportMemory.returnFreed()
         report.skippedAreas = features.skippedAreas
         var isTown = [Bool](repeating: false, count: places.count)
         for town in AddressContext.nearbyTowns(of: features, spatial: stored.spatial) { isTown[town] = true }
-        var townsByName: [String: [Int]] = [:]
-        for e in 0..<old.count where old.entryKind[e] != NameIndex.Kind.innerWord.rawValue && Int(old.entryPlace[e]) < isTown.count
-            && isTown[Int(old.entryPlace[e])] {
-            townsByName[String(decoding: old.key(e), as: UTF8.self), default: []].append(Int(old.entryPlace[e]))
-        }
-        return StreetLevelRows(features, places: places, geonames: stored.spatial, towns: stored.townFinder, townsByName: townsByName)
+        return StreetLevelRows(features, places: places, geonames: stored.spatial, towns: stored.townFinder,
+                               townNames: TownNames(names: stored.names, isTown: isTown))
     }
 }

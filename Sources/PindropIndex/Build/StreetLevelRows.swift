@@ -14,25 +14,25 @@ struct StreetLevelRows {
     let geonames: SpatialIndex
     var areas: AreaIndex
     let context: AddressContext
-    /// Folded names of the GeoNames places near the data.
-    let townsByName: [String: [Int]]
+    /// The GeoNames places near the data by name.
+    let townNames: TownNames
     /// The kind of each settlement by its folded name (`townKinds`).
     let townKinds: [String: String]
     /// The entrances on each building, venue or addressed way, by its id.
     let entrances: [String: [PlaceEntrance]]
 
-    init(_ features: OSMFeatures, places: PlaceTable, geonames: SpatialIndex, towns: TownFinder, townsByName: [String: [Int]]) {
+    init(_ features: OSMFeatures, places: PlaceTable, geonames: SpatialIndex, towns: TownFinder, townNames: TownNames) {
         self.features = Self.withPlaceCodes(features) { c in
             geonames.nearest(latitude: c.latitude, longitude: c.longitude).flatMap { places.countryInfo(Int($0.place))?.code }
         }
         self.places = places
         geonamesRows = places
         self.geonames = geonames
-        self.townsByName = townsByName
+        self.townNames = townNames
         areas = AreaIndex(self.features.areas, labels: Self.townLabels(self.features))
         townKinds = Self.townKinds(self.features)
         entrances = Self.entrances(self.features)
-        context = AddressContext(features: self.features, places: places, spatial: geonames, towns: towns, townsByName: townsByName, areas: areas)
+        context = AddressContext(features: self.features, places: places, spatial: geonames, towns: towns, townNames: townNames, areas: areas)
     }
 
     /// Appends every kind of row and returns the street level built over them. Each kind's scratch (placements,
@@ -122,7 +122,7 @@ struct StreetLevelRows {
     /// Vaduz), within 5 km: the GeoNames row answers for it.
     private func isGeoNamesTwin(_ v: OSMVenue) -> Bool {
         guard v.categoryKey == "place" else { return false }
-        return (townsByName[TextFolding.fold(v.name)] ?? []).contains {
+        return townNames.places(named: TextFolding.fold(v.name)).contains {
             Geo.haversineMeters(v.coordinate.latitude, v.coordinate.longitude, geonamesRows.latitude[$0], geonamesRows.longitude[$0]) < 5_000
         }
     }
@@ -202,7 +202,7 @@ struct StreetLevelRows {
         areas.twins = areas.areas.indices.map { a in
             let area = areas.areas[a]
             guard area.level != .postcode else { return -1 }
-            let twin = (townsByName[TextFolding.fold(area.name)] ?? [])
+            let twin = townNames.places(named: TextFolding.fold(area.name))
                 .filter { areas.contains(a, Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0])) }
                 .max { places.population[$0] < places.population[$1] }
             if let twin { return Int32(twin) }
