@@ -78,7 +78,7 @@ extension IndexBuilder {
         let old = stored.names
         let names = sortingNames({ [rowNames, places] in
             var entries = NameEntries(keys: Array(old.keyBytes))
-            for e in 0..<old.count where Int(old.entryPlace[e]) < geonamesCount { entries.append(e, of: old) }
+            entries.appendStored(old, placesBelow: geonamesCount)
             entries.addRows(rowNames, firstRow: geonamesCount, places: places)
             return entries
         }, firstStreetLevelRow: geonamesCount)
