@@ -2,15 +2,18 @@
 """Benchmark of OpenStreetMap updates (a script, not a test), on the shipped Liechtenstein extract, each figure beside
 its baseline measured in the same run: a fresh import of the extract.
 
-    scripts/bench-updates.py [--store-too]
+    scripts/bench-updates.py [--store-too] [--geonames FOLDER]
 
 For each change (the three sequences of scripts/make-osm-changes.py; 1,000, 10,000 and 100,000 nodes moved, then
 1,000 again once the journal has been folded into the extract), it prints the wall time of `pindrop update` (and of
 the fold, when there was one), the objects applied per second, the peak memory of the process, the journal on disk,
 and a running server's memory before and after the update (the server follows the new build). With
 --store-too the same on a PostgreSQL store (a cluster of scripts/postgres-cluster.sh). Uses PINDROP_BIN, else the
-release build (built when missing). Needs pyosmium and osmium-tool.
+release build (built when missing). Needs pyosmium and osmium-tool. With --geonames, the index holds that GeoNames
+dump (a folder `pindrop import geonames` takes, such as scripts/make-scaled-inputs.py writes) instead of the shipped
+cities500: an update rewrites the structures of the whole index, so its cost grows with the GeoNames part.
 """
+import argparse
 import os
 import re
 import shutil
@@ -92,16 +95,16 @@ def answer(port, path):
     return urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
 
 
-def run(store, work, material, probes):
-    """One store's figures; `store` is [] for the embedded one or ["--store", URL]."""
+def run(store, work, material, probes, geonames):
+    """One store's figures; `store` is [] for the embedded one or ["--store", URL]; `geonames` a dump's folder or None."""
     home = f"{work}/home-{'pg' if store else 'embedded'}"
     os.makedirs(home, exist_ok=True)
-    if store:
-        timed(home, "import", "geonames", f"{ROOT}/data/geonames", *store)
+    if store or geonames:
+        timed(home, "import", "geonames", geonames or f"{ROOT}/data/geonames", *store)
     else:
         timed(home, "search", "Vaduz")   # builds the default index from the shipped data
     seconds, peak, _ = timed(home, "import", "osm", EXTRACT, *store)
-    label = "shared store (PostgreSQL)" if store else "embedded index"
+    label = ("shared store (PostgreSQL)" if store else "embedded index") + (f", GeoNames from {geonames}" if geonames else "")
     print(f"\n{label}:")
     print(f"  fresh import of the extract (baseline)  {seconds:6.2f} s  peak {peak:4.0f} MB")
     serving = f"{work}/serve-pg" if store else home   # servers on the shared store keep their own cache
@@ -133,17 +136,22 @@ def run(store, work, material, probes):
 
 
 def main():
+    parser = argparse.ArgumentParser(description="Benchmark of OpenStreetMap updates on the Liechtenstein extract.")
+    parser.add_argument("--store-too", action="store_true", help="the same on a PostgreSQL store")
+    parser.add_argument("--geonames", help="a GeoNames dump's folder to import instead of the shipped cities500")
+    options = parser.parse_args()
+    geonames = options.geonames and os.path.realpath(options.geonames)
     work = tempfile.mkdtemp(prefix="pindrop-bench-updates-")
     try:
         subprocess.run([sys.executable, f"{ROOT}/scripts/make-osm-changes.py", EXTRACT, f"{work}/material"], check=True)
         probes = {step: bulk_change(count, step, f"{work}/bulk-{step}.osc.gz") for step, count in enumerate(BULK, start=1)}
         print(f"updates, {time.strftime('%Y-%m-%d')}, {BIN}")
-        run([], work, f"{work}/material", probes)
-        if "--store-too" in sys.argv:
+        run([], work, f"{work}/material", probes, geonames)
+        if options.store_too:
             cluster = subprocess.run([f"{ROOT}/scripts/postgres-cluster.sh", "start"], capture_output=True, text=True, check=True).stdout
             env = dict(re.findall(r"export (\w+)=['\"]?([^'\"\n]+)", cluster))
             try:
-                run(["--store", env["PINDROP_TEST_DATABASE_URL"]], work, f"{work}/material", probes)
+                run(["--store", env["PINDROP_TEST_DATABASE_URL"]], work, f"{work}/material", probes, geonames)
             finally:
                 subprocess.run([f"{ROOT}/scripts/postgres-cluster.sh", "stop", env["PINDROP_PG_CLUSTER"]], capture_output=True)
     finally:
