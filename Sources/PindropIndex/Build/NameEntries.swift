@@ -80,7 +80,7 @@ struct NameEntries {
     /// rather than sorted again.
     private(set) var sortedCount = 0
 
-    /// Appends the entries of a stored index for the places up to `placeLimit`, as stored (their key bytes are
+    /// Appends the entries of a stored index for the places below `placeLimit`, as stored (their key bytes are
     /// `index.keyBytes`, which these entries must have been made with). Only into entries that have none yet.
     mutating func appendStored(_ index: NameIndex, placesBelow placeLimit: Int) {
         precondition(starts.isEmpty, "stored entries come first")
