@@ -75,19 +75,22 @@ enum NameSorter {
         order.reserveCapacity(sorted + others.count)
         newKey.reserveCapacity(sorted + others.count)
         func item(_ e: Int) -> SortItem { SortItem(head: entries.firstHead(e), entry: Int32(e)) }
-        var (i, j) = (0, 0)
+        var (i, j) = (0, 0), previous: SortItem?
         var a = sorted > 0 ? item(0) : nil, b = others.first.map { item(Int($0)) }
-        while let next = a.flatMap({ a in b.map { entries.less(a, $0) ? a : $0 } ?? a }) ?? b {
-            if next.entry == a?.entry {
-                i += 1
+        while true {
+            let next: SortItem
+            if let x = a, b.map({ entries.less(x, $0) }) ?? true {
+                (next, i) = (x, i + 1)
                 a = i < sorted ? item(i) : nil
-            } else {
-                j += 1
+            } else if let y = b {
+                (next, j) = (y, j + 1)
                 b = j < others.count ? item(Int(others[j])) : nil
+            } else {
+                break
             }
-            let last = order.last.map(Int.init)
-            newKey.append(last.map { entries.firstHead($0) != next.head || entries.keys.compare($0, Int(next.entry)) != 0 } ?? true)
+            newKey.append(previous.map { $0.head != next.head || entries.keys.compare(Int($0.entry), Int(next.entry)) != 0 } ?? true)
             order.append(next.entry)
+            previous = next
         }
         return (order, newKey)
     }
