@@ -169,7 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let indexFile = location.database == nil ? location.path : nil
         return ServerMetrics.Sources(pool: pool, indexSizeBytes: {
-            // An embedded index is its database and the structures file beside it.
+            // An embedded index is its database and the structures files beside it.
             let files = indexFile.map { PlaceIndex.files(at: $0) } ?? Self.files(in: StoreLocation.postgresCacheFolder)
             let sizes = files.compactMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int }
             return sizes.isEmpty ? nil : sizes.reduce(0, +)

@@ -40,9 +40,9 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Throws `.indexUnavailable` with the reason when either file is missing, not an index, of another format
     /// version, from another import than its partner, or damaged.
     public static func open(at path: String) throws(PindropError) -> PlaceIndex {
-        try IndexReader.withStructures(at: path) { database, name, buildID throws(PindropError) in
-            let (decoded, structures) = try IndexReader.decode(database, structures: name, buildID: buildID, verify: false)
-            let index = PlaceIndex(decoded, path: database.path, buildID: buildID,
+        try IndexReader.withStructures(at: path) { database, names throws(PindropError) in
+            let (decoded, structures) = try IndexReader.decode(database, names, verify: false)
+            let index = PlaceIndex(decoded, path: database.path, buildID: names.buildID,
                                    replication: IndexDatabase.replication(in: try database.meta()))
             // Opening has read what it reads in a row; queries from here on read here and there.
             structures.adviseRandomReads()
@@ -53,13 +53,13 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// Checks every value of every structure of the index at `path` (what an import does with the index it is
     /// about to publish), without making the index. Throws as `open(at:)` does, and for a value out of range.
     static func verify(at path: String) throws(PindropError) {
-        try IndexReader.withStructures(at: path) { database, name, buildID throws(PindropError) in
-            _ = try IndexReader.decode(database, structures: name, buildID: buildID, verify: true)
+        try IndexReader.withStructures(at: path) { database, names throws(PindropError) in
+            _ = try IndexReader.decode(database, names, verify: true)
         }
     }
 
-    /// The files the index at `path` is made of: the database, and the structures file it names when it names
-    /// one (to copy, move or remove an index whole).
+    /// The files the index at `path` is made of: the database, and the structures files it names when it names
+    /// them, the one every import and update writes last (to copy, move or remove an index whole).
     public static func files(at path: String) -> [String] { IndexReader.files(at: path) }
 
     /// Whether the index file at `path` records that it was built from the shipped data, so rebuilding it

@@ -40,10 +40,10 @@ struct ImportSafetyTests {
         #expect(index.placeCount == 5)
         #expect((try index.search(SearchRequest(text: "Springfield, IL")) as [PlaceResult]).first?.place.name == "Springfield")
         #expect(!FileManager.default.fileExists(atPath: path + ".building"))
-        // Nothing beside the index's two files: the failed import's structures file is gone too.
+        // Nothing beside the index's three files: the failed import's structures files are gone too.
         let folder = (path as NSString).deletingLastPathComponent
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == Set(PlaceIndex.files(at: path).map { ($0 as NSString).lastPathComponent }))
-        #expect(PlaceIndex.files(at: path).count == 2)
+        #expect(PlaceIndex.files(at: path).count == 3)
     }
 
     static let badDumps: [(String, @Sendable () throws -> String, String)] = [

@@ -19,8 +19,8 @@ struct MappedIndexTests {
         let path = folder + "/geonames.sqlite"
         _ = try IndexBuilder.build(from: try GeoNamesReader.locate(mini), streets: streets ? OSMExtracts(files: [SharedIndex.helsinki]) : nil, to: path)
         let files = PlaceIndex.files(at: path)
-        try #require(files.count == 2)
-        return (path, files[1])
+        try #require(files.count == 3)
+        return (path, files[2])
     }
 
     /// The message of the error opening `path` gives (nil when it opens).
@@ -81,7 +81,7 @@ struct MappedIndexTests {
                                        corrections: CorrectionForms(places: places), labelOrder: Column(places.labelOrder()))
     }
 
-    @Test("a structures file that is missing, cut short, damaged or from another import is refused with a clear error")
+    @Test("a structures file that is missing, cut short, damaged or from another import is refused with a clear error, the GeoNames one too")
     func damagedStructures() throws {
         let (path, structures) = try Self.miniIndex()
         let name = (structures as NSString).lastPathComponent
@@ -114,6 +114,15 @@ struct MappedIndexTests {
         #expect(missing?.contains("\(name) is missing") == true, "\(missing ?? "opened")")
         // Put back, it opens again.
         try good.write(to: URL(fileURLWithPath: structures))
+        #expect(Self.openingError(path) == nil)
+        // The GeoNames structures file, missing or of another import.
+        let geonames = PlaceIndex.files(at: path)[1], geonamesName = (geonames as NSString).lastPathComponent
+        let geonamesBytes = try Data(contentsOf: URL(fileURLWithPath: geonames))
+        try FileManager.default.removeItem(atPath: geonames)
+        #expect(Self.openingError(path)?.contains("\(geonamesName) is missing") == true)
+        try Data(contentsOf: URL(fileURLWithPath: PlaceIndex.files(at: Self.miniIndex().index)[1])).write(to: URL(fileURLWithPath: geonames))
+        #expect(Self.openingError(path)?.contains("does not match its structures file \(geonamesName)") == true)
+        try geonamesBytes.write(to: URL(fileURLWithPath: geonames))
         #expect(Self.openingError(path) == nil)
     }
 
@@ -149,14 +158,47 @@ struct MappedIndexTests {
         return nil
     }
 
-    @Test("the same data imported twice writes the same structures file, byte for byte but for its build id")
+    @Test("the same data imported twice writes the same structures files, byte for byte but for their build ids")
     func importsAreReproducible() throws {
-        let first = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.miniIndex(streets: true).structures)))
-        let second = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.miniIndex(streets: true).structures)))
-        #expect(first.count == second.count && first.count > 1_000_000)
-        // The header's build id (bytes 16..<32) and its own hash (48..<56) differ; every other byte is the data's.
-        let differing = first.indices.filter { first[$0] != second[$0] && !(16..<32).contains($0) && !(48..<56).contains($0) }
-        #expect(differing.isEmpty, "\(differing.count) bytes differ, from offset \(differing.first ?? 0)")
+        let first = PlaceIndex.files(at: try Self.miniIndex(streets: true).index).dropFirst()
+        let second = PlaceIndex.files(at: try Self.miniIndex(streets: true).index).dropFirst()
+        #expect(first.count == 2 && second.count == 2)
+        for (a, b) in zip(first, second) {
+            let one = [UInt8](try Data(contentsOf: URL(fileURLWithPath: a))), other = [UInt8](try Data(contentsOf: URL(fileURLWithPath: b)))
+            #expect(one.count == other.count && one.count > 100_000)
+            // The header's build id (bytes 16..<32) and its own hash (48..<56) differ; every other byte is the data's.
+            let differing = one.indices.filter { one[$0] != other[$0] && !(16..<32).contains($0) && !(48..<56).contains($0) }
+            #expect(differing.isEmpty, "\((a as NSString).lastPathComponent): \(differing.count) bytes differ, from offset \(differing.first ?? 0)")
+        }
+    }
+
+    /// The file's inode: the same file under any name.
+    static func inode(_ path: String) -> UInt64 {
+        var status = stat()
+        return stat(path, &status) == 0 ? UInt64(status.st_ino) : 0
+    }
+
+    @Test("importing streets or applying updates keeps the GeoNames structures file as it was, and an index built over another links it; a GeoNames import replaces it")
+    func geonamesStructuresKept() async throws {
+        let (path, _) = try Self.miniIndex()
+        let geonames = PlaceIndex.files(at: path)[1], inode = Self.inode(geonames)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: geonames))
+        #expect(geonames.hasSuffix(".geonames.structures") && inode != 0)
+        _ = try await IndexBuilder(path: path).importStreets(OSMExtracts(files: [SharedIndex.helsinki]), progress: nil)
+        #expect(PlaceIndex.files(at: path)[1] == geonames && Self.inode(geonames) == inode)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: geonames)) == bytes)
+        let stockmann = try SearchRequest(text: "Stockmann")
+        #expect((try PlaceIndex.open(at: path).search(stockmann) as [PlaceResult]).first?.place.category == "department_store")
+        // A new index over this one, beside it: its own name for the same file.
+        let other = (path as NSString).deletingLastPathComponent + "/other.sqlite"
+        _ = try await IndexBuilder(path: other).importStreets(OSMExtracts(files: [SharedIndex.helsinki]), over: path, progress: nil)
+        let linked = PlaceIndex.files(at: other)[1]
+        #expect(linked != geonames && (linked as NSString).lastPathComponent.hasPrefix("other.sqlite.") && Self.inode(linked) == inode)
+        #expect((try PlaceIndex.open(at: other).search(stockmann) as [PlaceResult]).first?.place.category == "department_store")
+        // A GeoNames import writes a new one and removes the old name; the other index keeps its own.
+        _ = try await IndexBuilder(path: path).importGeoNames(try GeoNamesReader.locate(Self.mini), streets: nil, progress: nil)
+        #expect(PlaceIndex.files(at: path)[1] != geonames && !FileManager.default.fileExists(atPath: geonames))
+        #expect(Self.openingError(path) == nil && Self.openingError(other) == nil)
     }
 
     @Test("a new import over an index in use leaves the open one answering from the files it mapped, and removes them from the folder")

@@ -37,8 +37,10 @@ struct GeoNamesBuild {
     }
 
     /// Derives the read structures from the rows (and the street-level rows of the extracts) and writes them to the
-    /// structures file, and the countries, admin1 divisions and meta to the database.
-    mutating func derive(_ rows: inout GeoNamesRows, report: inout ImportReport, writing target: StructureTarget, meta: [String: String]) throws {
+    /// structures files (`geonames` those of the GeoNames rows alone), and the countries, admin1 divisions and meta
+    /// to the database.
+    mutating func derive(_ rows: inout GeoNamesRows, report: inout ImportReport, writing target: StructureTarget, geonames: StructureTarget,
+                         meta: [String: String]) throws {
         progress?("indexing", 0)
         let allCountries = rows.finish(countries: countries, admin1Names: &admin1Names)
         var places = rows.places, entries = rows.entries
@@ -66,9 +68,10 @@ struct GeoNamesBuild {
             return TownFinder.townsOfPlaces(spatial: spatial)
         }
         progress?("writing", 0.9)
-        try StructureFile.write(IndexStructures.encode(places: places, spatial: spatial, towns: towns, corrections: corrections,
-                                                       labelOrder: Column(labelOrder))
-                                    + street.blobs() + IndexBuilder.nameStructures(names)
+        try StructureFile.write(IndexStructures.encodeGeoNames(places: places, spatial: spatial, towns: towns, corrections: corrections,
+                                                               labelOrder: Column(labelOrder)),
+                                buildID: geonames.buildID, to: geonames.path)
+        try StructureFile.write(IndexStructures.encode(places: places) + street.blobs() + IndexBuilder.nameStructures(names)
                                     + StoredArray.later(like: [StoredArray(TownFinder.townsSection, [Int32]())]) {
                                         [StoredArray(TownFinder.townsSection, townsOfPlaces.wait())]
                                     },
@@ -76,6 +79,7 @@ struct GeoNamesBuild {
         try IndexDatabase.writeTables(db, countries: allCountries, admin1Names: admin1Names, meta: meta.merging([
             "source": source.label, "built_at": ISO8601DateFormatter().string(from: Date()), "places": String(places.count),
             "osm_sources": streets?.labels.joined(separator: ",") ?? "", IndexDatabase.buildIDKey: target.buildID.uuidString.lowercased(),
+            IndexDatabase.geonamesBuildIDKey: geonames.buildID.uuidString.lowercased(),
         ].merging(IndexDatabase.replicationMeta(streets?.replication)) { $1 }) { given, _ in given })
         report.nameEntries = names.read().index.count
         report.count(street, places)
@@ -103,7 +107,7 @@ struct GeoNamesBuild {
     }
 }
 
-/// Where a build writes its structures file, and the build id the file carries.
+/// Where a build writes a structures file, and the build id the file carries.
 struct StructureTarget {
     let path: String
     let buildID: UUID

@@ -4,13 +4,14 @@ import PindropCore
 /// Replacing only the street-level part of an index.
 extension IndexBuilder {
     /// Replaces the OpenStreetMap part of the index at `path` with these extracts. The GeoNames part is
-    /// reused as stored (its folded names, spatial tree and rows), so only the street-level rows are derived
-    /// anew and only the structures are rewritten: to a new structures file, checked, which one meta update then
-    /// names (a failure before it leaves the index as it was). The index then holds the user's data: `origin`
-    /// is an import's unless told otherwise.
+    /// reused as stored (its folded names and rows, and its structures file as it is), so only the street-level rows
+    /// are derived anew and only the structures file of the build is rewritten: to a new one, checked, which one
+    /// meta update then names (a failure before it leaves the index as it was). The index then holds the user's
+    /// data: `origin` is an import's unless told otherwise.
     ///
     /// With `base`, the index at `path` is a new one: the index at `base` with its street level replaced (its
-    /// database copied beside `path`, then renamed there once checked), and the index at `base` is left as it was.
+    /// database copied beside `path`, then renamed there once checked; its GeoNames structures file linked there),
+    /// and the index at `base` is left as it was.
     static func rebuild(_ path: String, over base: String? = nil, streets source: any StreetDataSource,
                         origin: String = IndexDatabase.importOrigin, progress: ImportProgress? = nil) throws -> ImportReport {
         let started = Date()
@@ -20,6 +21,7 @@ extension IndexBuilder {
         let structuresPath = IndexFiles.structuresPath(forIndexAt: path, named: structures)
         // The database whose meta will name the new structures: the index's own, or a copy of the base's.
         let target = base == nil ? path : path + ".building"
+        var geonames = GeoNamesStructures(name: "", buildID: "", linked: nil)
         do {
             try writing(path) {
                 if let base {
@@ -28,16 +30,19 @@ extension IndexBuilder {
                 }
                 let rows = try writeStructures(of: base ?? path, streets: source,
                                                writing: StructureTarget(path: structuresPath, buildID: buildID), report: &report, progress: progress)
+                geonames = try GeoNamesStructures(of: base ?? path, for: path)
                 // What the build held is freed: the read-back's pages do not come on top of it.
                 ImportMemory.returnFreed()
                 let database = try IndexDatabase(updatingAt: target)
                 do throws(PindropError) {
-                    _ = try IndexReader.decode(database, structures: structures, buildID: buildID.uuidString, verify: true)
+                    _ = try IndexReader.decode(database, .init(structures: structures, buildID: buildID.uuidString,
+                                                               geonames: geonames.name, geonamesBuildID: geonames.buildID), verify: true)
                 } catch {
                     throw PindropError.internalFailure("the new index did not read back (\(error.message))")
                 }
                 try database.replaceMeta(["places": String(rows), "osm_sources": source.labels.joined(separator: ","), "origin": origin,
-                                          IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures]
+                                          IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures,
+                                          IndexDatabase.geonamesStructuresKey: geonames.name]
                                          .merging(IndexDatabase.replicationMeta(source.replication)) { $1 })
                 if base != nil, rename(target, path) != 0 {
                     throw PindropError.indexUnavailable("cannot move the new index into place at \(path): \(String(cString: strerror(errno)))")
@@ -46,9 +51,10 @@ extension IndexBuilder {
         } catch {
             if base != nil { try? FileManager.default.removeItem(atPath: target) }
             unlink(structuresPath)
+            if let linked = geonames.linked { unlink(linked) }
             throw error
         }
-        IndexFiles.removeStructures(besideIndexAt: path, except: structures)
+        IndexFiles.removeStructures(besideIndexAt: path, except: [structures, geonames.name])
         progress?("done", 1)
         report.seconds = Date().timeIntervalSince(started)
         report.storeBytes = PlaceIndex.files(at: path).reduce(0) { $0 + fileSize($1) }
@@ -83,8 +89,7 @@ extension IndexBuilder {
             return entries
         }, firstStreetLevelRow: geonamesCount)
         progress?("writing", 0.8)
-        try StructureFile.write(IndexStructures.encode(places: places, spatial: stored.spatial, towns: stored.townFinder,
-                                                       corrections: stored.corrections, labelOrder: stored.labelOrder) + street.blobs()
+        try StructureFile.write(IndexStructures.encode(places: places) + street.blobs()
                                     + [StoredArray(TownFinder.townsSection, stored.townFinder.townOfPlace)] + nameStructures(names),
                                 buildID: target.buildID, to: target.path)
         report.summary.rowsRead = geonamesCount
@@ -107,5 +112,42 @@ extension IndexBuilder {
         for town in AddressContext.nearbyTowns(of: features, spatial: stored.spatial) { isTown[town] = true }
         return StreetLevelRows(features, places: places, geonames: stored.spatial, towns: stored.townFinder,
                                townNames: TownNames(names: stored.names, isTown: isTown))
+    }
+}
+
+/// The GeoNames structures file a rebuilt index names: its name beside the index, the build id its header
+/// carries, and the link to it the rebuild made there (to remove should the rebuild fail), if it made one.
+private struct GeoNamesStructures {
+    var name: String, buildID: String
+    var linked: String?
+
+    init(name: String, buildID: String, linked: String?) { self.name = name; self.buildID = buildID; self.linked = linked }
+
+    /// The GeoNames structures file of the index at `source`, made the index at `path`'s: the same file when they
+    /// are the same index, else a hard link to it beside `path` (a copy across file systems), named after `path`.
+    init(of source: String, for path: String) throws {
+        let meta = try IndexDatabase(openingAt: source).meta()
+        guard let stored = meta[IndexDatabase.geonamesStructuresKey], let id = meta[IndexDatabase.geonamesBuildIDKey].flatMap(UUID.init) else {
+            throw PindropError.indexUnavailable("the index at \(source) names no GeoNames structures file; rebuild it with `pindrop import geonames`")
+        }
+        guard source != path else {
+            self.init(name: stored, buildID: id.uuidString, linked: nil)
+            return
+        }
+        let name = IndexFiles.geonamesStructuresName(forIndexAt: path, buildID: id)
+        let from = IndexFiles.structuresPath(forIndexAt: source, named: stored), to = IndexFiles.structuresPath(forIndexAt: path, named: name)
+        // One of that name is the same GeoNames build's (an earlier rebuild over it).
+        guard !FileManager.default.fileExists(atPath: to) else {
+            self.init(name: name, buildID: id.uuidString, linked: nil)
+            return
+        }
+        if link(from, to) != 0 {
+            try? FileManager.default.removeItem(atPath: to + ".building")
+            try FileManager.default.copyItem(atPath: from, toPath: to + ".building")
+            guard rename(to + ".building", to) == 0 else {
+                throw PindropError.indexUnavailable("cannot move \(to).building to \(to): \(String(cString: strerror(errno)))")
+            }
+        }
+        self.init(name: name, buildID: id.uuidString, linked: to)
     }
 }

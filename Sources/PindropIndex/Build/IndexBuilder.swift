@@ -2,9 +2,9 @@ import Foundation
 import PindropCore
 
 /// The embedded store's writer: builds the index at `path` from imported data. It reads (the sources check the
-/// whole input first), derives the read structures, writes them to a new structures file and the rows to a
-/// temporary database beside the index, opens that pair as a reader would (checking every value), and only then
-/// renames the database over the index in one step, which publishes both files (`IndexFiles`): a failed import
+/// whole input first), derives the read structures, writes them to new structures files and the rows to a
+/// temporary database beside the index, opens them as a reader would (checking every value), and only then
+/// renames the database over the index in one step, which publishes them all (`IndexFiles`): a failed import
 /// leaves the previous index answering exactly as before.
 public struct IndexBuilder: PlaceStoreWriter {
     /// The index file it writes.
@@ -51,6 +51,8 @@ public struct IndexBuilder: PlaceStoreWriter {
         let temporary = path + ".building"
         let buildID = UUID(), structures = IndexFiles.structuresName(forIndexAt: path, buildID: buildID)
         let structuresPath = IndexFiles.structuresPath(forIndexAt: path, named: structures)
+        let geonamesID = UUID(), geonames = IndexFiles.geonamesStructuresName(forIndexAt: path, buildID: geonamesID)
+        let geonamesPath = IndexFiles.structuresPath(forIndexAt: path, named: geonames)
         do {
             try writing(path) {
                 try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
@@ -62,16 +64,18 @@ public struct IndexBuilder: PlaceStoreWriter {
                     var build = try GeoNamesBuild(source: source, streets: streets, db: db, progress: progress)
                     var rows = try build.stage(report: &report)
                     try build.derive(&rows, report: &report, writing: StructureTarget(path: structuresPath, buildID: buildID),
-                                     meta: ["origin": origin, IndexDatabase.structuresKey: structures])
+                                     geonames: StructureTarget(path: geonamesPath, buildID: geonamesID),
+                                     meta: ["origin": origin, IndexDatabase.structuresKey: structures, IndexDatabase.geonamesStructuresKey: geonames])
                 }
             }
             try publish(temporary, as: path)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             unlink(structuresPath)
+            unlink(geonamesPath)
             throw error
         }
-        IndexFiles.removeStructures(besideIndexAt: path, except: structures)
+        IndexFiles.removeStructures(besideIndexAt: path, except: [structures, geonames])
         progress?("done", 1)
         report.storeBytes = PlaceIndex.files(at: path).reduce(0) { $0 + fileSize($1) }
         report.seconds = Date().timeIntervalSince(started)

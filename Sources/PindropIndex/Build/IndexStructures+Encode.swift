@@ -1,13 +1,26 @@
 import PindropCore
 
-/// The read structures as the named sections of the structures file.
+/// The read structures as the named sections of the structures files.
 extension IndexStructures {
-    /// `corrections` and `labelOrder` are of the GeoNames rows (`PlaceIndex.correctionForms(of:)`,
-    /// `PlaceTable.labelOrder()`): an import that keeps those rows passes the open index's on.
-    static func encode(places: PlaceTable, spatial: SpatialIndex, towns: TownFinder, corrections: CorrectionForms,
-                       labelOrder: Column<Int32>) -> [StoredArray] {
+    /// The structures only the GeoNames rows make, which the GeoNames structures file holds (`IndexFiles`): an
+    /// import that keeps those rows keeps the file. `corrections` and `labelOrder` are of the GeoNames rows
+    /// (`PlaceIndex.correctionForms(of:)`, `PlaceTable.labelOrder()`).
+    static func encodeGeoNames(places: PlaceTable, spatial: SpatialIndex, towns: TownFinder, corrections: CorrectionForms,
+                               labelOrder: Column<Int32>) -> [StoredArray] {
         towns.blobs() + corrections.blobs() + [
             StoredArray("place.label_order", labelOrder),
+            StoredArray("place.alternate_start", places.alternateStart),
+            StoredArray("place.alternate_bytes", places.alternateBytes),
+            StoredArray("spatial.nodes", spatial.nodes),
+            StoredArray("spatial.cell_start", spatial.cellStart),
+            StoredArray("spatial.cell_slots", spatial.cellSlots),
+            StoredArray("spatial.cell_bound", spatial.cellBound),
+        ]
+    }
+
+    /// The place table's structures, but for the GeoNames rows' alternate names (`encodeGeoNames`).
+    static func encode(places: PlaceTable) -> [StoredArray] {
+        [
             StoredArray("place.geonameid", places.geonameID),
             StoredArray("place.latitude", places.latitude),
             StoredArray("place.longitude", places.longitude),
@@ -19,12 +32,6 @@ extension IndexStructures {
             StoredArray("place.kind", places.kind),
             StoredArray("place.extra_start", places.extraStart),
             StoredArray("place.extra_bytes", places.extraBytes),
-            StoredArray("place.alternate_start", places.alternateStart),
-            StoredArray("place.alternate_bytes", places.alternateBytes),
-            StoredArray("spatial.nodes", spatial.nodes),
-            StoredArray("spatial.cell_start", spatial.cellStart),
-            StoredArray("spatial.cell_slots", spatial.cellSlots),
-            StoredArray("spatial.cell_bound", spatial.cellBound),
         ]
     }
 

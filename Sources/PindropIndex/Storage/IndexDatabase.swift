@@ -10,11 +10,13 @@ import PindropCore
 final class IndexDatabase {
     /// The version of the structures' layout and meaning: bumped whenever a structure is added, removed or laid out
     /// anew, so that an index of another version is rebuilt, not misread (the history is in git).
-    static let structureVersion = "31"
+    static let structureVersion = "32"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"
     /// Meta key of the structures file's name (in the database's folder).
     static let structuresKey = "structures"
+    /// Meta keys of the GeoNames structures file's name and of the build id its header carries.
+    static let geonamesStructuresKey = "geonames_structures", geonamesBuildIDKey = "geonames_build_id"
     /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.
     static let shippedOrigin = "shipped"
 

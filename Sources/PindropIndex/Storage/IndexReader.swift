@@ -1,20 +1,26 @@
 import Foundation
 import PindropCore
 
-/// Reads an index from its two files (`IndexFiles`): the database's meta, then the structures file it names,
-/// mapped and decoded.
+/// Reads an index from its files (`IndexFiles`): the database's meta, then the structures files it names, mapped
+/// and decoded.
 enum IndexReader {
-    /// `body` on the database at `path` and the structures file and build id its meta names.
+    /// The structures files an index's meta names, and the build id each one's header must carry.
+    struct StructureNames {
+        var structures: String, buildID: String
+        var geonames: String, geonamesBuildID: String
+    }
+
+    /// `body` on the database at `path` and the structures files its meta names.
     static func withStructures<Result>(
         at path: String,
-        _ body: (_ database: IndexDatabase, _ structures: String, _ buildID: String) throws(PindropError) -> Result
+        _ body: (_ database: IndexDatabase, _ names: StructureNames) throws(PindropError) -> Result
     ) throws(PindropError) -> Result {
         var attempt = 0
         while true {
             let database = try IndexDatabase(openingAt: path)
             let meta = try database.meta()
             do throws(PindropError) {
-                return try body(database, try structuresName(meta, path: path), meta[IndexDatabase.buildIDKey] ?? "")
+                return try body(database, try structureNames(meta, path: path))
             } catch {
                 // An import may have put a new index in place between reading the meta and mapping the structures
                 // file it named (and removed that file): the path now names the new index, so read it again.
@@ -27,32 +33,45 @@ enum IndexReader {
         }
     }
 
-    /// The structures file the meta names, once the meta is of this format and names one with its build id.
-    private static func structuresName(_ meta: [String: String], path: String) throws(PindropError) -> String {
+    /// The structures files the meta names, once the meta is of this format and names them with their build ids.
+    private static func structureNames(_ meta: [String: String], path: String) throws(PindropError) -> StructureNames {
         guard meta["structure_version"] == IndexDatabase.structureVersion else {
             throw .indexUnavailable("the index at \(path) has format \(meta["structure_version"] ?? "unknown"), this pindrop reads format \(IndexDatabase.structureVersion); rebuild it with `pindrop import geonames`")
         }
-        guard let name = meta[IndexDatabase.structuresKey], meta[IndexDatabase.buildIDKey] != nil, !name.contains("/") else {
-            throw .indexUnavailable("the index at \(path) is corrupt: it names no structures file; rebuild it with `pindrop import geonames`")
+        guard let name = meta[IndexDatabase.structuresKey], let buildID = meta[IndexDatabase.buildIDKey], !name.contains("/"),
+              let geonames = meta[IndexDatabase.geonamesStructuresKey], let geonamesBuildID = meta[IndexDatabase.geonamesBuildIDKey],
+              !geonames.contains("/") else {
+            throw .indexUnavailable("the index at \(path) is corrupt: it names no structures files; rebuild it with `pindrop import geonames`")
         }
-        return name
+        return StructureNames(structures: name, buildID: buildID, geonames: geonames, geonamesBuildID: geonamesBuildID)
     }
 
-    /// The structures file `name` beside `database`, mapped and decoded; with `verify`, every value checked.
-    static func decode(_ database: IndexDatabase, structures name: String, buildID: String,
+    /// The structures files `names` beside `database`, mapped and decoded; with `verify`, every value checked.
+    static func decode(_ database: IndexDatabase, _ names: StructureNames,
                        verify: Bool) throws(PindropError) -> (IndexStructures.Decoded, MappedStructures) {
         let path = database.path
-        let structures = try MappedStructures(path: IndexFiles.structuresPath(forIndexAt: path, named: name), index: path)
-        guard structures.buildID.uuidString.lowercased() == buildID.lowercased() else {
-            throw .indexUnavailable("the index at \(path) does not match its structures file \(name): they come from different imports; rebuild it with `pindrop import geonames`")
-        }
+        let geonames = try mapped(names.geonames, buildID: names.geonamesBuildID, of: path, over: nil)
+        let structures = try mapped(names.structures, buildID: names.buildID, of: path, over: geonames)
         let divisions = try database.countriesAndAdmin1()
         return (try IndexStructures.decode(structures, countries: divisions.countries, admin1Names: divisions.admin1, verify: verify), structures)
     }
 
-    /// The files the index at `path` is made of: the database, and the structures file it names when it names one.
+    /// The structures file `name` of the index at `path`, mapped, once its header carries `buildID`.
+    private static func mapped(_ name: String, buildID: String, of path: String,
+                               over geonames: MappedStructures?) throws(PindropError) -> MappedStructures {
+        let structures = try MappedStructures(path: IndexFiles.structuresPath(forIndexAt: path, named: name), index: path, over: geonames)
+        guard structures.buildID.uuidString.lowercased() == buildID.lowercased() else {
+            throw .indexUnavailable("the index at \(path) does not match its structures file \(name): they come from different imports; rebuild it with `pindrop import geonames`")
+        }
+        return structures
+    }
+
+    /// The files the index at `path` is made of: the database, and the structures files it names when it names
+    /// them (the GeoNames one first, so the last is the one every import and update writes).
     static func files(at path: String) -> [String] {
-        guard let name = try? IndexDatabase(openingAt: path).meta()[IndexDatabase.structuresKey], !name.contains("/") else { return [path] }
-        return [path, IndexFiles.structuresPath(forIndexAt: path, named: name)]
+        guard let meta = try? IndexDatabase(openingAt: path).meta() else { return [path] }
+        return [path] + [IndexDatabase.geonamesStructuresKey, IndexDatabase.structuresKey].compactMap { key in
+            meta[key].flatMap { $0.contains("/") ? nil : IndexFiles.structuresPath(forIndexAt: path, named: $0) }
+        }
     }
 }

@@ -1,23 +1,27 @@
 import Foundation
 import PindropCore
 
-/// A structures file mapped read-only: its sections as columns. The mapping lasts as long as any column of it
-/// (each keeps the file), and is private and read-only, so another import replacing the file by rename leaves
-/// the open one answering from the file it mapped.
+/// A structures file mapped read-only: its sections as columns, and those of the GeoNames structures file it lies
+/// over. The mapping lasts as long as any column of it (each keeps the file), and is private and read-only, so
+/// another import replacing the file by rename leaves the open one answering from the file it mapped.
 final class MappedStructures: @unchecked Sendable {
     let path: String
     let buildID: UUID
     private let base: UnsafeRawPointer
     private let size: Int
     private let sections: [String: Section]
+    /// The file whose sections this one's are looked up after (`IndexFiles`).
+    let geonames: MappedStructures?
 
     /// Where a section lies in the file, and the size of its values.
     struct Section { var offset, bytes, stride: Int }
 
-    /// Maps the file at `path`. `index` names the index in errors. Throws `.indexUnavailable` with the reason
-    /// when the file is missing, cut short, not a structures file, or damaged.
-    init(path: String, index: String) throws(PindropError) {
+    /// Maps the file at `path`, over the GeoNames structures file `geonames` when given. `index` names the index in
+    /// errors. Throws `.indexUnavailable` with the reason when the file is missing, cut short, not a structures
+    /// file, or damaged.
+    init(path: String, index: String, over geonames: MappedStructures? = nil) throws(PindropError) {
         self.path = path
+        self.geonames = geonames
         let problems = MappingProblems(file: (path as NSString).lastPathComponent, index: index)
         (base, size) = try Self.mapAligned(path, problems)
         do {
@@ -114,12 +118,14 @@ final class MappedStructures: @unchecked Sendable {
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
 
-    /// Tells the kernel that reads from here on are random: a page not yet in memory is read alone, not with
-    /// the 128 KiB around it that sequential reading would want. Queries read a few values here and there in
-    /// sections of hundreds of megabytes, so reading around them filled memory with pages no query asked for.
-    /// (Where the file is in 2 MiB pages, `adviseLargePages`, a missing one is still read whole.)
+    /// Tells the kernel that reads from here on are random (of this file and the one it lies over): a page not yet
+    /// in memory is read alone, not with the 128 KiB around it that sequential reading would want. Queries read a
+    /// few values here and there in sections of hundreds of megabytes, so reading around them filled memory with
+    /// pages no query asked for. (Where the file is in 2 MiB pages, `adviseLargePages`, a missing one is still read
+    /// whole.)
     func adviseRandomReads() {
         madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_RANDOM)
+        geonames?.adviseRandomReads()
     }
 
     /// Asks for the file in 2 MiB pages, but for the sparsely read sections: one address translation then covers
@@ -144,11 +150,13 @@ final class MappedStructures: @unchecked Sendable {
                           + "side by side); rebuild it with `pindrop import geonames`")
     }
 
-    func has(_ name: String) -> Bool { sections[name] != nil }
+    func has(_ name: String) -> Bool { sections[name] != nil || geonames?.has(name) == true }
 
-    /// The named section as a column, or a clear error when it is missing or not of `T`'s width.
+    /// The named section as a column (of this file, else of the one it lies over), or a clear error when it is
+    /// missing or not of `T`'s width.
     func column<T: BitwiseCopyable>(_ name: String, as: T.Type = T.self) throws(PindropError) -> Column<T> {
         guard let s = sections[name] else {
+            if let geonames, geonames.has(name) { return try geonames.column(name, as: T.self) }
             throw .indexUnavailable("the index is incomplete: structure \(name) is missing from \((path as NSString).lastPathComponent)")
         }
         guard s.stride == MemoryLayout<T>.stride else {
