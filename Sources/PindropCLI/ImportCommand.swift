@@ -25,7 +25,7 @@ struct ImportGeoNamesCommand: AsyncParsableCommand {
             defer { withExtendedLifetime(lock) {} }
             let files = try GeoNamesReader.locate(source)
             Terminal.note("importing \(files.places)" + (files.admin1Codes == nil ? " (no admin1CodesASCII.txt beside it)" : ""))
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: files.places)[.size] as? Int) ?? nil
+            let bytes = FileManager.default.fileSize(atPath: files.places)
             let report = try await location.writer.importGeoNames(files, streets: nil, progress: Terminal.progressBar(inputBytes: bytes))
             location.updateFolder.discard()
             for skipped in report.summary.skipped.prefix(20) { Terminal.note("skipped \(skipped)") }

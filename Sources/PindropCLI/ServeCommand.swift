@@ -171,7 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
         return ServerMetrics.Sources(pool: pool, indexSizeBytes: {
             // An embedded index is its database and the structures files beside it.
             let files = indexFile.map { PlaceIndex.files(at: $0) } ?? Self.files(in: StoreLocation.postgresCacheFolder)
-            let sizes = files.compactMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int }
+            let sizes = files.compactMap { FileManager.default.fileSize(atPath: $0) }
             return sizes.isEmpty ? nil : sizes.reduce(0, +)
         })
     }

@@ -65,7 +65,7 @@ public enum GeoNamesReader {
                                   onRecord: (GeoNamesRecord) throws -> Void) throws -> ImportSummary {
         let reader = try LineReader(path: path)
         let fileName = (path as NSString).lastPathComponent
-        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let fileSize = FileManager.default.fileSize(atPath: path) ?? 0
         var summary = ImportSummary()
         var lineNumber = 0, textBytes = 0
         var cutShort = false

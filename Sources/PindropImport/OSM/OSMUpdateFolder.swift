@@ -55,7 +55,7 @@ public struct OSMUpdateFolder: Sendable {
 
     /// The size of the changes recorded (`changes.osc`), 0 when there are none.
     public var recordedBytes: Int {
-        ((try? FileManager.default.attributesOfItem(atPath: file("changes.osc")))?[.size] as? Int) ?? 0
+        FileManager.default.fileSize(atPath: file("changes.osc")) ?? 0
     }
 
     /// How far updates have brought the data, if any were applied.

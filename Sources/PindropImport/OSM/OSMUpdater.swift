@@ -84,7 +84,7 @@ public struct OSMUpdater: Sendable {
     /// size, at least 1 MiB and at most 32 MiB (past it, reading and writing them at each update costs more than a fold
     /// does once).
     public static func foldBound(_ extracts: [String]) -> Int {
-        let size = extracts.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
+        let size = extracts.reduce(0) { $0 + (FileManager.default.fileSize(atPath: $1) ?? 0) }
         return min(max(size, 1 << 20), 32 << 20)
     }
 }

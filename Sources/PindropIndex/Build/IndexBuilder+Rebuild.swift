@@ -57,7 +57,7 @@ extension IndexBuilder {
         IndexFiles.removeStructures(besideIndexAt: path, except: [structures, geonames.name])
         progress?("done", 1)
         report.seconds = Date().timeIntervalSince(started)
-        report.storeBytes = PlaceIndex.files(at: path).reduce(0) { $0 + fileSize($1) }
+        report.storeBytes = PlaceIndex.files(at: path).reduce(0) { $0 + (FileManager.default.fileSize(atPath: $1) ?? 0) }
         return report
     }
 

@@ -77,7 +77,7 @@ public struct IndexBuilder: PlaceStoreWriter {
         }
         IndexFiles.removeStructures(besideIndexAt: path, except: [structures, geonames])
         progress?("done", 1)
-        report.storeBytes = PlaceIndex.files(at: path).reduce(0) { $0 + fileSize($1) }
+        report.storeBytes = PlaceIndex.files(at: path).reduce(0) { $0 + (FileManager.default.fileSize(atPath: $1) ?? 0) }
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
@@ -143,10 +143,6 @@ public struct IndexBuilder: PlaceStoreWriter {
         } catch {
             throw PindropError.indexUnavailable("cannot write the index at \(path) (\(IndexDatabase.describe(error)))")
         }
-    }
-
-    static func fileSize(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 }
 
