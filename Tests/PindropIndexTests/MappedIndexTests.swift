@@ -36,11 +36,11 @@ struct MappedIndexTests {
     @Test("the open index reads its structures in place from the mapped file, and answers as the same structures copied into arrays")
     func mappedAnswersAsArrays() throws {
         let mapped = try SharedIndex.index
-        #expect(mapped.contents.places.latitude.isMapped && mapped.contents.names.keyBytes.isMapped && mapped.contents.spatial.nodes.isMapped
-                && mapped.contents.street.addresses.nodes.isMapped && mapped.contents.streetLevelEntries.isMapped && mapped.contents.townFinder.slotOfPlace.isMapped
+        #expect(mapped.contents.places.latitude.isMapped && mapped.contents.names.geonames.keyBytes.isMapped && mapped.contents.spatial.nodes.isMapped
+                && mapped.contents.street.addresses.nodes.isMapped && mapped.contents.names.street.keyBytes.isMapped && mapped.contents.townFinder.slotOfPlace.isMapped
                 && mapped.contents.corrections.hashes.isMapped && mapped.contents.labelOrder.isMapped)
         let copied = PlaceIndex(Self.copied(mapped), path: mapped.path)
-        #expect(!copied.contents.places.latitude.isMapped && !copied.contents.names.tree.isMapped)
+        #expect(!copied.contents.places.latitude.isMapped && !copied.contents.names.geonames.tree.isMapped && !copied.contents.names.street.tree.isMapped)
         var random = SplitMix64(seed: 23)
         for _ in 0..<300 {
             let place = mapped.place(atRow: random.below(mapped.placeCount + mapped.streetLevelCount))
@@ -60,24 +60,25 @@ struct MappedIndexTests {
         func own(_ s: SpatialIndex) -> SpatialIndex {
             SpatialIndex(nodes: own(s.nodes), cellStart: own(s.cellStart), cellSlots: own(s.cellSlots), cellBound: own(s.cellBound))
         }
+        func own(_ n: NameIndex) -> NameIndex {
+            NameIndex(keyBytes: own(n.keyBytes), keyStart: own(n.keyStart), keyLength: own(n.keyLength), entryPlace: own(n.entryPlace),
+                      entryKind: own(n.entryKind), entryScore: own(n.entryScore), alternateAt: own(n.alternateAt), tree: own(n.tree),
+                      ownNameTree: own(n.ownNameTree), buckets: own(n.buckets), fence: own(n.fence))
+        }
         let p = index.contents.places, n = index.contents.names, s = index.contents.street
         let places = PlaceTable(
             geonameID: own(p.geonameID), latitude: own(p.latitude), longitude: own(p.longitude), population: own(p.population),
             country: own(p.country), admin1: own(p.admin1), nameStart: own(p.nameStart), nameBytes: own(p.nameBytes),
             kind: own(p.kind), extraStart: own(p.extraStart), extraBytes: own(p.extraBytes), countries: p.countries,
             admin1s: p.admin1s, alternateStart: own(p.alternateStart), alternateBytes: own(p.alternateBytes))
-        let names = NameIndex(
-            keyBytes: own(n.keyBytes), keyStart: own(n.keyStart), keyLength: own(n.keyLength), entryPlace: own(n.entryPlace),
-            entryKind: own(n.entryKind), entryScore: own(n.entryScore), alternateAt: own(n.alternateAt), tree: own(n.tree), ownNameTree: own(n.ownNameTree),
-            buckets: own(n.buckets), fence: own(n.fence))
+        let names = NameRuns(geonames: own(n.geonames), street: own(n.street))
         let street = StreetLevel(
             venueRows: s.venueRows, addressRows: s.addressRows, venues: own(s.venues), venuesByCategory: own(s.venuesByCategory),
             categoryStart: own(s.categoryStart), addresses: own(s.addresses),
             addressPointRow: own(s.addressPointRow), streetPoints: own(s.streetPoints), streetPointRow: own(s.streetPointRow),
             map: s.map, buildingSlotStart: own(s.buildingSlotStart), buildingSlots: own(s.buildingSlots), areas: s.areas)
         let spatial = own(index.contents.spatial)
-        return IndexStructures.Decoded(places: places, names: names, spatial: spatial, street: street,
-                                       streetLevelEntries: own(index.contents.streetLevelEntries), towns: TownFinder(spatial: spatial),
+        return IndexStructures.Decoded(places: places, names: names, spatial: spatial, street: street, towns: TownFinder(spatial: spatial),
                                        corrections: CorrectionForms(places: places), labelOrder: Column(places.labelOrder()))
     }
 
@@ -128,11 +129,15 @@ struct MappedIndexTests {
 
     @Test("values out of range inside a section, or a fence that is not the keys, pass opening unseen but fail the import's check of every value",
           arguments: [("name.place", withUnsafeBytes(of: Int32(1_000_000).littleEndian) { Data($0) }),
-                      ("name.fence", Data(repeating: 0x7A, count: 8))])
+                      ("name.fence", Data(repeating: 0x7A, count: 8)),
+                      ("street.name.place", withUnsafeBytes(of: Int32(2).littleEndian) { Data($0) })])
     func valuesCheckedByImport(section: String, written: Data) throws {
-        let (path, structures) = try Self.miniIndex()
+        let path = try Self.miniIndex(streets: true).index
+        // The GeoNames run is in the GeoNames structures file, the street level's in the other.
+        let structures = PlaceIndex.files(at: path)[section.hasPrefix("street.") ? 2 : 1]
         // Find the section's offset from the table, and write into its first value: a place number far past the
-        // last place, or a first key head ("zzzzzzzz") that is not the first key's.
+        // last place (or, of a street-level entry, a GeoNames place), or a first key head ("zzzzzzzz") that is not
+        // the first key's.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: structures))
         let start = try #require(Self.sectionOffset(bytes, section))
         bytes.replaceSubrange(start..<start + written.count, with: written)

@@ -71,4 +71,21 @@ struct NameTreeTests {
             if starting.isEmpty { #expect(all.isEmpty && exact.isEmpty, "\"\(text)\" starts nothing") }
         }
     }
+
+    @Test("an open index's names are two runs, the GeoNames places' and the street level's: a prefix finds in each what a scan of its keys finds")
+    func runsOfAnOpenIndex() throws {
+        let index = try SharedIndex.index
+        let names = index.contents.names, geonames = index.contents.places.geonamesCount
+        #expect(names.geonames.count > 100_000 && names.street.count > 1_000 && names.streetStart == names.geonames.count)
+        #expect(names.geonames.entryPlace.allSatisfy { $0 < geonames } && names.street.entryPlace.allSatisfy { $0 >= geonames })
+        for prefix in ["hel", "stockmann", "mannerheimintie", "aleksanterinkatu 5", "kamp"] {
+            let key = Array(TextFolding.fold(prefix).utf8)
+            let found = names.ranges(prefix: key)
+            #expect(found.count == 2)
+            let scanned = (0..<names.count).filter { names.key($0).starts(with: key) }
+            #expect(Array(found[0].all) + Array(found[1].all) == scanned, "\(prefix)")
+            #expect((Array(found[0].exact) + Array(found[1].exact)).allSatisfy { names.key($0).elementsEqual(key) }, "\(prefix)")
+        }
+        #expect(names.ranges(prefix: Array("aleksanterinkatu".utf8))[1].all.count > 10)
+    }
 }

@@ -143,7 +143,7 @@ struct SuggestRankingTests {
     @Test("each alternate-name entry knows where its name is as imported: the first of its place's names that folds to it, and whether another follows")
     func alternateOffsets() throws {
         let index = try SharedIndex.index
-        let names = index.contents.names, places = index.contents.places
+        let names = index.contents.names.geonames, places = index.contents.places
         var checked = 0, spellings = 0
         for e in stride(from: 0, to: names.count, by: 31) where names.entryKind[e] == NameIndex.Kind.alternate.rawValue
             && Int(names.entryPlace[e]) < places.geonamesCount {

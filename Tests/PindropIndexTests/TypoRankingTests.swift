@@ -43,7 +43,7 @@ struct TypoRankingTests {
 
     @Test("the fuzzy walk says which slip each range is")
     func rangesNameTheirEdit() throws {
-        let names = try SharedIndex.index.contents.names
+        let names = try SharedIndex.index.contents.names.geonames
         for (typed, name, edit) in [("stcokholm", "stockholm", TypoEdit.transposed), ("helsnki", "helsinki", .dropped)] {
             let exact = names.ranges(prefix: Array(name.utf8)).exact
             let found = names.fuzzyRanges(Array(typed.utf8), maxEdits: 1, asPrefix: false)

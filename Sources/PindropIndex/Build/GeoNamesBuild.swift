@@ -43,24 +43,23 @@ struct GeoNamesBuild {
                          meta: [String: String]) throws {
         progress?("indexing", 0)
         let allCountries = rows.finish(countries: countries, admin1Names: &admin1Names)
-        var places = rows.places, entries = rows.entries
+        var places = rows.places
+        // The GeoNames rows' name entries, a run of their own: sorted on a thread of their own while the spatial index
+        // and the street level are built here.
+        let names = IndexBuilder.sortingNames({ [entries = rows.entries] in entries }, prefix: NameIndex.geonamesSections)
         rows = GeoNamesRows()
-        // Without street-level rows the name entries are complete: they are sorted on a thread of their own while the
-        // spatial index is built here.
-        let sortedBefore = streets == nil ? IndexBuilder.sortingNames({ [entries] in entries }, firstStreetLevelRow: places.count) : nil
-        if sortedBefore != nil { entries = NameEntries(keys: []) }
         var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude, weight: { places.population[Int($0)] })
         spatial.addNearestCells()
         let towns = TownFinder(spatial: spatial)
         // Of the GeoNames rows alone, so made before street-level rows join them; on this thread, while the name
         // entries are sorted on the others (which take longer).
         let corrections = CorrectionForms(places: places), labelOrder = places.labelOrder()
-        var street = StreetLevel.empty
+        var street = StreetLevel.empty, streetEntries = NameEntries(keys: [])
         if let streets {
-            street = try addStreetLevel(streets, places: &places, entries: &entries, spatial: spatial, towns: towns, report: &report)
+            street = try addStreetLevel(streets, places: &places, entries: &streetEntries, spatial: spatial, towns: towns, report: &report)
         }
-        let names = sortedBefore ?? IndexBuilder.sortingNames({ [entries] in entries }, firstStreetLevelRow: places.geonamesCount)
-        entries = NameEntries(keys: [])
+        let streetNames = IndexBuilder.sortingNames({ [streetEntries] in streetEntries }, prefix: NameIndex.streetSections)
+        streetEntries = NameEntries(keys: [])
         // Each place's town, made as soon as the names are sorted (beside the sort both took longer), while the rest
         // is written (one thread copies into the page cache); its section goes last.
         let townsOfPlaces = Background { [spatial] in
@@ -69,9 +68,11 @@ struct GeoNamesBuild {
         }
         progress?("writing", 0.9)
         try StructureFile.write(IndexStructures.encodeGeoNames(places: places, spatial: spatial, towns: towns, corrections: corrections,
-                                                               labelOrder: Column(labelOrder)),
+                                                               labelOrder: Column(labelOrder))
+                                    + IndexBuilder.nameStructures(names, prefix: NameIndex.geonamesSections),
                                 buildID: geonames.buildID, to: geonames.path)
-        try StructureFile.write(IndexStructures.encode(places: places) + street.blobs() + IndexBuilder.nameStructures(names)
+        try StructureFile.write(IndexStructures.encode(places: places) + street.blobs()
+                                    + IndexBuilder.nameStructures(streetNames, prefix: NameIndex.streetSections)
                                     + StoredArray.later(like: [StoredArray(TownFinder.townsSection, [Int32]())]) {
                                         [StoredArray(TownFinder.townsSection, townsOfPlaces.wait())]
                                     },
@@ -81,7 +82,7 @@ struct GeoNamesBuild {
             "osm_sources": streets?.labels.joined(separator: ",") ?? "", IndexDatabase.buildIDKey: target.buildID.uuidString.lowercased(),
             IndexDatabase.geonamesBuildIDKey: geonames.buildID.uuidString.lowercased(),
         ].merging(IndexDatabase.replicationMeta(streets?.replication)) { $1 }) { given, _ in given })
-        report.nameEntries = names.read().index.count
+        report.nameEntries = names.read().index.count + streetNames.read().index.count
         report.count(street, places)
     }
 

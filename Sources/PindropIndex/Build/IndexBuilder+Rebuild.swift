@@ -79,22 +79,21 @@ extension IndexBuilder {
         }
         ImportMemory.returnFreed()
         progress?("indexing", 0.4)
-        // The stored GeoNames entries (already folded and scored), then the new street-level ones: gathered and sorted
+        // The street level's name entries, a run of their own (the GeoNames run stays in its file): gathered and sorted
         // on a thread of their own while the rest of the structures is written, and written last.
-        let old = stored.names
         let names = sortingNames({ [rowNames, places] in
-            var entries = NameEntries(keys: Array(old.keyBytes))
-            entries.appendStored(old, placesBelow: geonamesCount)
+            var entries = NameEntries(keys: [])
             entries.addRows(rowNames, firstRow: geonamesCount, places: places)
             return entries
-        }, firstStreetLevelRow: geonamesCount)
+        }, prefix: NameIndex.streetSections)
         progress?("writing", 0.8)
         try StructureFile.write(IndexStructures.encode(places: places) + street.blobs()
-                                    + [StoredArray(TownFinder.townsSection, stored.townFinder.townOfPlace)] + nameStructures(names),
+                                    + [StoredArray(TownFinder.townsSection, stored.townFinder.townOfPlace)]
+                                    + nameStructures(names, prefix: NameIndex.streetSections),
                                 buildID: target.buildID, to: target.path)
         report.summary.rowsRead = geonamesCount
         report.summary.rowsImported = geonamesCount
-        report.nameEntries = names.read().index.count
+        report.nameEntries = stored.names.geonames.count + names.read().index.count
         report.count(street, places)
         return places.count
     }
@@ -111,7 +110,7 @@ extension IndexBuilder {
         var isTown = [Bool](repeating: false, count: places.count)
         for town in AddressContext.nearbyTowns(of: features, spatial: stored.spatial) { isTown[town] = true }
         return StreetLevelRows(features, places: places, geonames: stored.spatial, towns: stored.townFinder,
-                               townNames: TownNames(names: stored.names, isTown: isTown))
+                               townNames: TownNames(names: stored.names.geonames, isTown: isTown))
     }
 }
 

@@ -96,12 +96,12 @@ public struct IndexBuilder: PlaceStoreWriter {
         }
     }
 
-    /// The name entries `entries` gives, sorted on a thread of their own, and their structures (street-level rows
-    /// from `firstStreetLevelRow` on): the rest of the structures is written meanwhile.
-    static func sortingNames(_ entries: @escaping () -> NameEntries, firstStreetLevelRow: Int) -> Background<SortedNames> {
+    /// The name entries `entries` gives, sorted on a thread of their own, and their structures (a run of the name
+    /// index, named `prefix` + the column's name): the rest of the structures is written meanwhile.
+    static func sortingNames(_ entries: @escaping () -> NameEntries, prefix: String) -> Background<SortedNames> {
         Background {
             let names = entries().index()
-            return (names, IndexStructures.encode(names: names, firstStreetLevelRow: firstStreetLevelRow))
+            return (names, IndexStructures.encode(names: names, prefix: prefix))
         }
     }
 
@@ -109,8 +109,8 @@ public struct IndexBuilder: PlaceStoreWriter {
     typealias SortedNames = (index: NameIndex, structures: [StoredArray])
 
     /// The name structures of `sorting`, waited for when the file reaches them.
-    static func nameStructures(_ sorting: Background<SortedNames>) -> [StoredArray] {
-        StoredArray.later(like: IndexStructures.encode(names: NameEntries(keys: []).index(), firstStreetLevelRow: 0)) { sorting.read().structures }
+    static func nameStructures(_ sorting: Background<SortedNames>, prefix: String) -> [StoredArray] {
+        StoredArray.later(like: IndexStructures.encode(names: NameEntries(keys: []).index(), prefix: prefix)) { sorting.read().structures }
     }
 
     /// Builds the index from records in memory (tests), as from a dump holding them.

@@ -35,22 +35,21 @@ extension IndexStructures {
         ]
     }
 
-    /// The name index's structures.
-    static func encode(names: NameIndex, firstStreetLevelRow: Int) -> [StoredArray] {
+    /// A run of the name index's structures, named `prefix` + the column's name (`NameIndex.geonamesSections`,
+    /// `NameIndex.streetSections`).
+    static func encode(names: NameIndex, prefix: String) -> [StoredArray] {
         [
-            StoredArray("name.key_bytes", names.keyBytes),
-            StoredArray("name.key_start", names.keyStart),
-            StoredArray("name.key_length", names.keyLength),
-            StoredArray("name.place", names.entryPlace),
-            StoredArray("name.kind", names.entryKind),
-            StoredArray("name.score", names.entryScore),
-            StoredArray("name.alternate_at", names.alternateAt),
-            StoredArray("name.tree", names.tree),
-            StoredArray("name.own_tree", names.ownNameTree),
-            StoredArray("name.buckets", names.buckets),
-            StoredArray("name.fence", names.fence),
-            // Stored, not found at open: finding them is a pass over every entry.
-            StoredArray("name.street_level_entries", names.entryPlace.indices.filter { Int(names.entryPlace[$0]) >= firstStreetLevelRow }.map(Int32.init)),
+            StoredArray(prefix + "key_bytes", names.keyBytes),
+            StoredArray(prefix + "key_start", names.keyStart),
+            StoredArray(prefix + "key_length", names.keyLength),
+            StoredArray(prefix + "place", names.entryPlace),
+            StoredArray(prefix + "kind", names.entryKind),
+            StoredArray(prefix + "score", names.entryScore),
+            StoredArray(prefix + "alternate_at", names.alternateAt),
+            StoredArray(prefix + "tree", names.tree),
+            StoredArray(prefix + "own_tree", names.ownNameTree),
+            StoredArray(prefix + "buckets", names.buckets),
+            StoredArray(prefix + "fence", names.fence),
         ]
     }
 }

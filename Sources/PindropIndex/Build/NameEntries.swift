@@ -76,21 +76,6 @@ struct NameEntries {
         }
     }
 
-    /// Entries at the start already in the name index's order: a stored index's, which are merged with the others
-    /// rather than sorted again.
-    private(set) var sortedCount = 0
-
-    /// Appends the entries of a stored index for the places below `placeLimit`, as stored (their key bytes are
-    /// `index.keyBytes`, which these entries must have been made with). Only into entries that have none yet.
-    mutating func appendStored(_ index: NameIndex, placesBelow placeLimit: Int) {
-        precondition(starts.isEmpty, "stored entries come first")
-        for e in 0..<index.count where Int(index.entryPlace[e]) < placeLimit {
-            starts.append(index.keyStart[e]); lengths.append(index.keyLength[e]); owners.append(index.entryPlace[e])
-            kinds.append(index.entryKind[e]); scores.append(index.entryScore[e]); alternateAt.append(index.alternateAt[e])
-        }
-        sortedCount = starts.count
-    }
-
     /// Longest folded name kept, in bytes (longer "names" in the dumps are descriptions, not names).
     static let maxKeyBytes = 120
 
@@ -106,7 +91,6 @@ struct NameEntries {
     }
 
     func index() -> NameIndex {
-        NameIndex(keys: keys, starts: starts, lengths: lengths, places: owners, kinds: kinds, scores: scores, alternateAt: alternateAt,
-                  sortedCount: sortedCount)
+        NameIndex(keys: keys, starts: starts, lengths: lengths, places: owners, kinds: kinds, scores: scores, alternateAt: alternateAt)
     }
 }

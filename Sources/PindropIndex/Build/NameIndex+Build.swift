@@ -2,11 +2,9 @@ import PindropCore
 
 /// Making a name index from the entries an import collects.
 extension NameIndex {
-    /// Builds from (key, place, kind, score) entries, unsorted but for the first `sortedCount`, which are in the index's
-    /// order (`NameEntries.appendStored`).
-    init(keys: [UInt8], starts: [UInt32], lengths: [UInt8], places: [Int32], kinds: [UInt8], scores: [Float], alternateAt: [UInt16],
-         sortedCount: Int = 0) {
-        let (order, newKey) = NameSorter.sortedEntries(keys: keys, starts: starts, lengths: lengths, scores: scores, sortedCount: sortedCount)
+    /// Builds from unsorted (key, place, kind, score) entries.
+    init(keys: [UInt8], starts: [UInt32], lengths: [UInt8], places: [Int32], kinds: [UInt8], scores: [Float], alternateAt: [UInt16]) {
+        let (order, newKey) = NameSorter.sortedEntries(keys: keys, starts: starts, lengths: lengths, scores: scores)
         let (sortedBytes, sortedStart) = NameSorter.keysInOrder(keys: keys, starts: starts, lengths: lengths, order: order, newKey: newKey)
         let sortedLengths = lengths.gathered(at: order), sortedKinds = kinds.gathered(at: order)
         let sortedScores = scores.gathered(at: order)

@@ -48,51 +48,16 @@ enum NameSorter {
     private static let bucketCount = NameIndex.bucketCount - 1
 
     /// The entries in `EntryOrder`, and for each position in that order whether its key differs from the one before.
-    /// The first `sortedCount` entries are in that order already (a stored index's): only the others are sorted, then
-    /// merged with them.
-    static func sortedEntries(keys: [UInt8], starts: [UInt32], lengths: [UInt8], scores: [Float],
-                              sortedCount: Int = 0) -> (order: [Int32], newKey: [Bool]) {
+    static func sortedEntries(keys: [UInt8], starts: [UInt32], lengths: [UInt8], scores: [Float]) -> (order: [Int32], newKey: [Bool]) {
         keys.withUnsafeBufferPointer { k in
             starts.withUnsafeBufferPointer { s in
                 lengths.withUnsafeBufferPointer { l in
                     scores.withUnsafeBufferPointer { scores in
-                        let all = EntryOrder(keys: SortedKeys(bytes: k, starts: s, lengths: l), scores: scores)
-                        guard sortedCount > 0 else { return sortedEntries(all) }
-                        let rest = EntryOrder(keys: SortedKeys(bytes: k, starts: UnsafeBufferPointer(rebasing: s[sortedCount...]),
-                                                               lengths: UnsafeBufferPointer(rebasing: l[sortedCount...])),
-                                              scores: UnsafeBufferPointer(rebasing: scores[sortedCount...]))
-                        return merged(sortedCount, sortedEntries(rest).order.map { $0 + Int32(sortedCount) }, all)
+                        sortedEntries(EntryOrder(keys: SortedKeys(bytes: k, starts: s, lengths: l), scores: scores))
                     }
                 }
             }
         }
-    }
-
-    /// Entries 0..<sorted, in order, merged with the others in their order: the merged order, and which keys are new.
-    /// At equal keys and scores the first come first, as the whole order puts the lower entry first.
-    private static func merged(_ sorted: Int, _ others: [Int32], _ entries: EntryOrder) -> (order: [Int32], newKey: [Bool]) {
-        var order = [Int32](), newKey = [Bool]()
-        order.reserveCapacity(sorted + others.count)
-        newKey.reserveCapacity(sorted + others.count)
-        func item(_ e: Int) -> SortItem { SortItem(head: entries.firstHead(e), entry: Int32(e)) }
-        var (i, j) = (0, 0), previous: SortItem?
-        var a = sorted > 0 ? item(0) : nil, b = others.first.map { item(Int($0)) }
-        while true {
-            let next: SortItem
-            if let x = a, b.map({ entries.less(x, $0) }) ?? true {
-                (next, i) = (x, i + 1)
-                a = i < sorted ? item(i) : nil
-            } else if let y = b {
-                (next, j) = (y, j + 1)
-                b = j < others.count ? item(Int(others[j])) : nil
-            } else {
-                break
-            }
-            newKey.append(previous.map { $0.head != next.head || entries.keys.compare(Int($0.entry), Int(next.entry)) != 0 } ?? true)
-            order.append(next.entry)
-            previous = next
-        }
-        return (order, newKey)
     }
 
     private static func sortedEntries(_ entries: EntryOrder) -> (order: [Int32], newKey: [Bool]) {

@@ -63,13 +63,13 @@ struct Answers {
         // Only a match through an alternate name (or an explanation) needs the typed text, trimmed.
         lazy var asTyped = String(typed[..<(typed.utf8.firstIndex(of: UInt8(ascii: ",")) ?? typed.endIndex)]).trimmingWhitespace()
         contents.places.prefetchPlaces(found.lazy.map(\.row))
-        for c in found where contents.names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue { contents.places.alternateStart.prefetch(c.row) }
+        for c in found where contents.names.kind(c.entry) == NameIndex.Kind.alternate.rawValue { contents.places.alternateStart.prefetch(c.row) }
         // Each result made where the array keeps it: a result is a large value, and moving it through `map` copied it.
         return [PlaceResult](unsafeUninitializedCapacity: found.count) { buffer, count in
             for c in found {
                 var matchedName: String?
-                if contents.names.entryKind[c.entry] == NameIndex.Kind.alternate.rawValue {
-                    matchedName = contents.places.alternate(c.row, at: contents.names.alternateAt[c.entry], foldedAs: contents.names.key(c.entry),
+                if contents.names.kind(c.entry) == NameIndex.Kind.alternate.rawValue {
+                    matchedName = contents.places.alternate(c.row, at: contents.names.alternateAt(c.entry), foldedAs: contents.names.key(c.entry),
                                                             typed: asTyped)
                 }
                 let distanceMeters = near.map { contents.distance(c.row, $0) }

@@ -36,21 +36,24 @@ struct CandidateDraw {
         return found
     }
 
-    /// The ranges of entries `mode` reads for `key`, as typed.
+    /// The ranges of entries `mode` reads for `key`, as typed: of each run of the name index, the GeoNames run's first.
     private func ranges(_ key: [UInt8], mode: Candidate.Mode, letters: Int) -> [NameIndex.TieredRange] {
-        let (all, exact) = contents.names.ranges(prefix: key)
+        let runs = contents.names.ranges(prefix: key)
         let ownNamesFirst = letters <= Ranking.shortTextLetters
-        let prefixes = NameIndex.TieredRange(range: exact.upperBound..<all.upperBound, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst)
+        let exact = runs.map(\.exact)
+        let prefixes = runs.map {
+            NameIndex.TieredRange(range: $0.exact.upperBound..<$0.all.upperBound, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst)
+        }
         switch mode {
         case .search:
             // Text that only starts names ("Wawr", "Histo"): a whole name one likely slip away (Wawer, Histon) is as
             // good a reading, so it competes with the prefix matches by importance.
-            let slips = exact.isEmpty && !all.isEmpty && letters >= Ranking.typoLetters
+            let slips = exact.allSatisfy(\.isEmpty) && runs.contains { !$0.all.isEmpty } && letters >= Ranking.typoLetters
                 ? contents.names.fuzzyRanges(key, maxEdits: 1, asPrefix: false).filter { $0.edit?.isLikelySlip == true } : []
-            return [.init(range: exact, tier: Ranking.exactTier), prefixes]
+            return exact.map { .init(range: $0, tier: Ranking.exactTier) } + prefixes
                 + slips.map { .init(range: $0.range, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst) }
-        case .suggest: return [.init(range: exact, tier: Ranking.prefixTier), prefixes]
-        case .exact: return [.init(range: exact, tier: Ranking.exactTier)]
+        case .suggest: return exact.map { .init(range: $0, tier: Ranking.prefixTier) } + prefixes
+        case .exact: return exact.map { .init(range: $0, tier: Ranking.exactTier) }
         }
     }
 
@@ -70,17 +73,17 @@ struct CandidateDraw {
             batch.removeAll(keepingCapacity: true)
             while batch.count < min(Self.batch, wanted - found.count), let next = contents.names.nextBest(&walk) { batch.append(next) }
             guard !batch.isEmpty else { break }
-            for drawn in batch { contents.names.entryPlace.prefetch(drawn.entry) }
-            contents.places.prefetchRanking(batch.lazy.map { Int(contents.names.entryPlace[$0.entry]) })
+            for drawn in batch { contents.names.prefetchPlace(drawn.entry) }
+            contents.places.prefetchRanking(batch.lazy.map { Int(contents.names.place($0.entry)) })
             for (entry, tier, score) in batch {
                 visited += 1
-                let row = contents.names.entryPlace[entry]
+                let row = contents.names.place(entry)
                 if seen.insert(row), accept(row),
                    !sections || !contents.places.couldBeSection(Int(row)) || !found.contains(where: { contents.places.isSection(Int(row), of: $0.row) }) {
                     // What the range took off: the demotion of an alternate name, a typo's penalty.
-                    let lowered = contents.names.entryScore[entry] - score
+                    let lowered = contents.names.score(entry) - score
                     let importance = contents.places.importance(Int(row))
-                    let nameTerm = -(NameIndex.Kind(rawValue: contents.names.entryKind[entry])?.penalty ?? 0) - lowered
+                    let nameTerm = -(NameIndex.Kind(rawValue: contents.names.kind(entry))?.penalty ?? 0) - lowered
                     found.append(Candidate(row: Int(row), tier: tier, score: importance + nameTerm, entry: entry,
                                            importance: importance, nameTerm: nameTerm))
                 }
@@ -91,21 +94,21 @@ struct CandidateDraw {
     }
 
     /// The street-level rows matching in `ranges` that `found` lacks, each through its best entry (bounded by
-    /// `streetLevelScan`); `Ranking.nearness` then ranks them against the GeoNames contents.places.
+    /// `streetLevelScan`); `Ranking.nearness` then ranks them against the GeoNames contents.places. They never make the
+    /// draw by importance when many GeoNames places share a prefix, so they are read from the street level's run.
     private func streetLevelMatches(_ ranges: [NameIndex.TieredRange], besides found: [Candidate], accept: (Int32) -> Bool) -> [Candidate] {
         var position = Dictionary(uniqueKeysWithValues: found.map { ($0.row, -1) })
         var matches: [Candidate] = []
         var scanned = 0
-        for r in ranges {
-            // The first street-level entry at or after the range's start.
-            var lo = firstIndex(in: contents.streetLevelEntries.indices) { Int(contents.streetLevelEntries[$0]) >= r.range.lowerBound }
-            while lo < contents.streetLevelEntries.count, Int(contents.streetLevelEntries[lo]) < r.range.upperBound, scanned < Self.streetLevelScan {
-                let e = Int(contents.streetLevelEntries[lo]), row = Int(contents.names.entryPlace[e])
-                lo += 1; scanned += 1
+        for r in ranges where r.range.lowerBound >= contents.names.streetStart {
+            for e in r.range {
+                guard scanned < Self.streetLevelScan else { break }
+                let row = Int(contents.names.place(e))
+                scanned += 1
                 guard position[row] != -1, accept(Int32(row)) else { continue }
-                let lowered = r.ownNamesFirst && contents.names.entryKind[e] == NameIndex.Kind.alternate.rawValue ? Ranking.alternateDemotion : 0
+                let lowered = r.ownNamesFirst && contents.names.kind(e) == NameIndex.Kind.alternate.rawValue ? Ranking.alternateDemotion : 0
                 let importance = contents.places.importance(row)
-                let nameTerm = -(NameIndex.Kind(rawValue: contents.names.entryKind[e])?.penalty ?? 0) - lowered
+                let nameTerm = -(NameIndex.Kind(rawValue: contents.names.kind(e))?.penalty ?? 0) - lowered
                 let c = Candidate(row: row, tier: r.tier, score: importance + nameTerm, entry: e, importance: importance, nameTerm: nameTerm)
                 if let i = position[row] {
                     // The best entry as the draw by importance would pick it: by its score, its kind's penalty in.

@@ -8,7 +8,7 @@ struct MatchExplainer {
     func explanation(_ c: Candidate, key: [UInt8], mode: Candidate.Mode, typed: String, distanceMeters: Double?) -> MatchExplanation {
         let matched = Array(contents.names.key(c.entry))
         let match: MatchExplanation.Match = isTypo(c, key: key) ? .typo : (matched == key ? .exact : .prefix)
-        let nameKind: MatchExplanation.NameKind = switch NameIndex.Kind(rawValue: contents.names.entryKind[c.entry]) {
+        let nameKind: MatchExplanation.NameKind = switch NameIndex.Kind(rawValue: contents.names.kind(c.entry)) {
         case .alternate: .alternate
         case .innerWord: .innerWord
         default: .name
@@ -34,9 +34,9 @@ struct MatchExplainer {
     /// later words of its name for an inner word ("York" of "New York"); the folded key when none folds to it.
     func writtenName(_ c: Candidate, typed: String) -> String {
         let key = contents.names.key(c.entry), name = contents.places.name(c.row)
-        switch NameIndex.Kind(rawValue: contents.names.entryKind[c.entry]) {
+        switch NameIndex.Kind(rawValue: contents.names.kind(c.entry)) {
         case .alternate:
-            return contents.places.alternate(c.row, at: contents.names.alternateAt[c.entry], foldedAs: key, typed: typed)
+            return contents.places.alternate(c.row, at: contents.names.alternateAt(c.entry), foldedAs: key, typed: typed)
                 ?? String(decoding: key, as: UTF8.self)
         case .innerWord:
             var i = name.startIndex

@@ -151,7 +151,7 @@ struct Ranking {
         for c in found where kept.count < limit {
             if c.row < contents.firstStreetLevelRow {
                 if contents.places.couldBeSection(c.row), towns.contains(where: { contents.places.isSection(c.row, of: $0.row) }) { continue }
-            } else if contents.places.rowKind(c.row) == .address, contents.names.entryKind[c.entry] == NameIndex.Kind.primary.rawValue {
+            } else if contents.places.rowKind(c.row) == .address, contents.names.kind(c.entry) == NameIndex.Kind.primary.rawValue {
                 let name = contents.names.key(c.entry)
                 if streets.contains(where: { key.count < $0.count && name.starts(with: $0) }) { continue }
             }

@@ -9,9 +9,7 @@ import PindropCore
 enum IndexStructures {
     /// The structures of an open index.
     struct Decoded {
-        var places: PlaceTable, names: NameIndex, spatial: SpatialIndex, street: StreetLevel
-        /// The name entries of street-level rows, in key order (`IndexContents.streetLevelEntries`).
-        var streetLevelEntries: Column<Int32>
+        var places: PlaceTable, names: NameRuns, spatial: SpatialIndex, street: StreetLevel
         var towns: TownFinder
         var corrections: CorrectionForms
         /// The GeoNames rows biggest first (`PlaceTable.labelOrder`).
@@ -23,27 +21,25 @@ enum IndexStructures {
         throws(PindropError) -> Decoded {
         let (countryInfos, admin1Infos) = Divisions.make(countries: countries, admin1Names: admin1Names)
         let places = try decodePlaces(file, countries: countryInfos, admin1s: admin1Infos)
-        let names = try decodeNames(file)
+        let names = NameRuns(geonames: try decodeNames(file, NameIndex.geonamesSections), street: try decodeNames(file, NameIndex.streetSections))
         let spatial = SpatialIndex(
             nodes: try file.column("spatial.nodes"),
             cellStart: try file.column("spatial.cell_start"),
             cellSlots: try file.column("spatial.cell_slots"),
             cellBound: try file.column("spatial.cell_bound"))
-        let streetLevelEntries: Column<Int32> = try file.column("name.street_level_entries")
         let labelOrder: Column<Int32> = try file.column("place.label_order")
         // A mismatch means a damaged file, which must not crash a query later.
-        guard agree(places, names, spatial, verify: verify) && streetLevelEntries.count <= names.count && labelOrder.count == places.geonamesCount else {
+        guard agree(places, names, spatial, verify: verify) && labelOrder.count == places.geonamesCount else {
             throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it")
         }
         if verify {
             let valid = valuesAreValid(places, names, spatial)
-                && streetLevelEntries.allSatisfy { $0 >= 0 && Int($0) < names.count }
                 // In range (a wrong order would only misplace labels; checking it is a random read a row).
                 && labelOrder.allSatisfy { $0 >= 0 && Int($0) < labelOrder.count }
             guard valid else { throw .indexUnavailable("the index is corrupt: its structures hold values out of range; rebuild it") }
         }
         return Decoded(places: places, names: names, spatial: spatial, street: try StreetLevel.decode(file, placeCount: places.count),
-                       streetLevelEntries: streetLevelEntries, towns: try TownFinder(file, spatial: spatial, verify: verify),
+                       towns: try TownFinder(file, spatial: spatial, verify: verify),
                        corrections: try CorrectionForms(file, geonamesCount: places.geonamesCount, verify: verify), labelOrder: labelOrder)
     }
 
@@ -65,24 +61,25 @@ enum IndexStructures {
             alternateBytes: try file.column("place.alternate_bytes"))
     }
 
-    private static func decodeNames(_ file: MappedStructures) throws(PindropError) -> NameIndex {
+    /// A run of the name index, its sections named `prefix` + the column's name.
+    private static func decodeNames(_ file: MappedStructures, _ prefix: String) throws(PindropError) -> NameIndex {
         NameIndex(
-            keyBytes: try file.column("name.key_bytes"),
-            keyStart: try file.column("name.key_start"),
-            keyLength: try file.column("name.key_length"),
-            entryPlace: try file.column("name.place"),
-            entryKind: try file.column("name.kind"),
-            entryScore: try file.column("name.score"),
-            alternateAt: try file.column("name.alternate_at"),
-            tree: try file.column("name.tree"),
-            ownNameTree: try file.column("name.own_tree"),
-            buckets: try file.column("name.buckets"),
-            fence: try file.column("name.fence"))
+            keyBytes: try file.column(prefix + "key_bytes"),
+            keyStart: try file.column(prefix + "key_start"),
+            keyLength: try file.column(prefix + "key_length"),
+            entryPlace: try file.column(prefix + "place"),
+            entryKind: try file.column(prefix + "kind"),
+            entryScore: try file.column(prefix + "score"),
+            alternateAt: try file.column(prefix + "alternate_at"),
+            tree: try file.column(prefix + "tree"),
+            ownNameTree: try file.column(prefix + "own_tree"),
+            buckets: try file.column(prefix + "buckets"),
+            fence: try file.column(prefix + "fence"))
     }
 
     /// Whether the columns agree in length and their offsets end where their bytes do (nothing read per value, but
     /// the spatial cells' candidates with `verify`).
-    private static func agree(_ places: PlaceTable, _ names: NameIndex, _ spatial: SpatialIndex, verify: Bool) -> Bool {
+    private static func agree(_ places: PlaceTable, _ names: NameRuns, _ spatial: SpatialIndex, verify: Bool) -> Bool {
         let n = places.geonameID.count
         return [places.latitude.count, places.longitude.count, places.population.count, places.country.count,
                 places.admin1.count, places.nameStart.count - 1, places.kind.count, places.extraStart.count - 1].allSatisfy { $0 == n }
@@ -91,22 +88,13 @@ enum IndexStructures {
             && Int(places.extraStart.last ?? 0) == places.extraBytes.count
             && places.alternateStart.count == places.geonamesCount + 1 && Int(places.alternateStart.last ?? 0) == places.alternateBytes.count
             && Int(places.nameStart.last ?? 0) == places.nameBytes.count
-            && [names.keyStart.count, names.keyLength.count, names.entryKind.count, names.entryScore.count, names.alternateAt.count]
-                .allSatisfy { $0 == names.entryPlace.count }
-            && names.tree.count == max(2 * NameIndex.treeLeaves(forEntries: names.count), 2) && names.ownNameTree.count == names.tree.count
-            && names.buckets.count == NameIndex.bucketCount && Int(names.buckets.last ?? 0) == names.count
-            && names.fence.count == NameIndex.fenceCount(forEntries: names.count)
+            && names.geonames.agrees() && names.street.agrees()
     }
 
     /// Whether every value of the place table, the name index and the place tree is in range: a pass over all of them.
-    private static func valuesAreValid(_ places: PlaceTable, _ names: NameIndex, _ spatial: SpatialIndex) -> Bool {
-        let n = places.geonameID.count
-        return names.entryPlace.allSatisfy { $0 >= 0 && Int($0) < n }
-            && zip(names.keyStart, names.keyLength).allSatisfy { Int($0) + Int($1) <= names.keyBytes.count }
-            && (names.count == 0 || names.tree.allSatisfy { names.holds($0, ownNamesFirst: false) }
-                && names.ownNameTree.allSatisfy { names.holds($0, ownNamesFirst: true) })
-            && zip(names.buckets, names.buckets.dropFirst()).allSatisfy { $0 <= $1 }
-            && names.fenceIsTheKeys()
+    private static func valuesAreValid(_ places: PlaceTable, _ names: NameRuns, _ spatial: SpatialIndex) -> Bool {
+        let n = places.geonameID.count, geonames = places.geonamesCount
+        return names.geonames.valuesAreValid(places: 0..<geonames) && names.street.valuesAreValid(places: geonames..<n)
             && spatial.nodesAreValid(places: n)
             && zip(places.nameStart, places.nameStart.dropFirst()).allSatisfy { $0 <= $1 }
             && zip(places.extraStart, places.extraStart.dropFirst()).allSatisfy { $0 <= $1 }
@@ -117,6 +105,27 @@ enum IndexStructures {
 }
 
 extension NameIndex {
+    /// The sections of the GeoNames places' run (in the GeoNames structures file) and of the street level's, as
+    /// prefixes of the columns' names.
+    static let geonamesSections = "name.", streetSections = "street.name."
+
+    /// Whether the columns agree in length and with the trees, buckets and fence (nothing read per value).
+    func agrees() -> Bool {
+        [keyStart.count, keyLength.count, entryKind.count, entryScore.count, alternateAt.count].allSatisfy { $0 == entryPlace.count }
+            && tree.count == max(2 * Self.treeLeaves(forEntries: count), 2) && ownNameTree.count == tree.count
+            && buckets.count == Self.bucketCount && Int(buckets.last ?? 0) == count
+            && fence.count == Self.fenceCount(forEntries: count)
+    }
+
+    /// Whether every value is in range, each entry's place among `places`: a pass over all of them.
+    func valuesAreValid(places: Range<Int>) -> Bool {
+        entryPlace.allSatisfy { places.contains(Int($0)) }
+            && zip(keyStart, keyLength).allSatisfy { Int($0) + Int($1) <= keyBytes.count }
+            && (count == 0 || tree.allSatisfy { holds($0, ownNamesFirst: false) } && ownNameTree.allSatisfy { holds($0, ownNamesFirst: true) })
+            && zip(buckets, buckets.dropFirst()).allSatisfy { $0 <= $1 }
+            && fenceIsTheKeys()
+    }
+
     /// Whether `node` names an entry of the index with that entry's score (as the own-names-first tree ranks it, when
     /// `ownNamesFirst`): what an import checks of the trees it wrote.
     func holds(_ node: TreeNode, ownNamesFirst: Bool) -> Bool {

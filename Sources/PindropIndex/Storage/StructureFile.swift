@@ -106,7 +106,7 @@ enum StructureFile {
     /// The structures queries read a few bytes of now and then, not on every query's path: an alternate name as
     /// written, which alternate name an entry is, "did you mean"'s forms. They are cached and mapped a page at a
     /// time; the rest in 2 MiB pages (`MappedStructures.adviseLargePages`).
-    static let sparselyRead: Set<String> = ["place.alternate_bytes", "name.alternate_at", "correction.hashes", "correction.slots"]
+    static let sparselyRead: Set<String> = ["place.alternate_bytes", "name.alternate_at", "street.name.alternate_at", "correction.hashes", "correction.slots"]
 
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, chunk: Int, path: String) throws {
         var done = 0

@@ -4,7 +4,7 @@ import PindropCore
 /// query stage reads. Immutable once made, so any number of threads may read it at once.
 final class IndexContents: Sendable {
     let places: PlaceTable
-    let names: NameIndex
+    let names: NameRuns
     let spatial: SpatialIndex
     let street: StreetLevel
     /// GeoNames places by population, biggest first, for the map's labels (stored in the index).
@@ -15,9 +15,6 @@ final class IndexContents: Sendable {
     let townFinder: TownFinder
     /// `places.geonamesCount`, which is counted, kept for the ranking's per-candidate tests.
     let firstStreetLevelRow: Int
-    /// The name entries of street-level rows, in key order. They never make the draw by importance when many
-    /// GeoNames places share a prefix, so with `near` a prefix's street-level matches are read from here instead.
-    let streetLevelEntries: Column<Int32>
     /// The box around every area (nil without areas).
     let areaExtent: BoundingBox?
     /// Where street-level answers can come from (nil without street data).
@@ -48,7 +45,6 @@ final class IndexContents: Sendable {
         self.places = places; names = structures.names; spatial = structures.spatial; self.street = street
         townFinder = structures.towns; corrections = structures.corrections; labelOrder = structures.labelOrder
         firstStreetLevelRow = places.geonamesCount
-        streetLevelEntries = structures.streetLevelEntries
         areaExtent = street.areas.extent
         (streetTowns, rowsByID) = Self.townsAndIDs(places)
         venueCategorySlots = Self.venueCategorySlots(places, street)

@@ -58,17 +58,31 @@ extension NameIndex {
     /// `penalty` is taken off its entries' scores (log2 units, as importance): a less likely typo ranks as
     /// a smaller place would.
     struct TieredRange { var range: Range<Int>; var tier: Int; var ownNamesFirst = false; var penalty: Float = 0 }
+}
 
+extension NameIndex: BestEntries {}
+extension NameRuns: BestEntries {}
+
+/// Entries drawn best first from ranges through `best(in:)`: those of a name index, or of both runs of one.
+protocol BestEntries {
+    /// The best entry of a non-empty range (of equal scores, the first), with alternate names lowered when own names
+    /// come first.
+    func best(in range: Range<Int>, ownNamesFirst: Bool) -> Int
+    /// Entry e's score, with an alternate name lowered when own names come first.
+    func score(_ e: Int, ownNamesFirst: Bool) -> Float
+}
+
+extension BestEntries {
     /// Calls `visit` with entries from the ranges in order of (tier, score), best first, until it returns false;
     /// `score` is the entry's score as ranked (lowered for an alternate name in an `ownNamesFirst` range, and
     /// by the range's penalty).
-    func forEachBest(_ ranges: [TieredRange], _ visit: (_ entry: Int, _ tier: Int, _ score: Float) -> Bool) {
+    func forEachBest(_ ranges: [NameIndex.TieredRange], _ visit: (_ entry: Int, _ tier: Int, _ score: Float) -> Bool) {
         var heap = bestFirst(ranges)
         while let next = nextBest(&heap), visit(next.entry, next.tier, next.score) {}
     }
 
     /// A walk over the ranges' entries in order of (tier, score), best first: `nextBest` draws them one at a time.
-    func bestFirst(_ ranges: [TieredRange]) -> BestFirstHeap {
+    func bestFirst(_ ranges: [NameIndex.TieredRange]) -> BestFirstHeap {
         // 20 items (48 bytes each) stay under the 1,032 bytes glibc's thread cache hands out without locking or
         // sorting its bins; a walk that draws more grows the heap.
         var heap = BestFirstHeap(capacity: 20)
@@ -100,7 +114,8 @@ typealias BestFirstHeap = Heap<BestFirstRange>
 struct BestFirstRange: HeapOrdered {
     var key: Float; var entry: Int; var range: Range<Int>; var tier: Int; var ownNamesFirst: Bool; var penalty: Float
 
-    /// Higher key first; of equal keys, the earlier entry (key order), as `best(in:)` picks within a range.
+    /// Higher key first; of equal keys, the earlier entry (key order within a run, the GeoNames run before the street
+    /// level's), as `best(in:)` picks within a range.
     @inline(__always)
     func precedes(_ other: BestFirstRange) -> Bool { key > other.key || (key == other.key && entry < other.entry) }
 }
