@@ -38,22 +38,23 @@ struct CandidateDraw {
 
     /// The ranges of entries `mode` reads for `key`, as typed: of each run of the name index, the GeoNames run's first.
     private func ranges(_ key: [UInt8], mode: Candidate.Mode, letters: Int) -> [NameIndex.TieredRange] {
-        let runs = contents.names.ranges(prefix: key)
+        let (g, s) = contents.names.ranges(prefix: key)
         let ownNamesFirst = letters <= Ranking.shortTextLetters
-        let exact = runs.map(\.exact)
-        let prefixes = runs.map {
-            NameIndex.TieredRange(range: $0.exact.upperBound..<$0.all.upperBound, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst)
+        func prefixes(_ r: NameRuns.PrefixRanges) -> NameIndex.TieredRange {
+            .init(range: r.exact.upperBound..<r.all.upperBound, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst)
         }
         switch mode {
         case .search:
             // Text that only starts names ("Wawr", "Histo"): a whole name one likely slip away (Wawer, Histon) is as
             // good a reading, so it competes with the prefix matches by importance.
-            let slips = exact.allSatisfy(\.isEmpty) && runs.contains { !$0.all.isEmpty } && letters >= Ranking.typoLetters
+            let slips = g.exact.isEmpty && s.exact.isEmpty && !(g.all.isEmpty && s.all.isEmpty) && letters >= Ranking.typoLetters
                 ? contents.names.fuzzyRanges(key, maxEdits: 1, asPrefix: false).filter { $0.edit?.isLikelySlip == true } : []
-            return exact.map { .init(range: $0, tier: Ranking.exactTier) } + prefixes
-                + slips.map { .init(range: $0.range, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst) }
-        case .suggest: return exact.map { .init(range: $0, tier: Ranking.prefixTier) } + prefixes
-        case .exact: return exact.map { .init(range: $0, tier: Ranking.exactTier) }
+            var ranges: [NameIndex.TieredRange] = [.init(range: g.exact, tier: Ranking.exactTier), .init(range: s.exact, tier: Ranking.exactTier),
+                                                   prefixes(g), prefixes(s)]
+            for slip in slips { ranges.append(.init(range: slip.range, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst)) }
+            return ranges
+        case .suggest: return [.init(range: g.exact, tier: Ranking.prefixTier), .init(range: s.exact, tier: Ranking.prefixTier), prefixes(g), prefixes(s)]
+        case .exact: return [.init(range: g.exact, tier: Ranking.exactTier), .init(range: s.exact, tier: Ranking.exactTier)]
         }
     }
 

@@ -45,12 +45,14 @@ struct NameRuns: Sendable {
     /// Entry e's folded key.
     func key(_ e: Int) -> Slice<Column<UInt8>> { e < streetStart ? geonames.key(e) : street.key(e - streetStart) }
 
-    /// The entries of each run whose key starts with `prefix`, and within them those equal to it (which sort first):
-    /// the GeoNames run's, then the street level's.
-    func ranges(prefix: [UInt8]) -> [(all: Range<Int>, exact: Range<Int>)] {
+    /// The entries of each run whose key starts with `prefix`, and within them those equal to it (which sort first).
+    func ranges(prefix: [UInt8]) -> (geonames: PrefixRanges, street: PrefixRanges) {
         let s = street.ranges(prefix: prefix)
-        return [geonames.ranges(prefix: prefix), (inStreet(s.all), inStreet(s.exact))]
+        return (geonames.ranges(prefix: prefix), (inStreet(s.all), inStreet(s.exact)))
     }
+
+    /// The entries of a run whose key starts with a prefix, and within them those equal to it.
+    typealias PrefixRanges = (all: Range<Int>, exact: Range<Int>)
 
     /// Keys close to `query` in either run (`NameIndex.fuzzyRanges`).
     func fuzzyRanges(_ query: [UInt8], maxEdits: Int, asPrefix: Bool, exactFirstByte: Bool = false) -> [NameIndex.FuzzyRange] {
