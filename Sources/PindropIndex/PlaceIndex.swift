@@ -41,7 +41,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     /// version, from another import than its partner, or damaged.
     public static func open(at path: String) throws(PindropError) -> PlaceIndex {
         try IndexReader.withStructures(at: path) { database, names throws(PindropError) in
-            let (decoded, structures) = try IndexReader.decode(database, names, verify: false)
+            let (decoded, structures) = try IndexReader.decode(database, names, checks: .none)
             let index = PlaceIndex(decoded, path: database.path, buildID: names.buildID,
                                    replication: IndexDatabase.replication(in: try database.meta()))
             // Opening has read what it reads in a row; queries from here on read here and there.
@@ -50,11 +50,12 @@ public final class PlaceIndex: PlaceStore, Sendable {
         }
     }
 
-    /// Checks every value of every structure of the index at `path` (what an import does with the index it is
-    /// about to publish), without making the index. Throws as `open(at:)` does, and for a value out of range.
-    static func verify(at path: String) throws(PindropError) {
+    /// Checks every value of the structures `checks` names of the index at `path` (what an import does with the
+    /// index it is about to publish), without making the index. Throws as `open(at:)` does, and for a value out of
+    /// range.
+    static func verify(at path: String, checks: IndexStructures.ValueChecks = .all) throws(PindropError) {
         try IndexReader.withStructures(at: path) { database, names throws(PindropError) in
-            _ = try IndexReader.decode(database, names, verify: true)
+            _ = try IndexReader.decode(database, names, checks: checks)
         }
     }
 

@@ -81,7 +81,7 @@ struct AddressFormatTests {
         for (n, point) in points.enumerated() {
             if n % 2 == 0 { known.addressPoints.append(point) } else { hidden.append(point) }
         }
-        let context = AddressContext(features: known, places: index.contents.places.prefix(index.contents.places.geonamesCount),
+        let context = AddressContext(features: known, places: index.contents.places,
                                      spatial: index.contents.spatial, towns: index.contents.townFinder,
                                      townNames: TownNames(["helsinki": [index.contents.places.index(ofGeonameID: 658225)!]]), areas: .empty)
         var stripped = hidden.map(\.address)

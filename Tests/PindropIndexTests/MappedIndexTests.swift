@@ -106,6 +106,16 @@ struct MappedIndexTests {
         flipped = good
         flipped[StructureFile.headerBytes + 50] ^= 0x40
         try expectRefused(flipped, "has a damaged table")
+        // A place column's part that does not start where the GeoNames file's part ends (its table's hash made right).
+        var moved = good
+        let count = Int(good[12]) | Int(good[13]) << 8, table = StructureFile.headerBytes..<(StructureFile.headerBytes + count * StructureFile.entryBytes)
+        let kind = try #require(Self.section(good, "place.kind")).lowerBound + 64
+        let entry = try #require(table.lazy.filter { ($0 - table.lowerBound) % StructureFile.entryBytes == 0 }
+            .first { String(decoding: good[$0..<($0 + 10)], as: UTF8.self) == "place.kind" })
+        moved.replaceSubrange((entry + 48)..<(entry + 56), with: withUnsafeBytes(of: UInt64(kind).littleEndian) { Data($0) })
+        moved.replaceSubrange(40..<48, with: withUnsafeBytes(of: StructureFile.fnv1a(moved[table]).littleEndian) { Data($0) })
+        moved.replaceSubrange(48..<56, with: withUnsafeBytes(of: StructureFile.fnv1a(moved[0..<48]).littleEndian) { Data($0) })
+        try expectRefused(moved, "does not continue the GeoNames structures file's section place.kind")
         // A structures file of another import of the same data, under this one's name.
         let (_, other) = try Self.miniIndex()
         try expectRefused(try Data(contentsOf: URL(fileURLWithPath: other)), "does not match its structures file")
@@ -127,38 +137,68 @@ struct MappedIndexTests {
         #expect(Self.openingError(path) == nil)
     }
 
-    @Test("values out of range inside a section, or a fence that is not the keys, pass opening unseen but fail the import's check of every value",
-          arguments: [("name.place", withUnsafeBytes(of: Int32(1_000_000).littleEndian) { Data($0) }),
-                      ("name.fence", Data(repeating: 0x7A, count: 8)),
-                      ("street.name.place", withUnsafeBytes(of: Int32(2).littleEndian) { Data($0) })])
-    func valuesCheckedByImport(section: String, written: Data) throws {
+    @Test("values out of range inside a section, or a fence that is not the keys, pass opening unseen but fail the import's check of every value (an update's too, in the build's file)",
+          arguments: [("name.place", 1, withUnsafeBytes(of: Int32(1_000_000).littleEndian) { Data($0) }),
+                      ("name.fence", 1, Data(repeating: 0x7A, count: 8)),
+                      ("place.country", 1, withUnsafeBytes(of: UInt16(60_000).littleEndian) { Data($0) }),
+                      ("street.name.place", 2, withUnsafeBytes(of: Int32(2).littleEndian) { Data($0) }),
+                      ("place.country", 2, withUnsafeBytes(of: UInt16(60_000).littleEndian) { Data($0) }),
+                      ("place.name_start", 2, withUnsafeBytes(of: UInt32.max.littleEndian) { Data($0) })])
+    func valuesCheckedByImport(section: String, file: Int, written: Data) throws {
         let path = try Self.miniIndex(streets: true).index
-        // The GeoNames run is in the GeoNames structures file, the street level's in the other.
-        let structures = PlaceIndex.files(at: path)[section.hasPrefix("street.") ? 2 : 1]
+        // The GeoNames structures file (1) holds the GeoNames run and the GeoNames rows of the place table, the
+        // build's (2) the street level's run and rows.
+        let structures = PlaceIndex.files(at: path)[file]
         // Find the section's offset from the table, and write into its first value: a place number far past the
-        // last place (or, of a street-level entry, a GeoNames place), or a first key head ("zzzzzzzz") that is not
-        // the first key's.
+        // last place (or, of a street-level entry, a GeoNames place), a first key head ("zzzzzzzz") that is not
+        // the first key's, a country that is none, or a name's start past the names' end.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: structures))
-        let start = try #require(Self.sectionOffset(bytes, section))
+        let start = try #require(Self.section(bytes, section)).lowerBound
         bytes.replaceSubrange(start..<start + written.count, with: written)
         try bytes.write(to: URL(fileURLWithPath: structures))
         #expect(Self.openingError(path) == nil)
-        do {
-            try PlaceIndex.verify(at: path)
-            Issue.record("a wrong \(section) passed the check of every value")
-        } catch {
-            #expect(error.message.contains("values out of range"), "\(error.message)")
+        for checks in file == 2 ? [IndexStructures.ValueChecks.all, .buildFile] : [.all] {
+            do {
+                try PlaceIndex.verify(at: path, checks: checks)
+                Issue.record("a wrong \(section) passed the check of \(checks)")
+            } catch {
+                #expect(error.message.contains("values out of range"), "\(error.message)")
+            }
         }
     }
 
-    /// Where section `name` starts in a structures file's bytes.
-    static func sectionOffset(_ bytes: Data, _ name: String) -> Int? {
+    @Test("the place table's GeoNames rows lie in the GeoNames structures file and the street level's in the build's, and the open index reads each column as one")
+    func placeTableInTwoFiles() throws {
+        let path = try Self.miniIndex(streets: true).index
+        let files = PlaceIndex.files(at: path)
+        let geonames = try Data(contentsOf: URL(fileURLWithPath: files[1])), build = try Data(contentsOf: URL(fileURLWithPath: files[2]))
+        let places = try PlaceIndex.open(at: path).contents.places
+        let g = places.geonamesCount, n = places.count
+        try #require(g > 0 && n > g)
+        func values<T: BitwiseCopyable>(_ file: Data, _ name: String, as: T.Type) throws -> [T] {
+            let range = try #require(Self.section(file, name))
+            return file[range].withUnsafeBytes { Array($0.bindMemory(to: T.self)) }
+        }
+        #expect(try values(geonames, "place.latitude", as: Double.self) + values(build, "place.latitude", as: Double.self) == Array(places.latitude))
+        #expect(try values(geonames, "place.latitude", as: Double.self).count == g)
+        #expect(try values(geonames, "place.kind", as: UInt8.self) + values(build, "place.kind", as: UInt8.self) == Array(places.kind))
+        #expect(try values(build, "place.kind", as: UInt8.self).allSatisfy { PlaceTable.RowKind(rawValue: $0 & 0x1F) != .geonames })
+        // Offsets: the GeoNames file's are the GeoNames rows' starts, the build's go on to the end of the last name.
+        let starts = try values(geonames, "place.name_start", as: UInt32.self), rest = try values(build, "place.name_start", as: UInt32.self)
+        #expect(starts.count == g && rest.count == n - g + 1 && starts + rest == Array(places.nameStart))
+        #expect(try values(geonames, "place.name_bytes", as: UInt8.self).count == Int(rest[0]))
+        #expect(places.latitude.isMapped && places.nameBytes.isMapped)
+    }
+
+    /// Where section `name` lies in a structures file's bytes.
+    static func section(_ bytes: Data, _ name: String) -> Range<Int>? {
         let count = Int(bytes[12]) | Int(bytes[13]) << 8
+        func word(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
         for i in 0..<count {
             let entry = StructureFile.headerBytes + i * StructureFile.entryBytes
             let stored = bytes[entry..<(entry + StructureFile.nameBytes)].prefix { $0 != 0 }
             guard String(decoding: stored, as: UTF8.self) == name else { continue }
-            return (0..<8).reduce(0) { $0 | Int(bytes[entry + 48 + $1]) << (8 * $1) }
+            return word(entry + 48)..<(word(entry + 48) + word(entry + 56))
         }
         return nil
     }

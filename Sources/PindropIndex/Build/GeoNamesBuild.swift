@@ -43,7 +43,7 @@ struct GeoNamesBuild {
                          meta: [String: String]) throws {
         progress?("indexing", 0)
         let allCountries = rows.finish(countries: countries, admin1Names: &admin1Names)
-        var places = rows.places
+        let places = rows.places
         // The GeoNames rows' name entries, a run of their own: sorted on a thread of their own while the spatial index
         // and the street level are built here.
         let names = IndexBuilder.sortingNames({ [entries = rows.entries] in entries }, prefix: NameIndex.geonamesSections)
@@ -54,9 +54,10 @@ struct GeoNamesBuild {
         // Of the GeoNames rows alone, so made before street-level rows join them; on this thread, while the name
         // entries are sorted on the others (which take longer).
         let corrections = CorrectionForms(places: places), labelOrder = places.labelOrder()
-        var street = StreetLevel.empty, streetEntries = NameEntries(keys: [])
+        var street = StreetLevel.empty, streetPlaces = PlaceTable.empty, streetEntries = NameEntries(keys: [])
         if let streets {
-            street = try addStreetLevel(streets, places: &places, entries: &streetEntries, spatial: spatial, towns: towns, report: &report)
+            (street, streetPlaces) = try addStreetLevel(streets, places: places, entries: &streetEntries, spatial: spatial, towns: towns,
+                                                        report: &report)
         }
         let streetNames = IndexBuilder.sortingNames({ [streetEntries] in streetEntries }, prefix: NameIndex.streetSections)
         streetEntries = NameEntries(keys: [])
@@ -67,28 +68,30 @@ struct GeoNamesBuild {
             return TownFinder.townsOfPlaces(spatial: spatial)
         }
         progress?("writing", 0.9)
+        // The build's file first: it is written while the GeoNames names are still being sorted.
+        try StructureFile.write(IndexStructures.encode(streetPlaces: streetPlaces, namesAfter: places.nameBytes.count) + street.blobs()
+                                    + IndexBuilder.nameStructures(streetNames, prefix: NameIndex.streetSections),
+                                buildID: target.buildID, to: target.path)
         try StructureFile.write(IndexStructures.encodeGeoNames(places: places, spatial: spatial, towns: towns, corrections: corrections,
                                                                labelOrder: Column(labelOrder))
-                                    + IndexBuilder.nameStructures(names, prefix: NameIndex.geonamesSections),
-                                buildID: geonames.buildID, to: geonames.path)
-        try StructureFile.write(IndexStructures.encode(places: places) + street.blobs()
-                                    + IndexBuilder.nameStructures(streetNames, prefix: NameIndex.streetSections)
+                                    + IndexBuilder.nameStructures(names, prefix: NameIndex.geonamesSections)
                                     + StoredArray.later(like: [StoredArray(TownFinder.townsSection, [Int32]())]) {
                                         [StoredArray(TownFinder.townsSection, townsOfPlaces.wait())]
                                     },
-                                buildID: target.buildID, to: target.path)
+                                buildID: geonames.buildID, to: geonames.path)
         try IndexDatabase.writeTables(db, countries: allCountries, admin1Names: admin1Names, meta: meta.merging([
-            "source": source.label, "built_at": ISO8601DateFormatter().string(from: Date()), "places": String(places.count),
+            "source": source.label, "built_at": ISO8601DateFormatter().string(from: Date()), "places": String(places.count + streetPlaces.count),
             "osm_sources": streets?.labels.joined(separator: ",") ?? "", IndexDatabase.buildIDKey: target.buildID.uuidString.lowercased(),
             IndexDatabase.geonamesBuildIDKey: geonames.buildID.uuidString.lowercased(),
         ].merging(IndexDatabase.replicationMeta(streets?.replication)) { $1 }) { given, _ in given })
         report.nameEntries = names.read().index.count + streetNames.read().index.count
-        report.count(street, places)
+        report.count(street, streetPlaces)
     }
 
-    /// The extracts' features made rows after the GeoNames ones, and their names entries; the street level over them.
-    private func addStreetLevel(_ streets: any StreetDataSource, places: inout PlaceTable, entries: inout NameEntries, spatial: SpatialIndex,
-                                towns: TownFinder, report: inout ImportReport) throws -> StreetLevel {
+    /// The extracts' features made rows after the GeoNames ones (`places`), and their names entries; the street level
+    /// over them and the rows.
+    private func addStreetLevel(_ streets: any StreetDataSource, places: PlaceTable, entries: inout NameEntries, spatial: SpatialIndex,
+                                towns: TownFinder, report: inout ImportReport) throws -> (StreetLevel, PlaceTable) {
         let features = try streets.readFeatures()
         ImportMemory.returnFreed()
         report.skippedAreas = features.skippedAreas
@@ -98,13 +101,10 @@ struct GeoNamesBuild {
                 townsByName[TextFolding.fold(name), default: []].append(row)
             }
         }
-        let first = places.count
-        var rows = StreetLevelRows(features, places: places, geonames: spatial, towns: towns, townNames: TownNames(townsByName))
-        places = PlaceTable.empty
+        var rows = StreetLevelRows(features, geonamesRows: places, geonames: spatial, towns: towns, townNames: TownNames(townsByName))
         let street = rows.append()
-        places = rows.places
-        entries.addRows(rows.names, firstRow: first, places: places)
-        return street
+        entries.addRows(rows.names, firstRow: places.count, places: rows.places)
+        return (street, rows.places)
     }
 }
 

@@ -36,7 +36,7 @@ extension IndexBuilder {
                 let database = try IndexDatabase(updatingAt: target)
                 do throws(PindropError) {
                     _ = try IndexReader.decode(database, .init(structures: structures, buildID: buildID.uuidString,
-                                                               geonames: geonames.name, geonamesBuildID: geonames.buildID), verify: true)
+                                                               geonames: geonames.name, geonamesBuildID: geonames.buildID), checks: .buildFile)
                 } catch {
                     throw PindropError.internalFailure("the new index did not read back (\(error.message))")
                 }
@@ -70,46 +70,46 @@ extension IndexBuilder {
         let stored = index.contents
         let geonamesCount = stored.places.geonamesCount
         progress?("reading", 0.1)
-        let street: StreetLevel, places: PlaceTable, rowNames: [(primary: [String], alternate: [String])]
+        let street: StreetLevel, streetPlaces: PlaceTable, rowNames: [(primary: [String], alternate: [String])]
         do {
             // The features and what made rows of them are freed at the end of this scope.
             var rows = try streetLevelRows(source, of: stored, report: &report)
             street = rows.append()
-            (places, rowNames) = (rows.places, rows.names)
+            (streetPlaces, rowNames) = (rows.places, rows.names)
         }
         ImportMemory.returnFreed()
         progress?("indexing", 0.4)
         // The street level's name entries, a run of their own (the GeoNames run stays in its file): gathered and sorted
         // on a thread of their own while the rest of the structures is written, and written last.
-        let names = sortingNames({ [rowNames, places] in
+        let names = sortingNames({ [rowNames, streetPlaces] in
             var entries = NameEntries(keys: [])
-            entries.addRows(rowNames, firstRow: geonamesCount, places: places)
+            entries.addRows(rowNames, firstRow: geonamesCount, places: streetPlaces)
             return entries
         }, prefix: NameIndex.streetSections)
         progress?("writing", 0.8)
-        try StructureFile.write(IndexStructures.encode(places: places) + street.blobs()
-                                    + [StoredArray(TownFinder.townsSection, stored.townFinder.townOfPlace)]
+        let namesAfter = Int(stored.places.nameStart[geonamesCount])
+        try StructureFile.write(IndexStructures.encode(streetPlaces: streetPlaces, namesAfter: namesAfter) + street.blobs()
                                     + nameStructures(names, prefix: NameIndex.streetSections),
                                 buildID: target.buildID, to: target.path)
         report.summary.rowsRead = geonamesCount
         report.summary.rowsImported = geonamesCount
         report.nameEntries = stored.names.geonames.count + names.read().index.count
-        report.count(street, places)
-        return places.count
+        report.count(street, streetPlaces)
+        return geonamesCount + streetPlaces.count
     }
 
     /// The extract's features, ready to be made rows after the stored GeoNames ones; the towns' names are looked up
     /// in the stored (folded) name entries.
     private static func streetLevelRows(_ source: any StreetDataSource, of stored: IndexContents,
                                         report: inout ImportReport) throws -> StreetLevelRows {
-        let places = stored.places.prefix(stored.places.geonamesCount)
+        let places = stored.places
         let features = try source.readFeatures()
         // The reader's blocks and node locations, freed.
         ImportMemory.returnFreed()
         report.skippedAreas = features.skippedAreas
-        var isTown = [Bool](repeating: false, count: places.count)
+        var isTown = [Bool](repeating: false, count: places.geonamesCount)
         for town in AddressContext.nearbyTowns(of: features, spatial: stored.spatial) { isTown[town] = true }
-        return StreetLevelRows(features, places: places, geonames: stored.spatial, towns: stored.townFinder,
+        return StreetLevelRows(features, geonamesRows: places, geonames: stored.spatial, towns: stored.townFinder,
                                townNames: TownNames(names: stored.names.geonames, isTown: isTown))
     }
 }

@@ -3,11 +3,12 @@ import PindropCore
 /// The read structures as the named sections of the structures files.
 extension IndexStructures {
     /// The structures only the GeoNames rows make, which the GeoNames structures file holds (`IndexFiles`): an
-    /// import that keeps those rows keeps the file. `corrections` and `labelOrder` are of the GeoNames rows
-    /// (`PlaceIndex.correctionForms(of:)`, `PlaceTable.labelOrder()`).
+    /// import that keeps those rows keeps the file. `places` are the GeoNames rows; `corrections` and `labelOrder` are of them
+    /// (`PlaceIndex.correctionForms(of:)`, `PlaceTable.labelOrder()`); the name index's run and each place's town
+    /// (`TownFinder.townsSection`) are added by the caller.
     static func encodeGeoNames(places: PlaceTable, spatial: SpatialIndex, towns: TownFinder, corrections: CorrectionForms,
                                labelOrder: Column<Int32>) -> [StoredArray] {
-        towns.blobs() + corrections.blobs() + [
+        encode(geonamesPlaces: places) + towns.blobs() + corrections.blobs() + [
             StoredArray("place.label_order", labelOrder),
             StoredArray("place.alternate_start", places.alternateStart),
             StoredArray("place.alternate_bytes", places.alternateBytes),
@@ -18,20 +19,38 @@ extension IndexStructures {
         ]
     }
 
-    /// The place table's structures, but for the GeoNames rows' alternate names (`encodeGeoNames`).
-    static func encode(places: PlaceTable) -> [StoredArray] {
-        [
-            StoredArray("place.geonameid", places.geonameID),
-            StoredArray("place.latitude", places.latitude),
-            StoredArray("place.longitude", places.longitude),
-            StoredArray("place.population", places.population),
-            StoredArray("place.country", places.country),
-            StoredArray("place.admin1", places.admin1),
-            StoredArray("place.name_start", places.nameStart),
-            StoredArray("place.name_bytes", places.nameBytes),
-            StoredArray("place.kind", places.kind),
-            StoredArray("place.extra_start", places.extraStart),
-            StoredArray("place.extra_bytes", places.extraBytes),
+    /// The GeoNames rows' part of each place column, `places` being those rows, for the GeoNames structures file:
+    /// each ends on a boundary, where the build's part starts (`encode(streetPlaces:namesAfter:)`), so that a reader
+    /// maps the two end to end as one column (`MappedStructures`) and an import that keeps the GeoNames rows writes
+    /// only the rest. The alternate names are the GeoNames file's alone (`encodeGeoNames`).
+    static func encode(geonamesPlaces places: PlaceTable) -> [StoredArray] {
+        placeColumns(places, nameStart: places.nameStart, offsets: 0..<places.count, placement: .endsOnBoundary)
+    }
+
+    /// The street level's part of each place column, `places` being its rows, for the build's structures file: each
+    /// starts on a boundary, and the names' offsets count on from the `namesAfter` bytes of the GeoNames rows' names.
+    /// The extras are the street level's alone.
+    static func encode(streetPlaces places: PlaceTable, namesAfter: Int) -> [StoredArray] {
+        placeColumns(places, nameStart: Column(places.nameStart.map { $0 + UInt32(namesAfter) }), offsets: 0..<(places.count + 1),
+                     placement: .startsOnBoundary)
+            + [StoredArray("place.extra_bytes", places.extraBytes)]
+    }
+
+    /// The place columns of `places`, with these names' offsets, of which `offsets`.
+    private static func placeColumns(_ places: PlaceTable, nameStart: Column<UInt32>, offsets: Range<Int>,
+                                     placement: StoredArray.Placement) -> [StoredArray] {
+        let rows = 0..<places.count
+        return [
+            StoredArray("place.geonameid", places.geonameID, rows: rows, placement: placement),
+            StoredArray("place.latitude", places.latitude, rows: rows, placement: placement),
+            StoredArray("place.longitude", places.longitude, rows: rows, placement: placement),
+            StoredArray("place.population", places.population, rows: rows, placement: placement),
+            StoredArray("place.country", places.country, rows: rows, placement: placement),
+            StoredArray("place.admin1", places.admin1, rows: rows, placement: placement),
+            StoredArray("place.name_start", nameStart, rows: offsets, placement: placement),
+            StoredArray("place.name_bytes", places.nameBytes, rows: places.nameBytes.indices, placement: placement),
+            StoredArray("place.kind", places.kind, rows: rows, placement: placement),
+            StoredArray("place.extra_start", places.extraStart, rows: offsets, placement: placement),
         ]
     }
 

@@ -69,10 +69,11 @@ struct NameEntries {
         add(folded[...], place: place, kind: .alternate, importance: importance, at: at)
     }
 
-    /// Folds and adds the names of rows firstRow, firstRow + 1, ... (one tuple each) as name entries.
+    /// Folds and adds the names of the rows of `places`, the index's rows firstRow, firstRow + 1, ... (one tuple each),
+    /// as name entries.
     mutating func addRows(_ rowNames: [(primary: [String], alternate: [String])], firstRow: Int, places: PlaceTable) {
         for (n, row) in rowNames.enumerated() {
-            addRow(primary: row.primary, alternate: row.alternate, place: firstRow + n, importance: places.importance(firstRow + n))
+            addRow(primary: row.primary, alternate: row.alternate, place: firstRow + n, importance: places.importance(n))
         }
     }
 

@@ -9,17 +9,6 @@ extension PlaceTable {
                    nameStart: [0], nameBytes: [], kind: [], extraStart: [0], extraBytes: [], countries: [], admin1s: [])
     }
 
-    /// The first `n` rows (the GeoNames part, when n is `geonamesCount`).
-    func prefix(_ n: Int) -> PlaceTable {
-        PlaceTable(geonameID: Column(geonameID[..<n]), latitude: Column(latitude[..<n]), longitude: Column(longitude[..<n]),
-                   population: Column(population[..<n]), country: Column(country[..<n]), admin1: Column(admin1[..<n]),
-                   nameStart: Column(nameStart[...n]), nameBytes: Column(nameBytes[..<Int(nameStart[n])]),
-                   kind: Column(kind[..<n]), extraStart: Column(extraStart[...n]),
-                   extraBytes: Column(extraBytes[..<Int(extraStart[n])]), countries: countries, admin1s: admin1s,
-                   alternateStart: Column(alternateStart[...min(n, alternateStart.count - 1)]),
-                   alternateBytes: Column(alternateBytes[..<Int(alternateStart[min(n, alternateStart.count - 1)])]))
-    }
-
     /// Appends an OpenStreetMap row's extras to `bytes`: its fields with a separator between each two.
     static func appendExtras(to bytes: inout [UInt8], _ extras: PlaceExtras) {
         for (n, field) in extras.fields.enumerated() { appendExtra(field, to: &bytes, first: n == 0) }

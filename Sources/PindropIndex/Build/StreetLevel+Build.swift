@@ -3,8 +3,9 @@ import PindropCore
 
 /// Making the street level from an import's rows, and its stored form.
 extension StreetLevel {
-    /// Builds from the rows already appended to `places` (venue, address and street rows) and the street lines.
-    init(places: PlaceTable, addressPoints: [(row: Int, point: Coordinate)], streetLines: [(row: Int, points: [Coordinate])],
+    /// Builds from the street-level rows (`places`, row r of it the index's row `firstRow + r`: venue, address and
+    /// street rows) and the street lines (their rows the index's).
+    init(places: PlaceTable, firstRow: Int, addressPoints: [(row: Int, point: Coordinate)], streetLines: [(row: Int, points: [Coordinate])],
          features: [MapFeature], areas: AreaIndex) {
         self.areas = areas
         // The map's shapes need none of the trees: made on another core meanwhile.
@@ -13,8 +14,10 @@ extension StreetLevel {
             let all = places.kind.indices.filter { places.rowKind($0) == kind }
             return (all.first ?? 0)..<((all.last ?? -1) + 1)
         }
-        venueRows = rows(.venue)
-        addressRows = rows(.address)
+        func inIndex(_ rows: Range<Int>) -> Range<Int> { rows.isEmpty ? 0..<0 : (firstRow + rows.lowerBound)..<(firstRow + rows.upperBound) }
+        let venueRows = rows(.venue)
+        self.venueRows = inIndex(venueRows)
+        addressRows = inIndex(rows(.address))
         venues = SpatialIndex(latitudes: places.latitude[venueRows], longitudes: places.longitude[venueRows])
         let categories = venueRows.map { places.category($0) ?? "" }
         let names = Array(Set(categories)).sorted()

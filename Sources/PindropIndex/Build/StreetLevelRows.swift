@@ -5,11 +5,13 @@ import PindropCore
 /// country and admin1 from the nearest GeoNames place, and its town and postcode as `AddressContext` completes them.
 struct StreetLevelRows {
     let features: OSMFeatures
-    /// The place table, the GeoNames rows first; the street-level rows are appended to it.
+    /// The street-level rows made so far: row r of it is row `firstRow + r` of the index.
     var places: PlaceTable
+    /// The index's row of the first street-level row: the number of GeoNames rows.
+    let firstRow: Int
     /// Each appended row's names: its own (primary) and its other ones.
     var names: [(primary: [String], alternate: [String])] = []
-    /// The GeoNames rows and their tree, which rows are placed by.
+    /// The GeoNames rows (first in the table; rows after them are not read) and their tree, which rows are placed by.
     let geonamesRows: PlaceTable
     let geonames: SpatialIndex
     var areas: AreaIndex
@@ -21,11 +23,12 @@ struct StreetLevelRows {
     /// The entrances on each building, venue or addressed way, by its id.
     let entrances: [String: [PlaceEntrance]]
 
-    init(_ features: OSMFeatures, places: PlaceTable, geonames: SpatialIndex, towns: TownFinder, townNames: TownNames) {
+    init(_ features: OSMFeatures, geonamesRows places: PlaceTable, geonames: SpatialIndex, towns: TownFinder, townNames: TownNames) {
         self.features = Self.withPlaceCodes(features) { c in
             geonames.nearest(latitude: c.latitude, longitude: c.longitude).flatMap { places.countryInfo(Int($0.place))?.code }
         }
-        self.places = places
+        self.places = PlaceTable.empty
+        firstRow = geonames.count
         geonamesRows = places
         self.geonames = geonames
         self.townNames = townNames
@@ -47,7 +50,7 @@ struct StreetLevelRows {
         let shapes = features.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
             + features.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }
             + features.mapShapes
-        return StreetLevel(places: places, addressPoints: addressPoints, streetLines: lines, features: shapes, areas: areas)
+        return StreetLevel(places: places, firstRow: firstRow, addressPoints: addressPoints, streetLines: lines, features: shapes, areas: areas)
     }
 
     /// Where a row belongs: the nearest GeoNames place, whose country and admin1 it takes (one in the same town where
@@ -83,8 +86,8 @@ struct StreetLevelRows {
         places.latitude.append(c.latitude)
         places.longitude.append(c.longitude)
         places.population.append(0)
-        places.country.append(nearest.map { places.country[$0] } ?? PlaceTable.noCountry)
-        places.admin1.append(nearest.map { places.admin1[$0] } ?? -1)
+        places.country.append(nearest.map { geonamesRows.country[$0] } ?? PlaceTable.noCountry)
+        places.admin1.append(nearest.map { geonamesRows.admin1[$0] } ?? -1)
         places.nameBytes.append(contentsOf: name.utf8)
         places.nameStart.append(UInt32(places.nameBytes.count))
         places.kind.append(kind.rawValue | (landmark ? PlaceTable.landmark : 0))
@@ -157,8 +160,9 @@ struct StreetLevelRows {
                 if interpolation == nil { addressPoints.append((row, a.coordinate)) }
                 continue
             }
-            rowsOfAddress[key, default: []].append((places.count + addressRows.count, a.coordinate))
-            addressPoints.append((places.count + addressRows.count, a.coordinate))
+            let row = firstRow + places.count + addressRows.count
+            rowsOfAddress[key, default: []].append((row, a.coordinate))
+            addressPoints.append((row, a.coordinate))
             addressRows.append((a, interpolation))
         }
         let addressesPlaced = placements(addressRows.map { ($0.point.coordinate, $0.point.address) }, .address)
@@ -187,7 +191,7 @@ struct StreetLevelRows {
         for key in byName.keys.sorted() {
             let ways = byName[key]!
             let longest = ways.max { Self.length($0.street.points) < Self.length($1.street.points) }!
-            let row = places.count
+            let row = firstRow + places.count
             append(longest.street.name, longest.label, .street,
                    PlaceExtras(id: longest.street.id, category: longest.street.highway, categoryKey: nil, address: Address(street: longest.street.name)),
                    primary: [longest.street.name])
@@ -203,8 +207,8 @@ struct StreetLevelRows {
             let area = areas.areas[a]
             guard area.level != .postcode else { return -1 }
             let twin = townNames.places(named: TextFolding.fold(area.name))
-                .filter { areas.contains(a, Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0])) }
-                .max { places.population[$0] < places.population[$1] }
+                .filter { areas.contains(a, Coordinate(latitude: geonamesRows.latitude[$0], longitude: geonamesRows.longitude[$0])) }
+                .max { geonamesRows.population[$0] < geonamesRows.population[$1] }
             if let twin { return Int32(twin) }
             let osm = features.areas[a]
             let centre = areas.centre(of: a)
@@ -286,7 +290,7 @@ struct StreetLevelRows {
             let area = areaOfCode[code]
             guard let c = area.map({ areas.centre(of: $0) }) ?? centres[code] else { continue }
             let placed = placement(c, .postcode, Address(postcode: code))
-            let country = placed.nearest.flatMap { places.countryInfo($0)?.code.lowercased() } ?? "xx"
+            let country = placed.nearest.flatMap { geonamesRows.countryInfo($0)?.code.lowercased() } ?? "xx"
             let id = area.map { areas.areas[$0].id } ?? PlaceID.postcode(country: country, code: code).description
             append(code, c, .postcode, PlaceExtras(id: id, category: "postcode", categoryKey: "place", address: placed.address),
                    primary: [code], placed: placed)

@@ -46,14 +46,14 @@ enum IndexReader {
         return StructureNames(structures: name, buildID: buildID, geonames: geonames, geonamesBuildID: geonamesBuildID)
     }
 
-    /// The structures files `names` beside `database`, mapped and decoded; with `verify`, every value checked.
+    /// The structures files `names` beside `database`, mapped and decoded, with the values `checks` names checked.
     static func decode(_ database: IndexDatabase, _ names: StructureNames,
-                       verify: Bool) throws(PindropError) -> (IndexStructures.Decoded, MappedStructures) {
+                       checks: IndexStructures.ValueChecks) throws(PindropError) -> (IndexStructures.Decoded, MappedStructures) {
         let path = database.path
         let geonames = try mapped(names.geonames, buildID: names.geonamesBuildID, of: path, over: nil)
         let structures = try mapped(names.structures, buildID: names.buildID, of: path, over: geonames)
         let divisions = try database.countriesAndAdmin1()
-        return (try IndexStructures.decode(structures, countries: divisions.countries, admin1Names: divisions.admin1, verify: verify), structures)
+        return (try IndexStructures.decode(structures, countries: divisions.countries, admin1Names: divisions.admin1, checks: checks), structures)
     }
 
     /// The structures file `name` of the index at `path`, mapped, once its header carries `buildID`.

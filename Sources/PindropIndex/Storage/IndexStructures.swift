@@ -3,10 +3,20 @@ import PindropCore
 
 /// Turns the named sections of the structures file back into the read structures (the import's side is
 /// `IndexStructures+Encode`). Opening checks what costs nothing per value: that the columns agree in length and
-/// their offsets end where their bytes do. `verify` adds every per-value check (each name entry's place and key
-/// within bounds, each place's country and admin1): a pass over all the structures, which the import makes on the
-/// file it writes before publishing it, and which would make opening as slow as copying would.
+/// their offsets end where their bytes do. `checks` adds every per-value check (each name entry's place and key
+/// within bounds, each place's country and admin1): a pass over the structures, which the import makes on the
+/// files it writes before publishing them, and which would make opening as slow as copying would.
 enum IndexStructures {
+    /// Which structures decoding checks value by value.
+    enum ValueChecks {
+        /// None: an index opened to answer from.
+        case none
+        /// Those of the build's structures file: what an import that kept the GeoNames structures file wrote.
+        case buildFile
+        /// All: what a GeoNames import wrote.
+        case all
+    }
+
     /// The structures of an open index.
     struct Decoded {
         var places: PlaceTable, names: NameRuns, spatial: SpatialIndex, street: StreetLevel
@@ -16,9 +26,10 @@ enum IndexStructures {
         var labelOrder: Column<Int32>
     }
 
-    /// The structures of an open index, as columns of the mapped file; with `verify`, every value checked.
-    static func decode(_ file: MappedStructures, countries: [GeoNamesCountry], admin1Names: [String: String], verify: Bool)
+    /// The structures of an open index, as columns of the mapped files, with the values `checks` names checked.
+    static func decode(_ file: MappedStructures, countries: [GeoNamesCountry], admin1Names: [String: String], checks: ValueChecks)
         throws(PindropError) -> Decoded {
+        let all = checks == .all
         let (countryInfos, admin1Infos) = Divisions.make(countries: countries, admin1Names: admin1Names)
         let places = try decodePlaces(file, countries: countryInfos, admin1s: admin1Infos)
         let names = NameRuns(geonames: try decodeNames(file, NameIndex.geonamesSections), street: try decodeNames(file, NameIndex.streetSections))
@@ -29,18 +40,18 @@ enum IndexStructures {
             cellBound: try file.column("spatial.cell_bound"))
         let labelOrder: Column<Int32> = try file.column("place.label_order")
         // A mismatch means a damaged file, which must not crash a query later.
-        guard agree(places, names, spatial, verify: verify) && labelOrder.count == places.geonamesCount else {
+        guard agree(places, names, spatial, verify: all) && labelOrder.count == places.geonamesCount else {
             throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it")
         }
-        if verify {
-            let valid = valuesAreValid(places, names, spatial)
+        if checks != .none {
+            let valid = valuesAreValid(places, names, spatial, checks)
                 // In range (a wrong order would only misplace labels; checking it is a random read a row).
-                && labelOrder.allSatisfy { $0 >= 0 && Int($0) < labelOrder.count }
+                && (!all || labelOrder.allSatisfy { $0 >= 0 && Int($0) < labelOrder.count })
             guard valid else { throw .indexUnavailable("the index is corrupt: its structures hold values out of range; rebuild it") }
         }
         return Decoded(places: places, names: names, spatial: spatial, street: try StreetLevel.decode(file, placeCount: places.count),
-                       towns: try TownFinder(file, spatial: spatial, verify: verify),
-                       corrections: try CorrectionForms(file, geonamesCount: places.geonamesCount, verify: verify), labelOrder: labelOrder)
+                       towns: try TownFinder(file, spatial: spatial, verify: all),
+                       corrections: try CorrectionForms(file, geonamesCount: places.geonamesCount, verify: all), labelOrder: labelOrder)
     }
 
     private static func decodePlaces(_ file: MappedStructures, countries: [CountryInfo], admin1s: [Admin1Info]) throws(PindropError) -> PlaceTable {
@@ -91,16 +102,19 @@ enum IndexStructures {
             && names.geonames.agrees() && names.street.agrees()
     }
 
-    /// Whether every value of the place table, the name index and the place tree is in range: a pass over all of them.
-    private static func valuesAreValid(_ places: PlaceTable, _ names: NameRuns, _ spatial: SpatialIndex) -> Bool {
-        let n = places.geonameID.count, geonames = places.geonamesCount
-        return names.geonames.valuesAreValid(places: 0..<geonames) && names.street.valuesAreValid(places: geonames..<n)
-            && spatial.nodesAreValid(places: n)
-            && zip(places.nameStart, places.nameStart.dropFirst()).allSatisfy { $0 <= $1 }
-            && zip(places.extraStart, places.extraStart.dropFirst()).allSatisfy { $0 <= $1 }
-            && zip(places.alternateStart, places.alternateStart.dropFirst()).allSatisfy { $0 <= $1 }
-            && places.country.allSatisfy { $0 == PlaceTable.noCountry || Int($0) < places.countries.count }
-            && places.admin1.allSatisfy { $0 < Int32(places.admin1s.count) }
+    /// Whether every value `checks` names of the place table, the name index and the place tree is in range: a pass
+    /// over them. The build's file holds the place table's rows from the first street-level one on (its offsets
+    /// are checked from the last GeoNames row's, where the two files meet).
+    private static func valuesAreValid(_ places: PlaceTable, _ names: NameRuns, _ spatial: SpatialIndex, _ checks: ValueChecks) -> Bool {
+        let n = places.geonameID.count, geonames = places.geonamesCount, all = checks == .all
+        let rows = all ? 0..<n : geonames..<n, offsets = max(rows.lowerBound - 1, 0)..<(n + 1)
+        func ascending<T: Comparable>(_ column: Column<T>) -> Bool { zip(column[offsets], column[offsets].dropFirst()).allSatisfy { $0 <= $1 } }
+        return names.street.valuesAreValid(places: geonames..<n)
+            && (!all || names.geonames.valuesAreValid(places: 0..<geonames) && spatial.nodesAreValid(places: n)
+                && zip(places.alternateStart, places.alternateStart.dropFirst()).allSatisfy { $0 <= $1 })
+            && ascending(places.nameStart) && ascending(places.extraStart)
+            && places.country[rows].allSatisfy { $0 == PlaceTable.noCountry || Int($0) < places.countries.count }
+            && places.admin1[rows].allSatisfy { $0 < Int32(places.admin1s.count) }
     }
 }
 

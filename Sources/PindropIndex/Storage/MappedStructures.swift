@@ -2,19 +2,28 @@ import Foundation
 import PindropCore
 
 /// A structures file mapped read-only: its sections as columns, and those of the GeoNames structures file it lies
-/// over. The mapping lasts as long as any column of it (each keeps the file), and is private and read-only, so
-/// another import replacing the file by rename leaves the open one answering from the file it mapped.
+/// over. A section both files hold (a place column) is one column: the GeoNames file's values then this file's,
+/// mapped end to end. The mappings last as long as any column of them (each keeps the file), and are private and
+/// read-only, so another import replacing the file by rename leaves the open one answering from the file it mapped.
 final class MappedStructures: @unchecked Sendable {
     let path: String
     let buildID: UUID
     private let base: UnsafeRawPointer
     private let size: Int
+    /// The file, open while it is mapped: the joined sections of a file over this one are mapped from it.
+    private let fd: Int32
     private let sections: [String: Section]
     /// The file whose sections this one's are looked up after (`IndexFiles`).
     let geonames: MappedStructures?
+    /// The sections this file and `geonames` both hold, mapped end to end.
+    private let joined: [String: Joined]
 
     /// Where a section lies in the file, and the size of its values.
     struct Section { var offset, bytes, stride: Int }
+
+    /// A section of the GeoNames file and the same section of this one, mapped end to end: the values at `start`,
+    /// in a mapping of its own (`region`).
+    private struct Joined { var start: UnsafeRawPointer, bytes, stride: Int, region: UnsafeMutableRawPointer, regionBytes: Int }
 
     /// Maps the file at `path`, over the GeoNames structures file `geonames` when given. `index` names the index in
     /// errors. Throws `.indexUnavailable` with the reason when the file is missing, cut short, not a structures
@@ -23,11 +32,13 @@ final class MappedStructures: @unchecked Sendable {
         self.path = path
         self.geonames = geonames
         let problems = MappingProblems(file: (path as NSString).lastPathComponent, index: index)
-        (base, size) = try Self.mapAligned(path, problems)
-        do {
+        (base, size, fd) = try Self.mapAligned(path, problems)
+        do throws(PindropError) {
             (buildID, sections) = try Self.readTable(base: base, size: size, problems)
+            if let geonames { joined = try Self.join(geonames, sections, fd, problems) } else { joined = [:] }
         } catch {
             munmap(UnsafeMutableRawPointer(mutating: base), size)
+            close(fd)
             throw error
         }
         adviseLargePages()
@@ -47,36 +58,88 @@ final class MappedStructures: @unchecked Sendable {
     }
 
     /// The file mapped read-only at an address a multiple of 2 MiB from its start, so that the kernel can map its
-    /// 2 MiB folios whole (`adviseLargePages`): room for the file and one large page more is taken, the file mapped
-    /// over it from the first such address, and the rest given back.
-    private static func mapAligned(_ path: String, _ problems: MappingProblems) throws(PindropError) -> (UnsafeRawPointer, Int) {
+    /// 2 MiB folios whole (`adviseLargePages`), and the file, left open.
+    private static func mapAligned(_ path: String, _ problems: MappingProblems) throws(PindropError) -> (UnsafeRawPointer, Int, Int32) {
         let name = problems.file
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw MappedStructures.missing(name, index: problems.index) }
             throw problems.unreadable("\(name): \(String(cString: strerror(errno)))")
         }
-        defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw problems.unreadable("\(name): \(String(cString: strerror(errno)))") }
-        let size = Int(status.st_size)
-        guard size >= StructureFile.headerBytes else { throw problems.damaged("is cut short (\(size) bytes)") }
-        let large = StructureFile.largePage
-        guard let room = mmap(nil, size + large, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), room != MAP_FAILED else {
-            throw problems.unreadable("cannot map \(name): \(String(cString: strerror(errno)))")
-        }
-        let start = (Int(bitPattern: room) + large - 1) / large * large
-        guard let mapped = mmap(UnsafeMutableRawPointer(bitPattern: start), size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0),
-              mapped != MAP_FAILED else {
+        guard fstat(fd, &status) == 0 else {
             let reason = String(cString: strerror(errno))
-            munmap(room, size + large)
+            close(fd)
+            throw problems.unreadable("\(name): \(reason)")
+        }
+        let size = Int(status.st_size)
+        guard size >= StructureFile.headerBytes else {
+            close(fd)
+            throw problems.damaged("is cut short (\(size) bytes)")
+        }
+        guard let start = reserve(size, likeOffset: 0) else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
             throw problems.unreadable("cannot map \(name): \(reason)")
         }
-        if start > Int(bitPattern: room) { munmap(room, start - Int(bitPattern: room)) }
-        let page = StructureFile.pageBytes
-        let roomEnd = Int(bitPattern: room) + size + large, mappedEnd = (start + size + page - 1) / page * page
-        if roomEnd > mappedEnd { munmap(UnsafeMutableRawPointer(bitPattern: mappedEnd), roomEnd - mappedEnd) }
-        return (UnsafeRawPointer(mapped), size)
+        guard map(fd, from: 0, bytes: size, at: start) else {
+            let reason = String(cString: strerror(errno))
+            munmap(start, size)
+            close(fd)
+            throw problems.unreadable("cannot map \(name): \(reason)")
+        }
+        return (UnsafeRawPointer(start), size, fd)
+    }
+
+    /// Address space for `bytes` (inaccessible until a file is mapped over it) at an address that lies as `offset`
+    /// does against a large page, so that a file mapped there from `offset` can be mapped in 2 MiB folios: room for
+    /// one large page more is taken, and what is not needed given back.
+    private static func reserve(_ bytes: Int, likeOffset offset: Int) -> UnsafeMutableRawPointer? {
+        let large = StructureFile.largePage, page = StructureFile.pageBytes
+        let roomBytes = bytes + 2 * large
+        guard let room = mmap(nil, roomBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), room != MAP_FAILED else { return nil }
+        let roomStart = Int(bitPattern: room)
+        let start = (roomStart + large - 1) / large * large + offset % large
+        if start > roomStart { munmap(room, start - roomStart) }
+        let end = (start + bytes + page - 1) / page * page, roomEnd = roomStart + roomBytes
+        if roomEnd > end { munmap(UnsafeMutableRawPointer(bitPattern: end), roomEnd - end) }
+        return UnsafeMutableRawPointer(bitPattern: start)
+    }
+
+    /// Maps `bytes` of the file `fd` from `offset` (a page's start) read-only over the reserved space at `at`;
+    /// false when it cannot (the reason in `errno`).
+    private static func map(_ fd: Int32, from offset: Int, bytes: Int, at: UnsafeMutableRawPointer) -> Bool {
+        guard bytes > 0 else { return true }
+        let mapped = mmap(at, bytes, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, off_t(offset))
+        return mapped != nil && mapped != MAP_FAILED
+    }
+
+    /// The sections of this file (its `sections`, `fd`) that `geonames` holds too, each mapped after the GeoNames
+    /// file's part of it (which ends on `StructureFile.joinBoundary`; this file's starts on one).
+    private static func join(_ geonames: MappedStructures, _ sections: [String: Section], _ fd: Int32,
+                             _ problems: MappingProblems) throws(PindropError) -> [String: Joined] {
+        let page = StructureFile.pageBytes, boundary = StructureFile.joinBoundary
+        var joined: [String: Joined] = [:]
+        for (name, tail) in sections {
+            guard let head = geonames.sections[name] else { continue }
+            guard boundary % page == 0 else { throw problems.unreadable("its place table is laid out for pages of at most \(boundary) bytes, not \(page)") }
+            guard head.stride == tail.stride, (head.offset + head.bytes) % boundary == 0, tail.offset % boundary == 0 else {
+                throw problems.damaged("does not continue the GeoNames structures file's section \(name)")
+            }
+            let headFrom = head.offset / page * page, headBytes = head.offset + head.bytes - headFrom
+            let tailBytes = (tail.bytes + page - 1) / page * page
+            let region = reserve(headBytes + tailBytes, likeOffset: headFrom)
+            guard let region, map(geonames.fd, from: headFrom, bytes: headBytes, at: region),
+                  map(fd, from: tail.offset, bytes: tailBytes, at: region + headBytes) else {
+                let reason = String(cString: strerror(errno))
+                if let region { munmap(region, headBytes + tailBytes) }
+                for j in joined.values { munmap(j.region, j.regionBytes) }
+                throw problems.unreadable("cannot map \(name): \(reason)")
+            }
+            joined[name] = Joined(start: UnsafeRawPointer(region + (head.offset - headFrom)), bytes: head.bytes + tail.bytes,
+                                  stride: tail.stride, region: region, regionBytes: headBytes + tailBytes)
+        }
+        return joined
     }
 
     /// A little-endian integer of the file at byte `at` of `bytes`.
@@ -109,14 +172,21 @@ final class MappedStructures: @unchecked Sendable {
             let nameBytes = entry[0..<StructureFile.nameBytes].prefix { $0 != 0 }
             let stride = Int(word(entry, 44, UInt32.self))
             let offset = Int(clamping: word(entry, 48, UInt64.self)), bytes = Int(clamping: word(entry, 56, UInt64.self))
-            guard stride > 0, offset % StructureFile.alignment == 0, offset >= tableEnd, bytes % stride == 0,
-                  offset <= size, bytes <= size - offset else { throw problems.damaged("has a damaged table") }
+            guard stride > 0, offset >= tableEnd, bytes % stride == 0, offset <= size, bytes <= size - offset,
+                  // A GeoNames part of a place column ends on a boundary rather than starting on an aligned offset.
+                  offset % StructureFile.alignment == 0 || (offset + bytes) % StructureFile.joinBoundary == 0 && offset % stride == 0 else {
+                throw problems.damaged("has a damaged table")
+            }
             sections[String(decoding: nameBytes, as: UTF8.self)] = Section(offset: offset, bytes: bytes, stride: stride)
         }
         return (buildID, sections)
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: base), size)
+        for j in joined.values { munmap(j.region, j.regionBytes) }
+        close(fd)
+    }
 
     /// Tells the kernel that reads from here on are random (of this file and the one it lies over): a page not yet
     /// in memory is read alone, not with the 128 KiB around it that sequential reading would want. Queries read a
@@ -125,6 +195,7 @@ final class MappedStructures: @unchecked Sendable {
     /// whole.)
     func adviseRandomReads() {
         madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_RANDOM)
+        for j in joined.values { madvise(j.region, j.regionBytes, MADV_RANDOM) }
         geonames?.adviseRandomReads()
     }
 
@@ -136,6 +207,7 @@ final class MappedStructures: @unchecked Sendable {
     private func adviseLargePages() {
         let all = UnsafeMutableRawPointer(mutating: base)
         madvise(all, size, MADV_HUGEPAGE)
+        for j in joined.values { madvise(j.region, j.regionBytes, MADV_HUGEPAGE) }
         for name in StructureFile.sparselyRead {
             guard let s = sections[name] else { continue }
             // The whole pages inside the section: advice is given by the page.
@@ -155,6 +227,12 @@ final class MappedStructures: @unchecked Sendable {
     /// The named section as a column (of this file, else of the one it lies over), or a clear error when it is
     /// missing or not of `T`'s width.
     func column<T: BitwiseCopyable>(_ name: String, as: T.Type = T.self) throws(PindropError) -> Column<T> {
+        if let j = joined[name] {
+            guard j.stride == MemoryLayout<T>.stride else {
+                throw .indexUnavailable("the index is corrupt: structure \(name) has \(j.stride)-byte values, not \(MemoryLayout<T>.stride)")
+            }
+            return Column(mapped: UnsafeBufferPointer(start: j.start.assumingMemoryBound(to: T.self), count: j.bytes / j.stride), of: self)
+        }
         guard let s = sections[name] else {
             if let geonames, geonames.has(name) { return try geonames.column(name, as: T.self) }
             throw .indexUnavailable("the index is incomplete: structure \(name) is missing from \((path as NSString).lastPathComponent)")

@@ -11,7 +11,8 @@ import PindropCore
 ///   an FNV-1a hash of the table (UInt64), an FNV-1a hash of the header's first 48 bytes (UInt64), 8 bytes zero;
 /// - the table, 64 bytes a section: name (UTF-8, up to 44 bytes, zero-padded), element stride (UInt32),
 ///   offset and byte count (UInt64 each);
-/// - the sections, each at an offset that is a multiple of 64.
+/// - the sections, each at an offset that is a multiple of 64, but for a place column's two parts (`StoredArray.Placement`):
+///   the GeoNames structures file's ends on a multiple of `joinBoundary`, and the build's starts on one.
 ///
 /// The header and table are checked when the file is opened (size, hashes, bounds, strides); the values are
 /// checked by the import that writes them, which reads its new index back with every value check
@@ -38,12 +39,17 @@ enum StructureFile {
                 let name = Array(s.name.utf8)
                 precondition(name.count <= nameBytes && !name.contains(0), "structure name \(s.name)")
                 try s.withBytes { bytes in
-                    try writeAll(fd, bytes, at: offset, chunk: s.writeChunk, path: temporary)
+                    let at = switch s.placement {
+                    case .anywhere: offset
+                    case .endsOnBoundary: (offset + bytes.count + joinBoundary - 1) / joinBoundary * joinBoundary - bytes.count
+                    case .startsOnBoundary: (offset + joinBoundary - 1) / joinBoundary * joinBoundary
+                    }
+                    try writeAll(fd, bytes, at: at, chunk: s.writeChunk, path: temporary)
                     table += name + [UInt8](repeating: 0, count: nameBytes - name.count)
                     append(UInt32(s.stride), to: &table)
-                    append(UInt64(offset), to: &table)
+                    append(UInt64(at), to: &table)
                     append(UInt64(bytes.count), to: &table)
-                    offset = align(offset + bytes.count)
+                    offset = align(at + bytes.count)
                 }
             }
             let fileSize = offset
@@ -70,6 +76,10 @@ enum StructureFile {
             throw error
         }
     }
+
+    /// Where a place column's two parts meet in their files (`StoredArray.Placement`): a multiple of every page size
+    /// in use (4, 16 and 64 KiB), since a file is mapped from a page's start.
+    static let joinBoundary = 64 << 10
 
     /// The size of a large page (a PMD on x86-64 and arm64 with 4 KiB pages).
     static let largePage = 2 << 20
