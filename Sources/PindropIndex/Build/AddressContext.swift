@@ -66,7 +66,8 @@ struct AddressContext {
     /// The place nodes of `townPartReach`'s kinds, and each one's name and kind.
     let townParts: SpatialIndex, townPartOfPoint: [(name: String, kind: String, at: Coordinate)]
 
-    /// `places` holds the GeoNames rows first (only they are read), `spatial` is their tree, `towns` their town lookup; `townNames` the places of
+    /// `places` holds the GeoNames rows first (only they are read), `spatial` is their tree, `towns` their town lookup;
+    /// `townNames` the places of
     /// `nearbyTowns` by name.
     init(features: OSMFeatures, places: PlaceTable, spatial: SpatialIndex, towns: TownFinder, townNames: TownNames, areas: AreaIndex) {
         self.places = places; self.spatial = spatial; self.towns = towns; self.townNames = townNames; self.areas = areas

@@ -51,8 +51,7 @@ struct GeoNamesBuild {
         var spatial = SpatialIndex(latitudes: places.latitude, longitudes: places.longitude, weight: { places.population[Int($0)] })
         spatial.addNearestCells()
         let towns = TownFinder(spatial: spatial)
-        // Of the GeoNames rows alone, so made before street-level rows join them; on this thread, while the name
-        // entries are sorted on the others (which take longer).
+        // Of the GeoNames rows alone; on this thread, while the name entries are sorted on the others (which take longer).
         let corrections = CorrectionForms(places: places), labelOrder = places.labelOrder()
         var street = StreetLevel.empty, streetPlaces = PlaceTable.empty, streetEntries = NameEntries(keys: [])
         if let streets {

@@ -119,9 +119,9 @@ extension IndexBuilder {
 private struct GeoNamesStructures {
     var name: String, buildID: String
     var linked: String?
+}
 
-    init(name: String, buildID: String, linked: String?) { self.name = name; self.buildID = buildID; self.linked = linked }
-
+extension GeoNamesStructures {
     /// The GeoNames structures file of the index at `source`, made the index at `path`'s: the same file when they
     /// are the same index, else a hard link to it beside `path` (a copy across file systems), named after `path`.
     init(of source: String, for path: String) throws {

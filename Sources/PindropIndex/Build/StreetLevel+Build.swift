@@ -15,14 +15,14 @@ extension StreetLevel {
             return (all.first ?? 0)..<((all.last ?? -1) + 1)
         }
         func inIndex(_ rows: Range<Int>) -> Range<Int> { rows.isEmpty ? 0..<0 : (firstRow + rows.lowerBound)..<(firstRow + rows.upperBound) }
-        let venueRows = rows(.venue)
-        self.venueRows = inIndex(venueRows)
+        let venueTableRows = rows(.venue)
+        venueRows = inIndex(venueTableRows)
         addressRows = inIndex(rows(.address))
-        venues = SpatialIndex(latitudes: places.latitude[venueRows], longitudes: places.longitude[venueRows])
-        let categories = venueRows.map { places.category($0) ?? "" }
+        venues = SpatialIndex(latitudes: places.latitude[venueTableRows], longitudes: places.longitude[venueTableRows])
+        let categories = venueTableRows.map { places.category($0) ?? "" }
         let names = Array(Set(categories)).sorted()
         let number = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
-        let grouped = groupedByKey(categories.map { number[$0]! }, keyCount: names.count), firstVenue = venueRows.lowerBound
+        let grouped = groupedByKey(categories.map { number[$0]! }, keyCount: names.count), firstVenue = venueTableRows.lowerBound
         venuesByCategory = SpatialIndex(concatenating: names.indices.map { k in
             let own = Array(grouped.order[Int(grouped.start[k])..<Int(grouped.start[k + 1])])
             let rows = own.map { firstVenue + Int($0) }

@@ -119,10 +119,10 @@ final class MappedStructures: @unchecked Sendable {
     private static func join(_ geonames: MappedStructures, _ sections: [String: Section], _ fd: Int32,
                              _ problems: MappingProblems) throws(PindropError) -> [String: Joined] {
         let page = StructureFile.pageBytes, boundary = StructureFile.joinBoundary
+        guard boundary % page == 0 else { throw problems.unreadable("its place table is laid out for pages of at most \(boundary) bytes, not \(page)") }
         var joined: [String: Joined] = [:]
         for (name, tail) in sections {
             guard let head = geonames.sections[name] else { continue }
-            guard boundary % page == 0 else { throw problems.unreadable("its place table is laid out for pages of at most \(boundary) bytes, not \(page)") }
             guard head.stride == tail.stride, (head.offset + head.bytes) % boundary == 0, tail.offset % boundary == 0 else {
                 throw problems.damaged("does not continue the GeoNames structures file's section \(name)")
             }
