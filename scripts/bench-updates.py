@@ -2,7 +2,7 @@
 """Benchmark of OpenStreetMap updates (a script, not a test), on the shipped Liechtenstein extract, each figure beside
 its baseline measured in the same run: a fresh import of the extract.
 
-    scripts/bench-updates.py [--store-too] [--geonames FOLDER]
+    scripts/bench-updates.py [--store-too] [--geonames FOLDER] [--extract FILE]
 
 For each change (the three sequences of scripts/make-osm-changes.py; 1,000, 10,000 and 100,000 nodes moved, then
 1,000 again once the journal has been folded into the extract), it prints the wall time of `pindrop update` (and of
@@ -12,7 +12,10 @@ and a running server's memory before and after the update (the server follows th
 release build (built when missing). Needs pyosmium and osmium-tool. With --geonames, the index holds that GeoNames
 dump (a folder `pindrop import geonames` takes, such as scripts/make-scaled-inputs.py writes) instead of the shipped
 cities500: an update keeps the GeoNames structures file as it is and writes only the street level's, so its cost
-should not grow with the GeoNames part, which this shows.
+should not grow with the GeoNames part, which this shows. With --extract, the index holds that extract instead of
+Liechtenstein's, and the bulk changes move its nodes: made for a larger one of the same objects, such as
+`scripts/make-scaled-inputs.py --osm-file data/osm/liechtenstein.osm.pbf --osm 40` writes (its first tile is
+Liechtenstein itself, so the three sequences apply to it as well), to show how an update grows with the extract.
 """
 import argparse
 import os
@@ -33,7 +36,7 @@ EXTRACT = f"{ROOT}/data/osm/liechtenstein.osm.pbf"
 BULK = (1_000, 10_000, 100_000, 1_000)
 
 
-def bulk_change(count, step, path):
+def bulk_change(count, step, path, extract):
     """An osmChange moving `count` nodes spread over the extract `step` m north of where the extract has them, at
     10 × `step` versions after the extract's (so each file of a series, and the three sequences, come before it):
     the commonest edit in a minutely diff. Returns a venue among them (the same in every file), whose answer shows when the change is served."""
@@ -43,7 +46,7 @@ def bulk_change(count, step, path):
         def node(self, n):
             every.append((n.id, "name" in n.tags and "amenity" in n.tags))
 
-    Nodes().apply_file(EXTRACT)
+    Nodes().apply_file(extract)
     probe = next(node for node, venue in reversed(every) if venue)   # the last: the three sequences edit early ones
     chosen = {node for node, _ in every[:: max(1, len(every) // count)][: count - 1]} | {probe}
     writer = osmium.SimpleWriter(path)
@@ -54,7 +57,7 @@ def bulk_change(count, step, path):
                 moved = osmium.osm.Location(n.location.lon, n.location.lat + 0.00001 * step)
                 writer.add_node(n.replace(version=n.version + 10 * step, location=moved))
 
-    Move().apply_file(EXTRACT)
+    Move().apply_file(extract)
     writer.close()
     return probe
 
@@ -96,7 +99,7 @@ def answer(port, path):
     return urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
 
 
-def run(store, work, material, probes, geonames):
+def run(store, work, material, probes, geonames, extract):
     """One store's figures; `store` is [] for the embedded one or ["--store", URL]; `geonames` a dump's folder or None."""
     home = f"{work}/home-{'pg' if store else 'embedded'}"
     os.makedirs(home, exist_ok=True)
@@ -104,8 +107,9 @@ def run(store, work, material, probes, geonames):
         timed(home, "import", "geonames", geonames or f"{ROOT}/data/geonames", *store)
     else:
         timed(home, "search", "Vaduz")   # builds the default index from the shipped data
-    seconds, peak, _ = timed(home, "import", "osm", EXTRACT, *store)
-    label = ("shared store (PostgreSQL)" if store else "embedded index") + (f", GeoNames from {geonames}" if geonames else "")
+    seconds, peak, _ = timed(home, "import", "osm", extract, *store)
+    label = ("shared store (PostgreSQL)" if store else "embedded index") + (f", GeoNames from {geonames}" if geonames else "") \
+        + (f", extract {extract}" if extract != EXTRACT else "")
     print(f"\n{label}:")
     print(f"  fresh import of the extract (baseline)  {seconds:6.2f} s  peak {peak:4.0f} MB")
     serving = f"{work}/serve-pg" if store else home   # servers on the shared store keep their own cache
@@ -140,19 +144,21 @@ def main():
     parser = argparse.ArgumentParser(description="Benchmark of OpenStreetMap updates on the Liechtenstein extract.")
     parser.add_argument("--store-too", action="store_true", help="the same on a PostgreSQL store")
     parser.add_argument("--geonames", help="a GeoNames dump's folder to import instead of the shipped cities500")
+    parser.add_argument("--extract", default=EXTRACT, help="an extract holding Liechtenstein's objects, to import instead of it")
     options = parser.parse_args()
     geonames = options.geonames and os.path.realpath(options.geonames)
+    extract = os.path.realpath(options.extract)
     work = tempfile.mkdtemp(prefix="pindrop-bench-updates-")
     try:
         subprocess.run([sys.executable, f"{ROOT}/scripts/make-osm-changes.py", EXTRACT, f"{work}/material"], check=True)
-        probes = {step: bulk_change(count, step, f"{work}/bulk-{step}.osc.gz") for step, count in enumerate(BULK, start=1)}
+        probes = {step: bulk_change(count, step, f"{work}/bulk-{step}.osc.gz", extract) for step, count in enumerate(BULK, start=1)}
         print(f"updates, {time.strftime('%Y-%m-%d')}, {BIN}")
-        run([], work, f"{work}/material", probes, geonames)
+        run([], work, f"{work}/material", probes, geonames, extract)
         if options.store_too:
             cluster = subprocess.run([f"{ROOT}/scripts/postgres-cluster.sh", "start"], capture_output=True, text=True, check=True).stdout
             env = dict(re.findall(r"export (\w+)=['\"]?([^'\"\n]+)", cluster))
             try:
-                run(["--store", env["PINDROP_TEST_DATABASE_URL"]], work, f"{work}/material", probes, geonames)
+                run(["--store", env["PINDROP_TEST_DATABASE_URL"]], work, f"{work}/material", probes, geonames, extract)
             finally:
                 subprocess.run([f"{ROOT}/scripts/postgres-cluster.sh", "stop", env["PINDROP_PG_CLUSTER"]], capture_output=True)
     finally:

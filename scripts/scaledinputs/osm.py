@@ -179,9 +179,17 @@ def blob_kinds(blob):
 def make_osm(args, pool_context, manifest):
     started = time.time()
     nodes, ways, relations = load_osm(args.osm_file)
-    lons = [n[1] for n in nodes]
-    lats = [n[2] for n in nodes]
-    w, e, s, n = min(lons), max(lons), min(lats), max(lats)
+    lons = sorted(n[1] for n in nodes)
+    lats = sorted(n[2] for n in nodes)
+    w, e, s, n = lons[0], lons[-1], lats[0], lats[-1]
+    # Nodes far off (Liechtenstein's extract holds a few in Alabama) would spread the tiles off the globe: then the
+    # extent of the nodes within 2° of the median one.
+    mlon, mlat = lons[len(lons) // 2], lats[len(lats) // 2]
+    near = [(x[1], x[2]) for x in nodes if abs(x[1] - mlon) <= 2 and abs(x[2] - mlat) <= 2]
+    nw, ne = min(p[0] for p in near), max(p[0] for p in near)
+    ns, nn = min(p[1] for p in near), max(p[1] for p in near)
+    if (e - w) > 10 * (ne - nw) or (n - s) > 10 * (nn - ns):
+        w, e, s, n = nw, ne, ns, nn
     import collections
     counts = collections.Counter()
     for items in (nodes, ways, relations):

@@ -230,10 +230,11 @@ public struct OSMFeatureExtractor: Sendable {
                                             tags: candidate.placeTags, box: candidate.box, countryCode: countryCode))
         }
         let buildings = OSMBuildingAddresses(buildings: features.buildings, addressPoints: features.addressPoints)
-        let nearest = OSMNearestAddressFinder(features.addressPoints, radiusMeters: venueAddressRadiusMeters)
+        let addressPoints = features.addressPoints
+        let nearest = OSMNearestPoints(addressPoints.map(\.coordinate), radiusMeters: venueAddressRadiusMeters)
         // Each lookup only reads: on every core.
         let borrowed = borrowing.concurrentMap {
-            buildings.address(at: $0.coordinate) ?? nearest.address(near: $0.coordinate)
+            buildings.address(at: $0.coordinate) ?? nearest.nearest(to: $0.coordinate).map { addressPoints[$0].address }
                 ?? Self.withParentStreet($0.partial, parentStreets.street(near: $0.coordinate))
         }
         for ((v, _, _), address) in zip(borrowing, borrowed) { features.venues[v].address = address }

@@ -8,26 +8,30 @@ struct OSMParentStreets {
     /// Points along the streets about this far apart, so the nearest point stands for the nearest street.
     static let stepMeters = 10.0
 
-    private let points: OSMNearestAddressFinder
+    private let points: OSMNearestPoints
+    /// The street each point lies along (an index into `names`), and the streets' names.
+    private let streetOfPoint: [Int32]
+    private let names: [String]
 
     init(_ streets: [OSMStreet]) {
-        var points: [OSMAddressPoint] = []
-        for street in streets {
-            let address = Address(street: street.name)
+        var points: [Coordinate] = [], streetOfPoint: [Int32] = []
+        for (s, street) in streets.enumerated() {
             for (a, b) in zip(street.points, street.points.dropFirst()) {
                 let steps = max(1, Int((a.distance(to: b) / Self.stepMeters).rounded(.up)))
                 for i in 0..<steps {
                     let t = Double(i) / Double(steps)
-                    let c = Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * t,
-                                       longitude: a.longitude + (b.longitude - a.longitude) * t)
-                    points.append(OSMAddressPoint(id: street.id, coordinate: c, address: address))
+                    points.append(Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * t,
+                                             longitude: a.longitude + (b.longitude - a.longitude) * t))
+                    streetOfPoint.append(Int32(s))
                 }
             }
-            if let last = street.points.last { points.append(OSMAddressPoint(id: street.id, coordinate: last, address: address)) }
+            if let last = street.points.last { points.append(last); streetOfPoint.append(Int32(s)) }
         }
-        self.points = OSMNearestAddressFinder(points, radiusMeters: Self.reachMeters)
+        self.points = OSMNearestPoints(points, radiusMeters: Self.reachMeters)
+        self.streetOfPoint = streetOfPoint
+        names = streets.map(\.name)
     }
 
     /// The name of the street nearest `c`, or nil when none is within reach.
-    func street(near c: Coordinate) -> String? { points.address(near: c)?.street }
+    func street(near c: Coordinate) -> String? { points.nearest(to: c).map { names[Int(streetOfPoint[$0])] } }
 }

@@ -105,10 +105,8 @@ struct AreaIndex: Sendable {
         var found: [Int] = []
         for a in grid.candidates(at: c) where contains(Int(a), c) { found.append(Int(a)) }
         guard found.count > 1 else { return found }
-        return found.sorted { x, y in
-            let a = areas[x], b = areas[y]
-            return (a.level, a.adminLevel, -a.box.degreeArea, x) < (b.level, b.adminLevel, -b.box.degreeArea, y)
-        }
+        // Sorted by keys read once (comparing the areas themselves would copy their names at every comparison).
+        return found.map { a in (areas[a].level, areas[a].adminLevel, -areas[a].box.degreeArea, a) }.sorted(by: <).map(\.3)
     }
 
     /// The area of each level that holds `c`: where two of one level do (admin levels 7 and 8 both read as a
