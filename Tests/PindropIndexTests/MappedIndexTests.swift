@@ -76,7 +76,9 @@ struct MappedIndexTests {
             venueRows: s.venueRows, addressRows: s.addressRows, venues: own(s.venues), venuesByCategory: own(s.venuesByCategory),
             categoryStart: own(s.categoryStart), addresses: own(s.addresses),
             addressPointRow: own(s.addressPointRow), streetPoints: own(s.streetPoints), streetPointRow: own(s.streetPointRow),
-            map: s.map, buildingSlotStart: own(s.buildingSlotStart), buildingSlots: own(s.buildingSlots), areas: s.areas)
+            map: s.map, buildingSlotStart: own(s.buildingSlotStart), buildingSlots: own(s.buildingSlots), areas: s.areas,
+            lookups: StreetLevel.Lookups(townOfRow: own(s.lookups.townOfRow), townNames: s.lookups.townNames, rowsByID: own(s.lookups.rowsByID),
+                                         pointStart: own(s.lookups.pointStart), pointSlots: own(s.lookups.pointSlots), coverage: s.lookups.coverage))
         let spatial = own(index.contents.spatial)
         return IndexStructures.Decoded(places: places, names: names, spatial: spatial, street: street, towns: TownFinder(spatial: spatial),
                                        corrections: CorrectionForms(places: places), labelOrder: Column(places.labelOrder()))
@@ -143,7 +145,10 @@ struct MappedIndexTests {
                       ("place.country", 1, withUnsafeBytes(of: UInt16(60_000).littleEndian) { Data($0) }),
                       ("street.name.place", 2, withUnsafeBytes(of: Int32(2).littleEndian) { Data($0) }),
                       ("place.country", 2, withUnsafeBytes(of: UInt16(60_000).littleEndian) { Data($0) }),
-                      ("place.name_start", 2, withUnsafeBytes(of: UInt32.max.littleEndian) { Data($0) })])
+                      ("place.name_start", 2, withUnsafeBytes(of: UInt32.max.littleEndian) { Data($0) }),
+                      ("street.point_row", 2, withUnsafeBytes(of: Int32(1_000_000).littleEndian) { Data($0) }),
+                      ("street.town_of_row", 2, withUnsafeBytes(of: Int32(1_000_000).littleEndian) { Data($0) }),
+                      ("map.grid_boxes", 2, withUnsafeBytes(of: Int32(1_000_000).littleEndian) { Data($0) })])
     func valuesCheckedByImport(section: String, file: Int, written: Data) throws {
         let path = try Self.miniIndex(streets: true).index
         // The GeoNames structures file (1) holds the GeoNames run and the GeoNames rows of the place table, the
@@ -188,6 +193,24 @@ struct MappedIndexTests {
         #expect(starts.count == g && rest.count == n - g + 1 && starts + rest == Array(places.nameStart))
         #expect(try values(geonames, "place.name_bytes", as: UInt8.self).count == Int(rest[0]))
         #expect(places.latitude.isMapped && places.nameBytes.isMapped)
+    }
+
+    @Test("an open index reads the street level's lookups (rows by id and by town, the points along each street, the map's grid) as the import stored them: opening derives none from the rows")
+    func streetLookupsStored() throws {
+        let index = try PlaceIndex.open(at: try Self.miniIndex(streets: true).index)
+        let street = index.contents.street, lookups = street.lookups
+        try #require(!street.isEmpty && lookups.rowsByID.count > 0 && lookups.pointSlots.count > 0 && street.map.count > 0)
+        #expect(lookups.rowsByID.isMapped && lookups.townOfRow.isMapped && lookups.pointStart.isMapped && lookups.pointSlots.isMapped)
+        #expect(street.map.grid.keys.isMapped && street.map.grid.cellBoxes.isMapped && street.map.boxCorners.isMapped && street.map.lineStart.isMapped)
+        // What they say holds of the rows: each row found by its id, each street's points its own.
+        let places = index.contents.places, first = index.contents.firstStreetLevelRow
+        for row in first..<places.count {
+            let id = try #require(places.extras(row)?.id)
+            #expect(index.place(id: id)?.id == id)
+            for slot in lookups.pointSlots[Int(lookups.pointStart[row - first])..<Int(lookups.pointStart[row - first + 1])] {
+                #expect(Int(street.streetPointRow[Int(street.streetPoints.place(atSlot: Int(slot)))]) == row)
+            }
+        }
     }
 
     /// Where section `name` lies in a structures file's bytes.

@@ -54,13 +54,15 @@ extension StreetLevel {
         var pairs: [(feature: Int32, slot: Int32)] = []
         for (i, a) in addressPoints.enumerated() {
             for f in map.grid.candidates(at: a.point) where map.isBuilding(Int(f))
-                && map.boxes[Int(f)].contains(a.point) && map.contains(a.point, feature: Int(f)) {
+                && map.box(Int(f)).contains(a.point) && map.contains(a.point, feature: Int(f)) {
                 pairs.append((f, slotOfPoint[i]))
             }
         }
         let (start, order) = groupedByKey(pairs.map { Int($0.feature) }, keyCount: map.count)
         buildingSlotStart = Column(start)
         buildingSlots = Column(order.map { pairs[Int($0)].slot })
+        lookups = .empty
+        lookups = Lookups(places: places, firstRow: firstRow, of: self)
     }
 
     func blobs() -> [StoredArray] {
@@ -73,6 +75,56 @@ extension StreetLevel {
         blobs += [StoredArray("street.point_row", streetPointRow), StoredArray("street.address_point_row", addressPointRow),
                   StoredArray("street.building_slot_start", buildingSlotStart), StoredArray("street.building_slots", buildingSlots),
                   StoredArray("street.category_start", categoryStart)]
-        return blobs
+        return blobs + lookups.blobs()
+    }
+}
+
+extension StreetLevel.Lookups {
+    /// The lookups of a street level's rows (`places`, row r of it the index's row `firstRow + r`).
+    init(places: PlaceTable, firstRow: Int, of level: StreetLevel) {
+        var townOfRow: [Int32] = [], townNames: [String] = [], numbers: [String: Int32] = [:], byID: [UInt64] = []
+        townOfRow.reserveCapacity(places.count)
+        byID.reserveCapacity(places.count)
+        for r in 0..<places.count {
+            guard let extras = places.extras(r) else { townOfRow.append(-1); continue }
+            // Each town folded once: thousands of rows share one.
+            if let town = extras.address.town {
+                if numbers[town] == nil {
+                    numbers[town] = Int32(townNames.count)
+                    townNames.append(TextFolding.fold(town))
+                }
+                townOfRow.append(numbers[town]!)
+            } else {
+                townOfRow.append(-1)
+            }
+            byID.append(Self.idKey(extras.id) | UInt64(firstRow + r))
+        }
+        // Rows sharing an id (a street cut at a town boundary) sort by row: the first one answers.
+        byID.sort()
+        // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
+        let rowOfSlot = level.streetPoints.nodes.map { Int(level.streetPointRow[Int($0.place)]) - firstRow }
+        let (pointStart, pointSlots) = groupedByKey(rowOfSlot, keyCount: places.count)
+        let rows = (0..<places.count).map { Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]) }
+        let corners = (0..<level.map.count).flatMap { f in
+            let b = level.map.box(f)
+            return [Coordinate(latitude: b.south, longitude: b.west), Coordinate(latitude: b.north, longitude: b.east)]
+        }
+        let coverage = BoundingBox(covering: rows + corners).map {
+            BoundingBox(south: $0.south - 0.01, west: $0.west - 0.02, north: $0.north + 0.01, east: $0.east + 0.02)
+        }
+        self.init(townOfRow: Column(townOfRow), townNames: townNames, rowsByID: Column(byID), pointStart: Column(pointStart),
+                  pointSlots: Column(pointSlots), coverage: coverage)
+    }
+
+    func blobs() -> [StoredArray] {
+        var text: [UInt8] = [], textStart: [UInt32] = [0]
+        for name in townNames {
+            text += name.utf8
+            textStart.append(UInt32(text.count))
+        }
+        return [StoredArray("street.town_of_row", townOfRow), StoredArray("street.town_text", text), StoredArray("street.town_text_start", textStart),
+                StoredArray("street.rows_by_id", rowsByID), StoredArray("street.point_start", pointStart),
+                StoredArray("street.point_slots", pointSlots),
+                StoredArray("street.coverage", coverage.map { [$0.south, $0.west, $0.north, $0.east] } ?? [])]
     }
 }

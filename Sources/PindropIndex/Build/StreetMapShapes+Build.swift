@@ -5,7 +5,7 @@ extension StreetMapShapes {
     /// From an import's features, by kind in `storedKinds` order: streets first, so that a limit keeps the streets.
     /// Venues (`.poi`) are not shapes: they are left out.
     init(features: [MapFeature]) {
-        var kinds: [UInt8] = [], lineCounts: [UInt32] = [], pointCounts: [UInt32] = [], coordinates: [Double] = []
+        var kinds: [UInt8] = [], lineStart: [Int32] = [0], pointStart: [Int32] = [0], coordinates: [Double] = [], boxes: [BoundingBox] = []
         var text: [UInt8] = [], textStart: [UInt32] = [0]
         // Sized up front and filled in a pass per kind rather than from a sorted copy: at
         // country size the features and their flat copy are most of an import's peak.
@@ -13,22 +13,26 @@ extension StreetMapShapes {
         for (code, kind) in Self.storedKinds.enumerated() {
             for f in features where f.kind == kind {
                 kinds.append(UInt8(code))
-                lineCounts.append(UInt32(f.lines.count))
+                lineStart.append(lineStart[lineStart.count - 1] + Int32(f.lines.count))
                 for line in f.lines {
-                    pointCounts.append(UInt32(line.count))
+                    pointStart.append(pointStart[pointStart.count - 1] + Int32(line.count))
                     for c in line { coordinates.append(c.latitude); coordinates.append(c.longitude) }
                 }
+                boxes.append(BoundingBox(covering: f.lines.joined()) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0))
                 PlaceTable.appendExtras(to: &text, PlaceExtras(id: f.id, category: f.category, categoryKey: nil, address: Address(street: f.name)))
                 textStart.append(UInt32(text.count))
             }
         }
-        self.init(kinds: Column(kinds), lineCounts: Column(lineCounts), pointCounts: Column(pointCounts), coordinates: Column(coordinates),
-                  text: Column(text), textStart: Column(textStart))
+        self.init(kinds: Column(kinds), lineStart: Column(lineStart), pointStart: Column(pointStart), coordinates: Column(coordinates),
+                  text: Column(text), textStart: Column(textStart), boxCorners: Column(boxes.flatMap { [$0.south, $0.west, $0.north, $0.east] }),
+                  grid: BoxGrid(boxes: boxes))
     }
 
     func blobs() -> [StoredArray] {
-        [StoredArray("map.kind", kinds), StoredArray("map.line_count", lineCounts),
-         StoredArray("map.point_count", pointCounts), StoredArray("map.coordinates", coordinates),
-         StoredArray("map.text", labels.extraBytes), StoredArray("map.text_start", labels.extraStart)]
+        [StoredArray("map.kind", kinds), StoredArray("map.line_start", lineStart),
+         StoredArray("map.point_start", pointStart), StoredArray("map.coordinates", coordinates),
+         StoredArray("map.text", labels.extraBytes), StoredArray("map.text_start", labels.extraStart), StoredArray("map.boxes", boxCorners),
+         StoredArray("map.grid_keys", grid.keys), StoredArray("map.grid_start", grid.cellStart), StoredArray("map.grid_boxes", grid.cellBoxes),
+         StoredArray("map.grid_large", grid.large)]
     }
 }

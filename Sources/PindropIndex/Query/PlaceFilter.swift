@@ -29,14 +29,14 @@ struct PlaceFilter {
         // capture is a retain every serving thread contends for).
         if country == nil, qualifiers.isEmpty { return { _ in true } }
         let tables = qualifiers.enumerated().map { n, q in table(q, prefix: lastIsPrefix && n == qualifiers.count - 1) }
-        let places = contents.places, placeCountry = places.country, placeAdmin1 = places.admin1, towns = contents.streetTowns
+        let places = contents.places, placeCountry = places.country, placeAdmin1 = places.admin1, contents = contents
         return { row in
             let i = Int(row)
             if let country, placeCountry[i] != country { return false }
             for table in tables {
                 let c = placeCountry[i], a = placeAdmin1[i]
                 let byCountry = c != PlaceTable.noCountry && table.countries[Int(c)]
-                guard byCountry || (a >= 0 && table.admin1s[Int(a)]) || towns[row].map(table.town) == true
+                guard byCountry || (a >= 0 && table.admin1s[Int(a)]) || contents.streetTown(i).map(table.town) == true
                     || (partsOfTown && Self.partsOfTown(places, i).contains(where: table.town)) else { return false }
             }
             return true

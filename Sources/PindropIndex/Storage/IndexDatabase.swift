@@ -10,7 +10,7 @@ import PindropCore
 final class IndexDatabase {
     /// The version of the structures' layout and meaning: bumped whenever a structure is added, removed or laid out
     /// anew, so that an index of another version is rebuilt, not misread (the history is in git).
-    static let structureVersion = "34"
+    static let structureVersion = "35"
     /// Meta key of the build id, which the structures file's header repeats: a pair from two imports is refused.
     static let buildIDKey = "build_id"
     /// Meta key of the structures file's name (in the database's folder).

@@ -43,13 +43,14 @@ enum IndexStructures {
         guard agree(places, names, spatial, verify: all) && labelOrder.count == places.geonamesCount else {
             throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it")
         }
+        let street = try StreetLevel.decode(file, rows: places.geonamesCount..<places.count)
         if checks != .none {
-            let valid = valuesAreValid(places, names, spatial, checks)
+            let valid = valuesAreValid(places, names, spatial, checks) && street.valuesAreValid(rows: places.geonamesCount..<places.count)
                 // In range (a wrong order would only misplace labels; checking it is a random read a row).
                 && (!all || labelOrder.allSatisfy { $0 >= 0 && Int($0) < labelOrder.count })
             guard valid else { throw .indexUnavailable("the index is corrupt: its structures hold values out of range; rebuild it") }
         }
-        return Decoded(places: places, names: names, spatial: spatial, street: try StreetLevel.decode(file, placeCount: places.count),
+        return Decoded(places: places, names: names, spatial: spatial, street: street,
                        towns: try TownFinder(file, spatial: spatial, verify: all),
                        corrections: try CorrectionForms(file, geonamesCount: places.geonamesCount, verify: all), labelOrder: labelOrder)
     }

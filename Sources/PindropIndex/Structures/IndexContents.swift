@@ -1,7 +1,7 @@
 import PindropCore
 
-/// The structures of an open index and what opening derives from them (lookups by id, by town, by area): what every
-/// query stage reads. Immutable once made, so any number of threads may read it at once.
+/// The structures of an open index and the few small lookups opening derives from them (by area, by venue category):
+/// what every query stage reads. Immutable once made, so any number of threads may read it at once.
 final class IndexContents: Sendable {
     let places: PlaceTable
     let names: NameRuns
@@ -18,20 +18,11 @@ final class IndexContents: Sendable {
     /// The box around every area (nil without areas).
     let areaExtent: BoundingBox?
     /// Where street-level answers can come from (nil without street data).
-    let streetCoverage: BoundingBox?
+    var streetCoverage: BoundingBox? { street.lookups.coverage }
     /// Every folded qualifier form → the countries and admin1 divisions it names ("il" → Illinois and others).
     let qualifierForms: [String: Division]
-    /// Street-level rows' folded town, so "Aleksanterinkatu 52, Helsinki" narrows by town.
-    let streetTowns: [Int32: String]
-    /// Street-level rows by their OSM id ("osm:way/122595241"), sorted, each its `idKey` with the row in the low 32 bits:
-    /// a row is found by id with a binary search instead of reading every row's id.
-    let rowsByID: [UInt64]
     /// Each venue category's tree: its slots in `street.venuesByCategory`.
     let venueCategorySlots: [String: Range<Int>]
-    /// The points laid along each street (slots in `street.streetPoints`), by row: street-level row r's are
-    /// streetPointSlots[streetPointStart[r − geonamesCount] ..< streetPointStart[r − geonamesCount + 1]].
-    let streetPointStart: [Int32]
-    let streetPointSlots: [Int32]
     /// The rows that stand for an area (an area row, or a GeoNames place an area is the boundary of), sorted, and
     /// the area of each: a binary search per answer instead of a hash.
     let areaRows: [Int32]
@@ -46,34 +37,9 @@ final class IndexContents: Sendable {
         townFinder = structures.towns; corrections = structures.corrections; labelOrder = structures.labelOrder
         firstStreetLevelRow = places.geonamesCount
         areaExtent = street.areas.extent
-        (streetTowns, rowsByID) = Self.townsAndIDs(places)
         venueCategorySlots = Self.venueCategorySlots(places, street)
-        streetCoverage = Self.streetCoverage(places, street)
         qualifierForms = Self.qualifierForms(places)
-        // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
-        let first = places.geonamesCount
-        let rowOfSlot = street.streetPoints.nodes.map { Int(street.streetPointRow[Int($0.place)]) - first }
-        (streetPointStart, streetPointSlots) = groupedByKey(rowOfSlot, keyCount: places.count - first)
         (areaRows, areaOfAreaRow) = Self.areaRows(places, street.areas)
-    }
-
-    /// Each street-level row's folded town, and the rows by id (`rowsByID`).
-    private static func townsAndIDs(_ places: PlaceTable) -> ([Int32: String], [UInt64]) {
-        var towns: [Int32: String] = [:], folded: [String: String] = [:]
-        var byID: [UInt64] = []
-        byID.reserveCapacity(places.count - places.geonamesCount)
-        for i in places.geonamesCount..<places.count {
-            guard let extras = places.extras(i) else { continue }
-            // Each town folded once: thousands of rows share one.
-            if let town = extras.address.town {
-                if folded[town] == nil { folded[town] = TextFolding.fold(town) }
-                towns[Int32(i)] = folded[town]
-            }
-            byID.append(idKey(extras.id) | UInt64(i))
-        }
-        // Rows sharing an id (a street cut at a town boundary) sort by row: the first one answers.
-        byID.sort()
-        return (towns, byID)
     }
 
     /// Each category's name from its tree's first venue.
@@ -81,15 +47,6 @@ final class IndexContents: Sendable {
         Dictionary(uniqueKeysWithValues: zip(street.categoryStart, street.categoryStart.dropFirst()).compactMap { lo, hi in
             lo < hi ? (places.category(street.venueRows.lowerBound + Int(street.venuesByCategory.place(atSlot: Int(lo)))) ?? "", Int(lo)..<Int(hi)) : nil
         })
-    }
-
-    /// Everything street-level, widened by ~1 km: outside it no street-level answer can be within reach.
-    private static func streetCoverage(_ places: PlaceTable, _ street: StreetLevel) -> BoundingBox? {
-        let streetRows = (places.geonamesCount..<places.count).map { Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]) }
-        let corners = street.map.boxes.flatMap { [Coordinate(latitude: $0.south, longitude: $0.west), Coordinate(latitude: $0.north, longitude: $0.east)] }
-        return BoundingBox(covering: streetRows + corners).map {
-            BoundingBox(south: $0.south - 0.01, west: $0.west - 0.02, north: $0.north + 0.01, east: $0.east + 0.02)
-        }
     }
 
     private static func qualifierForms(_ places: PlaceTable) -> [String: Division] {
@@ -116,9 +73,12 @@ final class IndexContents: Sendable {
         return (rows, rows.map { areaOfRow[$0]! })
     }
 
-    /// The high 32 bits of an id's FNV-1a hash, in the high half of a key.
-    static func idKey(_ id: String) -> UInt64 { StructureFile.fnv1a(id.utf8) & idKeyBits }
-    static let idKeyBits: UInt64 = 0xFFFF_FFFF_0000_0000
+    /// Street-level row `row`'s town as its address names it, folded; nil for none (and for a GeoNames row).
+    func streetTown(_ row: Int) -> String? {
+        let r = row - firstStreetLevelRow, towns = street.lookups.townOfRow
+        guard r >= 0, r < towns.count, towns[r] >= 0 else { return nil }
+        return street.lookups.townNames[Int(towns[r])]
+    }
 
     /// The area row `row` stands for, if any.
     func area(ofRow row: Int) -> Int? {

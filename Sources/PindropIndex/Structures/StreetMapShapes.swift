@@ -11,35 +11,30 @@ struct StreetMapShapes: Sendable {
 
     /// Per feature, streets first, its kind's position in `storedKinds`.
     let kinds: Column<UInt8>
-    /// Per feature, its lines (a building's rings); per line, its points.
-    let lineCounts: Column<UInt32>, pointCounts: Column<UInt32>
+    /// Where each feature's lines start (`lineStart[f] ..< lineStart[f + 1]`), and each line's points.
+    let lineStart: Column<Int32>, pointStart: Column<Int32>
     /// Latitude, longitude of every point, line after line.
     let coordinates: Column<Double>
     /// Per feature, its id, category and name (`PlaceTable.appendExtras`), read through `labels.extras`.
     let labels: PlaceTable
-    /// Where each feature's lines start (`lineStart[f] ..< lineStart[f + 1]`), and each line's points.
-    let lineStart: [Int32], pointStart: [Int32]
-    /// south, west, north, east per feature.
-    let boxes: [BoundingBox]
+    /// South, west, north, east of each feature, one after another (`boxes[f]`).
+    let boxCorners: Column<Double>
     /// The boxes by grid cell, so neither a point nor a view scans every feature.
     let grid: BoxGrid
 
     /// From the columns; they must agree (`decode` checks).
-    init(kinds: Column<UInt8>, lineCounts: Column<UInt32>, pointCounts: Column<UInt32>, coordinates: Column<Double>,
-                 text: Column<UInt8>, textStart: Column<UInt32>) {
-        self.kinds = kinds; self.lineCounts = lineCounts; self.pointCounts = pointCounts; self.coordinates = coordinates
+    init(kinds: Column<UInt8>, lineStart: Column<Int32>, pointStart: Column<Int32>, coordinates: Column<Double>,
+         text: Column<UInt8>, textStart: Column<UInt32>, boxCorners: Column<Double>, grid: BoxGrid) {
+        self.kinds = kinds; self.lineStart = lineStart; self.pointStart = pointStart; self.coordinates = coordinates
         labels = PlaceTable(geonameID: [], latitude: [], longitude: [], population: [], country: [], admin1: [],
                             nameStart: [0], nameBytes: [], kind: [], extraStart: textStart, extraBytes: text, countries: [], admin1s: [])
-        var lineStart: [Int32] = [0], pointStart: [Int32] = [0], boxes: [BoundingBox] = []
-        lineStart.reserveCapacity(kinds.count + 1); pointStart.reserveCapacity(pointCounts.count + 1); boxes.reserveCapacity(kinds.count)
-        for n in lineCounts { lineStart.append(lineStart[lineStart.count - 1] + Int32(n)) }
-        for n in pointCounts { pointStart.append(pointStart[pointStart.count - 1] + Int32(n)) }
-        for f in 0..<kinds.count {
-            let points = Int(pointStart[Int(lineStart[f])])..<Int(pointStart[Int(lineStart[f + 1])])
-            boxes.append(BoundingBox(covering: points.lazy.map { Self.point($0, of: coordinates) }) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0))
-        }
-        self.lineStart = lineStart; self.pointStart = pointStart; self.boxes = boxes
-        grid = BoxGrid(boxes: boxes)
+        self.boxCorners = boxCorners; self.grid = grid
+    }
+
+    /// Feature f's box.
+    @inline(__always)
+    func box(_ f: Int) -> BoundingBox {
+        BoundingBox(south: boxCorners[4 * f], west: boxCorners[4 * f + 1], north: boxCorners[4 * f + 2], east: boxCorners[4 * f + 3])
     }
 
     /// How many features there are.
@@ -49,11 +44,7 @@ struct StreetMapShapes: Sendable {
     func isBuilding(_ f: Int) -> Bool { kinds[f] == 1 }
 
     /// Point `p` (an index into the points of every line).
-    private func point(_ p: Int) -> Coordinate { Self.point(p, of: coordinates) }
-
-    private static func point(_ p: Int, of coordinates: Column<Double>) -> Coordinate {
-        Coordinate(latitude: coordinates[2 * p], longitude: coordinates[2 * p + 1])
-    }
+    private func point(_ p: Int) -> Coordinate { Coordinate(latitude: coordinates[2 * p], longitude: coordinates[2 * p + 1]) }
 
     /// Whether a point is inside feature `f`'s outline (even-odd rule over its rings; lat/lon as a plane,
     /// fine at building size).
@@ -89,10 +80,10 @@ struct StreetMapShapes: Sendable {
 
     /// The streets (`highway` ways) whose box meets `box` and whose name folds to `folded`, in stored order.
     func streets(named folded: String, in box: BoundingBox) -> [MapFeature] {
-        let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(boxes.indices)
+        let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(0..<count)
         return candidates.compactMap { i in
-            guard kind(i) == .street, boxes[i].south <= box.north, boxes[i].north >= box.south, boxes[i].west <= box.east,
-                  boxes[i].east >= box.west, let name = labels.extras(i)?.address.street, TextFolding.fold(name) == folded else { return nil }
+            let b = self.box(i)
+            guard kind(i) == .street, b.south <= box.north, b.north >= box.south, b.west <= box.east, b.east >= box.west, let name = labels.extras(i)?.address.street, TextFolding.fold(name) == folded else { return nil }
             return feature(i)
         }
     }
@@ -101,27 +92,40 @@ struct StreetMapShapes: Sendable {
     /// those the map draws at that zoom (`MapDetail.isDrawn`).
     func features(in box: BoundingBox, zoom: Int?, limit: Int) -> [MapFeature] {
         var found: [MapFeature] = []
-        let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(boxes.indices)
-        for i in candidates where boxes[i].south <= box.north && boxes[i].north >= box.south
-            && boxes[i].west <= box.east && boxes[i].east >= box.west {
-            if let zoom, !MapDetail.isDrawn(kind(i), labels.category(i), box: boxes[i], zoom: zoom) { continue }
+        let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(0..<count)
+        for i in candidates {
+            let b = self.box(i)
+            guard b.south <= box.north && b.north >= box.south && b.west <= box.east && b.east >= box.west else { continue }
+            if let zoom, !MapDetail.isDrawn(kind(i), labels.category(i), box: b, zoom: zoom) { continue }
             found.append(feature(i))
             if found.count == limit { break }
         }
         return found
     }
 
+    /// The stored shapes. Opening checks what costs nothing per value (`valuesAreValid` checks the rest).
     static func decode(_ blobs: MappedStructures) throws(PindropError) -> StreetMapShapes {
-        let kinds: Column<UInt8> = try blobs.column("map.kind"), lineCounts: Column<UInt32> = try blobs.column("map.line_count")
-        let pointCounts: Column<UInt32> = try blobs.column("map.point_count"), coordinates: Column<Double> = try blobs.column("map.coordinates")
+        let kinds: Column<UInt8> = try blobs.column("map.kind")
+        let lineStart: Column<Int32> = try blobs.column("map.line_start"), pointStart: Column<Int32> = try blobs.column("map.point_start")
+        let coordinates: Column<Double> = try blobs.column("map.coordinates")
         let text: Column<UInt8> = try blobs.column("map.text"), textStart: Column<UInt32> = try blobs.column("map.text_start")
-        guard kinds.count == lineCounts.count, textStart.count == kinds.count + 1, kinds.allSatisfy({ Int($0) < storedKinds.count }),
-              lineCounts.reduce(0, { $0 + Int($1) }) == pointCounts.count, pointCounts.reduce(0, { $0 + Int($1) }) * 2 == coordinates.count,
-              coordinates.count < Int(Int32.max), Int(textStart.last ?? 0) == text.count,
-              zip(textStart, textStart.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+        let grid = BoxGrid(cellDegrees: BoxGrid.streetCellDegrees, keys: try blobs.column("map.grid_keys"), cellStart: try blobs.column("map.grid_start"),
+                           cellBoxes: try blobs.column("map.grid_boxes"), large: try blobs.column("map.grid_large"), boxCount: kinds.count)
+        let shapes = StreetMapShapes(kinds: kinds, lineStart: lineStart, pointStart: pointStart, coordinates: coordinates, text: text,
+                                     textStart: textStart, boxCorners: try blobs.column("map.boxes"), grid: grid)
+        guard lineStart.count == kinds.count + 1, lineStart.first == 0, pointStart.first == 0, Int(lineStart.last!) == pointStart.count - 1,
+              Int(pointStart.last!) * 2 == coordinates.count, coordinates.count < Int(Int32.max), textStart.count == kinds.count + 1,
+              Int(textStart.last ?? 0) == text.count, shapes.boxCorners.count == 4 * kinds.count, grid.agrees() else {
             throw .indexUnavailable("the index is corrupt: street map shapes do not agree")
         }
-        return StreetMapShapes(kinds: kinds, lineCounts: lineCounts, pointCounts: pointCounts, coordinates: coordinates,
-                               text: text, textStart: textStart)
+        return shapes
+    }
+
+    /// Whether every value is in range: kinds, ascending offsets, the grid's boxes (a pass over all of them, which an
+    /// import makes of what it wrote).
+    func valuesAreValid() -> Bool {
+        func ascending<T: Comparable>(_ column: Column<T>) -> Bool { zip(column, column.dropFirst()).allSatisfy { $0 <= $1 } }
+        return kinds.allSatisfy { Int($0) < Self.storedKinds.count } && ascending(lineStart) && ascending(pointStart)
+            && ascending(labels.extraStart) && grid.valuesAreValid()
     }
 }
