@@ -61,8 +61,7 @@ extension StreetLevel {
         let (start, order) = groupedByKey(pairs.map { Int($0.feature) }, keyCount: map.count)
         buildingSlotStart = Column(start)
         buildingSlots = Column(order.map { pairs[Int($0)].slot })
-        lookups = .empty
-        lookups = Lookups(places: places, firstRow: firstRow, of: self)
+        lookups = Lookups(places: places, firstRow: firstRow, streetPoints: streetPoints, streetPointRow: streetPointRow, map: map)
     }
 
     func blobs() -> [StoredArray] {
@@ -80,8 +79,9 @@ extension StreetLevel {
 }
 
 extension StreetLevel.Lookups {
-    /// The lookups of a street level's rows (`places`, row r of it the index's row `firstRow + r`).
-    init(places: PlaceTable, firstRow: Int, of level: StreetLevel) {
+    /// The lookups of a street level's rows (`places`, row r of it the index's row `firstRow + r`), the points laid
+    /// along its streets (with the index's row of each) and its map's shapes.
+    init(places: PlaceTable, firstRow: Int, streetPoints: SpatialIndex, streetPointRow: Column<Int32>, map: StreetMapShapes) {
         var townOfRow: [Int32] = [], townNames: [String] = [], numbers: [String: Int32] = [:], byID: [UInt64] = []
         townOfRow.reserveCapacity(places.count)
         byID.reserveCapacity(places.count)
@@ -102,11 +102,11 @@ extension StreetLevel.Lookups {
         // Rows sharing an id (a street cut at a town boundary) sort by row: the first one answers.
         byID.sort()
         // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
-        let rowOfSlot = level.streetPoints.nodes.map { Int(level.streetPointRow[Int($0.place)]) - firstRow }
+        let rowOfSlot = streetPoints.nodes.map { Int(streetPointRow[Int($0.place)]) - firstRow }
         let (pointStart, pointSlots) = groupedByKey(rowOfSlot, keyCount: places.count)
         let rows = (0..<places.count).map { Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]) }
-        let corners = (0..<level.map.count).flatMap { f in
-            let b = level.map.box(f)
+        let corners = (0..<map.count).flatMap { f in
+            let b = map.box(f)
             return [Coordinate(latitude: b.south, longitude: b.west), Coordinate(latitude: b.north, longitude: b.east)]
         }
         let coverage = BoundingBox(covering: rows + corners).map {

@@ -43,9 +43,10 @@ enum IndexStructures {
         guard agree(places, names, spatial, verify: all) && labelOrder.count == places.geonamesCount else {
             throw .indexUnavailable("the index is corrupt: its structures do not agree; rebuild it")
         }
-        let street = try StreetLevel.decode(file, rows: places.geonamesCount..<places.count)
+        let streetRows = places.geonamesCount..<places.count
+        let street = try StreetLevel.decode(file, rows: streetRows)
         if checks != .none {
-            let valid = valuesAreValid(places, names, spatial, checks) && street.valuesAreValid(rows: places.geonamesCount..<places.count)
+            let valid = valuesAreValid(places, names, spatial, checks) && street.valuesAreValid(rows: streetRows)
                 // In range (a wrong order would only misplace labels; checking it is a random read a row).
                 && (!all || labelOrder.allSatisfy { $0 >= 0 && Int($0) < labelOrder.count })
             guard valid else { throw .indexUnavailable("the index is corrupt: its structures hold values out of range; rebuild it") }
@@ -109,11 +110,10 @@ enum IndexStructures {
     private static func valuesAreValid(_ places: PlaceTable, _ names: NameRuns, _ spatial: SpatialIndex, _ checks: ValueChecks) -> Bool {
         let n = places.geonameID.count, geonames = places.geonamesCount, all = checks == .all
         let rows = all ? 0..<n : geonames..<n, offsets = max(rows.lowerBound - 1, 0)..<(n + 1)
-        func ascending<T: Comparable>(_ column: Column<T>) -> Bool { zip(column[offsets], column[offsets].dropFirst()).allSatisfy { $0 <= $1 } }
         return names.street.valuesAreValid(places: geonames..<n)
             && (!all || names.geonames.valuesAreValid(places: 0..<geonames) && spatial.nodesAreValid(places: n)
-                && zip(places.alternateStart, places.alternateStart.dropFirst()).allSatisfy { $0 <= $1 })
-            && ascending(places.nameStart) && ascending(places.extraStart)
+                && places.alternateStart.isAscending)
+            && places.nameStart[offsets].isAscending && places.extraStart[offsets].isAscending
             && places.country[rows].allSatisfy { $0 == PlaceTable.noCountry || Int($0) < places.countries.count }
             && places.admin1[rows].allSatisfy { $0 < Int32(places.admin1s.count) }
     }
@@ -137,7 +137,7 @@ extension NameIndex {
         entryPlace.allSatisfy { places.contains(Int($0)) }
             && zip(keyStart, keyLength).allSatisfy { Int($0) + Int($1) <= keyBytes.count }
             && (count == 0 || tree.allSatisfy { holds($0, ownNamesFirst: false) } && ownNameTree.allSatisfy { holds($0, ownNamesFirst: true) })
-            && zip(buckets, buckets.dropFirst()).allSatisfy { $0 <= $1 }
+            && buckets.isAscending
             && fenceIsTheKeys()
     }
 

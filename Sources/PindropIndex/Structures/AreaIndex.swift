@@ -189,8 +189,8 @@ struct AreaIndex: Sendable {
         guard adminLevels.count == n, twins.count == n, textStart.count == n + 1, Int(textStart.last ?? 0) == text.count,
               areaRingStart.count == n + 1, areaRingStart.first == 0, Int(areaRingStart.last ?? -1) == ringStart.count - 1,
               ringStart.first == 0, zip(ringStart, ringStart.dropFirst()).allSatisfy({ $1 - $0 >= 4 }),
-              zip(areaRingStart, areaRingStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-              zip(textStart, textStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              areaRingStart.isAscending,
+              textStart.isAscending,
               Int(ringStart.last ?? 0) * 2 == coordinates.count,
               levels.allSatisfy({ AreaLevel(rawValue: Int($0)) != nil }) else {
             throw .indexUnavailable("the index is corrupt: its areas do not agree; rebuild it")

@@ -10,3 +10,8 @@ func firstIndex(in range: Range<Int>, where isPast: (Int) -> Bool) -> Int {
     }
     return lo
 }
+
+extension Collection where Element: Comparable {
+    /// Whether each value is at most the next (a pass over all: what an import checks of the offsets it wrote).
+    var isAscending: Bool { zip(self, dropFirst()).allSatisfy { $0 <= $1 } }
+}

@@ -55,7 +55,7 @@ struct BoxGrid: Sendable {
 
     /// Whether the keys ascend, each cell's range is in order and every box is one of `boxCount`: a pass over all.
     func valuesAreValid() -> Bool {
-        zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 } && zip(cellStart, cellStart.dropFirst()).allSatisfy { $0 <= $1 }
+        zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 } && cellStart.isAscending
             && cellBoxes.allSatisfy { $0 >= 0 && Int($0) < boxCount } && large.allSatisfy { $0 >= 0 && Int($0) < boxCount }
     }
 

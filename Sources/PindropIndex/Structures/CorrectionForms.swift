@@ -29,8 +29,8 @@ struct CorrectionForms: Sendable {
             && directory.first == 0 && Int(directory.last ?? 0) == hashes.count
         if valid, verify {
             valid = slots.allSatisfy { $0 >= 0 && Int($0) < geonamesCount }
-                && zip(hashes, hashes.dropFirst()).allSatisfy { $0 <= $1 }
-                && zip(directory, directory.dropFirst()).allSatisfy { $0 <= $1 }
+                && hashes.isAscending
+                && directory.isAscending
                 && (0..<(1 << bits)).allSatisfy { d in
                     (Int(directory[d])..<Int(directory[d + 1])).allSatisfy { Self.top(hashes[$0], bits) == d }
                 }

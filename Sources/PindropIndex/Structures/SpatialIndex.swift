@@ -41,7 +41,7 @@ struct SpatialIndex: Sendable {
     /// candidate slot too (a pass over all of them, which the import makes and opening does not).
     func cellsAreConsistent(verify: Bool) -> Bool {
         cellStart.isEmpty || (cellStart.count == Self.cellCount + 1 && cellStart.first == 0
-            && Int(cellStart.last!) == cellSlots.count && cellBound.count == cellSlots.count && zip(cellStart, cellStart.dropFirst()).allSatisfy { $0 <= $1 }
+            && Int(cellStart.last!) == cellSlots.count && cellBound.count == cellSlots.count && cellStart.isAscending
             && (!verify || cellSlots.allSatisfy { $0 >= 0 && Int($0) < count }))
     }
 

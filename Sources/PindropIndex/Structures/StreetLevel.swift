@@ -116,7 +116,7 @@ struct StreetLevel: Sendable {
         }
         let coverage: [Double] = try blobs.array("street.coverage")
         let townText: Column<UInt8> = try blobs.column("street.town_text"), townTextStart: Column<UInt32> = try blobs.column("street.town_text_start")
-        guard townTextStart.first == 0, Int(townTextStart.last ?? 1) == townText.count, zip(townTextStart, townTextStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+        guard townTextStart.first == 0, Int(townTextStart.last ?? 1) == townText.count, townTextStart.isAscending,
               coverage.count == 0 || coverage.count == 4 else {
             throw .indexUnavailable("the index is corrupt: street-level lookups do not agree")
         }
@@ -142,7 +142,7 @@ struct StreetLevel: Sendable {
         let l = level.lookups
         guard level.venues.count == level.venueRows.count, level.venuesByCategory.count == level.venues.count,
               level.categoryStart.first == 0, level.categoryStart.last.map({ Int($0) == level.venues.count }) == true,
-              zip(level.categoryStart, level.categoryStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              level.categoryStart.isAscending,
               level.addresses.count == level.addressPointRow.count,
               level.streetPoints.count == level.streetPointRow.count,
               level.buildingSlotStart.count == level.map.count + 1, level.buildingSlotStart.first == 0,
@@ -158,15 +158,14 @@ struct StreetLevel: Sendable {
     /// Whether every value is in range (its trees' nodes, the rows and slots its columns name, ascending offsets): a
     /// pass over all of them, which an import makes of what it wrote. `rows`: the index's street-level rows.
     func valuesAreValid(rows: Range<Int>) -> Bool {
-        func ascending<T: Comparable>(_ column: Column<T>) -> Bool { zip(column, column.dropFirst()).allSatisfy { $0 <= $1 } }
         let l = lookups
         return [venues, venuesByCategory, addresses, streetPoints].allSatisfy { $0.nodesAreValid(places: $0.count) }
             && addressPointRow.allSatisfy { addressRows.contains(Int($0)) }
             && streetPointRow.allSatisfy { rows.contains(Int($0)) }
-            && ascending(buildingSlotStart) && buildingSlots.allSatisfy { $0 >= 0 && Int($0) < addresses.count }
+            && buildingSlotStart.isAscending && buildingSlots.allSatisfy { $0 >= 0 && Int($0) < addresses.count }
             && map.valuesAreValid()
             && l.townOfRow.allSatisfy { $0 >= -1 && Int($0) < l.townNames.count }
-            && l.rowsByID.allSatisfy { rows.contains(Int($0 & 0xFFFF_FFFF)) } && zip(l.rowsByID, l.rowsByID.dropFirst()).allSatisfy { $0 <= $1 }
-            && ascending(l.pointStart) && l.pointSlots.allSatisfy { $0 >= 0 && Int($0) < streetPoints.count }
+            && l.rowsByID.allSatisfy { rows.contains(Int($0 & 0xFFFF_FFFF)) } && l.rowsByID.isAscending
+            && l.pointStart.isAscending && l.pointSlots.allSatisfy { $0 >= 0 && Int($0) < streetPoints.count }
     }
 }

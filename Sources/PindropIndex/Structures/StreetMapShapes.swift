@@ -124,8 +124,7 @@ struct StreetMapShapes: Sendable {
     /// Whether every value is in range: kinds, ascending offsets, the grid's boxes (a pass over all of them, which an
     /// import makes of what it wrote).
     func valuesAreValid() -> Bool {
-        func ascending<T: Comparable>(_ column: Column<T>) -> Bool { zip(column, column.dropFirst()).allSatisfy { $0 <= $1 } }
-        return kinds.allSatisfy { Int($0) < Self.storedKinds.count } && ascending(lineStart) && ascending(pointStart)
-            && ascending(labels.extraStart) && grid.valuesAreValid()
+        kinds.allSatisfy { Int($0) < Self.storedKinds.count } && lineStart.isAscending && pointStart.isAscending
+            && labels.extraStart.isAscending && grid.valuesAreValid()
     }
 }
