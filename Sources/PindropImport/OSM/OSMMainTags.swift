@@ -125,10 +125,10 @@ enum OSMMainTags {
     /// Whether the key names the object, for Nominatim: `name`, `name:de`, `alt_name`, `official_name:fr`, `brand`,
     /// `addr:housename`...
     static func isMainName(_ key: String) -> Bool {
-        if key.hasSuffix(":prefix") || key.hasSuffix(":suffix") || notNamePrefixes.contains(where: { key.hasPrefix($0) }) { return false }
-        if key == "brand" || key == "addr:housename" || key.hasPrefix("alt_name_") { return true }
-        let base = key.split(separator: ":", maxSplits: 1).first.map(String.init) ?? key
-        return nameBases.contains(base)
+        if key == "brand" || key == "addr:housename" { return true }
+        // Most keys are no name at all: the base is looked up first.
+        guard nameBases.contains(String(PlaceTags.base(of: key))) || key.hasPrefix("alt_name_") else { return false }
+        return !(key.hasSuffix(":prefix") || key.hasSuffix(":suffix") || notNamePrefixes.contains { key.hasPrefix($0) })
     }
 
     /// The name shown when there is no `name`, in this order; then the first `name:<language>` in key order.

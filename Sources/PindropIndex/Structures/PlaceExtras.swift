@@ -86,13 +86,22 @@ struct PlaceExtras {
     /// Tags as stored: key, value, key, value… separated by U+001E, sorted by key.
     static func encoded(_ tags: [String: String]) -> String? {
         guard !tags.isEmpty else { return nil }
-        let separator = String(UnicodeScalar(tagSeparator))
-        return tags.sorted { $0.key < $1.key }.flatMap { [clean($0.key), clean($0.value)] }.joined(separator: separator)
+        let separator = Character(UnicodeScalar(tagSeparator))
+        // Appended to one text: every venue's tags are written at each import.
+        var text = ""
+        for (n, tag) in tags.sorted(by: { $0.key < $1.key }).enumerated() {
+            if n > 0 { text.append(separator) }
+            text += clean(tag.key)
+            text.append(separator)
+            text += clean(tag.value)
+        }
+        return text
     }
 
-    /// A tag's key or value with no separator in it.
+    /// A tag's key or value with no separator in it. The separators are ASCII control characters, so their bytes
+    /// are never part of another character.
     private static func clean(_ text: String) -> String {
-        text.unicodeScalars.contains { $0.value == UInt32(tagSeparator) || $0.value == UInt32(fieldSeparator) || $0.value == UInt32(entranceSeparator) }
+        text.utf8.contains { $0 == tagSeparator || $0 == fieldSeparator || $0 == entranceSeparator }
             ? String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 })) : text
     }
 
