@@ -8,8 +8,9 @@ extension StreetLevel {
     init(places: PlaceTable, firstRow: Int, addressPoints: [(row: Int, point: Coordinate)], streetLines: [(row: Int, points: [Coordinate])],
          features: [MapFeature], areas: AreaIndex) {
         self.areas = areas
-        // The map's shapes need none of the trees: made on another core meanwhile.
+        // The map's shapes and what the lookups read from the rows need none of the trees: made meanwhile.
         let shapes = Background { StreetMapShapes(features: features) }
+        let ofRows = Background { Lookups.ofRows(places, firstRow: firstRow) }
         func rows(_ kind: PlaceTable.RowKind) -> Range<Int> {
             let all = places.kind.indices.filter { places.rowKind($0) == kind }
             return (all.first ?? 0)..<((all.last ?? -1) + 1)
@@ -61,7 +62,8 @@ extension StreetLevel {
         let (start, order) = groupedByKey(pairs.map { Int($0.feature) }, keyCount: map.count)
         buildingSlotStart = Column(start)
         buildingSlots = Column(order.map { pairs[Int($0)].slot })
-        lookups = Lookups(places: places, firstRow: firstRow, streetPoints: streetPoints, streetPointRow: streetPointRow, map: map)
+        lookups = Lookups(places: places, firstRow: firstRow, ofRows: ofRows.wait(), streetPoints: streetPoints,
+                          streetPointRow: streetPointRow, map: map)
     }
 
     func blobs() -> [StoredArray] {
@@ -79,9 +81,32 @@ extension StreetLevel {
 }
 
 extension StreetLevel.Lookups {
-    /// The lookups of a street level's rows (`places`, row r of it the index's row `firstRow + r`), the points laid
-    /// along its streets (with the index's row of each) and its map's shapes.
-    init(places: PlaceTable, firstRow: Int, streetPoints: SpatialIndex, streetPointRow: Column<Int32>, map: StreetMapShapes) {
+    /// The lookups of a street level's rows (`places`, row r of it the index's row `firstRow + r`; `ofRows` what
+    /// `ofRows(_:firstRow:)` read of them), the points laid along its streets (with the index's row of each) and its
+    /// map's shapes.
+    init(places: PlaceTable, firstRow: Int, ofRows: RowLookups, streetPoints: SpatialIndex, streetPointRow: Column<Int32>,
+         map: StreetMapShapes) {
+        let (townOfRow, townNames, byID) = ofRows
+        // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
+        let rowOfSlot = streetPoints.nodes.map { Int(streetPointRow[Int($0.place)]) - firstRow }
+        let (pointStart, pointSlots) = groupedByKey(rowOfSlot, keyCount: places.count)
+        let rows = (0..<places.count).map { Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]) }
+        let corners = (0..<map.count).flatMap { f in
+            let b = map.box(f)
+            return [Coordinate(latitude: b.south, longitude: b.west), Coordinate(latitude: b.north, longitude: b.east)]
+        }
+        let coverage = BoundingBox(covering: rows + corners).map {
+            BoundingBox(south: $0.south - 0.01, west: $0.west - 0.02, north: $0.north + 0.01, east: $0.east + 0.02)
+        }
+        self.init(townOfRow: Column(townOfRow), townNames: townNames, rowsByID: Column(byID), pointStart: Column(pointStart),
+                  pointSlots: Column(pointSlots), coverage: coverage)
+    }
+
+    /// What the lookups read from the rows alone: each row's town (a number into the town names, -1 for none), the
+    /// town names, and the rows by id, sorted.
+    typealias RowLookups = (townOfRow: [Int32], townNames: [String], byID: [UInt64])
+
+    static func ofRows(_ places: PlaceTable, firstRow: Int) -> RowLookups {
         var townOfRow: [Int32] = [], townNames: [String] = [], numbers: [String: Int32] = [:], byID: [UInt64] = []
         townOfRow.reserveCapacity(places.count)
         byID.reserveCapacity(places.count)
@@ -101,19 +126,7 @@ extension StreetLevel.Lookups {
         }
         // Rows sharing an id (a street cut at a town boundary) sort by row: the first one answers.
         byID.sort()
-        // Street points grouped by their street's row (a counting sort), so a street's distance is a scan of its own points.
-        let rowOfSlot = streetPoints.nodes.map { Int(streetPointRow[Int($0.place)]) - firstRow }
-        let (pointStart, pointSlots) = groupedByKey(rowOfSlot, keyCount: places.count)
-        let rows = (0..<places.count).map { Coordinate(latitude: places.latitude[$0], longitude: places.longitude[$0]) }
-        let corners = (0..<map.count).flatMap { f in
-            let b = map.box(f)
-            return [Coordinate(latitude: b.south, longitude: b.west), Coordinate(latitude: b.north, longitude: b.east)]
-        }
-        let coverage = BoundingBox(covering: rows + corners).map {
-            BoundingBox(south: $0.south - 0.01, west: $0.west - 0.02, north: $0.north + 0.01, east: $0.east + 0.02)
-        }
-        self.init(townOfRow: Column(townOfRow), townNames: townNames, rowsByID: Column(byID), pointStart: Column(pointStart),
-                  pointSlots: Column(pointSlots), coverage: coverage)
+        return (townOfRow, townNames, byID)
     }
 
     func blobs() -> [StoredArray] {
