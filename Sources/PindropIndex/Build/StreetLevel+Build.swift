@@ -102,10 +102,11 @@ extension StreetLevel.Lookups {
                   pointSlots: Column(pointSlots), coverage: coverage)
     }
 
-    /// What the lookups read from the rows alone: each row's town (a number into the town names, -1 for none), the
-    /// town names, and the rows by id, sorted.
+    /// Each row's town (a number into the town names, -1 for none), the town names, and the rows by id, sorted.
     typealias RowLookups = (townOfRow: [Int32], townNames: [String], byID: [UInt64])
 
+    /// What the lookups read from the rows alone (`places`, row r of it the index's row `firstRow + r`), made while
+    /// the trees are built.
     static func ofRows(_ places: PlaceTable, firstRow: Int) -> RowLookups {
         var townOfRow: [Int32] = [], townNames: [String] = [], numbers: [String: Int32] = [:], byID: [UInt64] = []
         townOfRow.reserveCapacity(places.count)
