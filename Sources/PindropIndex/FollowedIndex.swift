@@ -33,7 +33,7 @@ public final class FollowedIndex: IndexAnswering, Sendable {
     @discardableResult
     public func openNewerBuild() -> Bool {
         let current = index
-        guard let build = try? IndexDatabase(openingAt: current.path).meta()[IndexDatabase.buildIDKey], build != current.buildID,
+        guard let meta = try? IndexDatabase(openingAt: current.path).meta(), let build = IndexDatabase.publishedBuild(meta), build != current.buildID,
               let newer = try? PlaceIndex.open(at: current.path) else { return false }
         held.withLock { $0 = newer }
         return true

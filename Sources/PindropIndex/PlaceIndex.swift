@@ -42,7 +42,7 @@ public final class PlaceIndex: PlaceStore, Sendable {
     public static func open(at path: String) throws(PindropError) -> PlaceIndex {
         try IndexReader.withStructures(at: path) { database, names throws(PindropError) in
             let (decoded, structures) = try IndexReader.decode(database, names, checks: .none)
-            let index = PlaceIndex(decoded, path: database.path, buildID: names.buildID,
+            let index = PlaceIndex(decoded, path: database.path, buildID: names.published,
                                    replication: IndexDatabase.replication(in: try database.meta()))
             // Opening has read what it reads in a row; queries from here on read here and there.
             structures.adviseRandomReads()

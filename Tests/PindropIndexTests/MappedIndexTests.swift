@@ -37,7 +37,7 @@ struct MappedIndexTests {
     func mappedAnswersAsArrays() throws {
         let mapped = try SharedIndex.index
         #expect(mapped.contents.places.latitude.isMapped && mapped.contents.names.geonames.keyBytes.isMapped && mapped.contents.spatial.nodes.isMapped
-                && mapped.contents.street.addresses.nodes.isMapped && mapped.contents.names.street.keyBytes.isMapped && mapped.contents.townFinder.slotOfPlace.isMapped
+                && mapped.contents.street.stored.addresses.nodes.isMapped && mapped.contents.names.street.keyBytes.isMapped && mapped.contents.townFinder.slotOfPlace.isMapped
                 && mapped.contents.corrections.hashes.isMapped && mapped.contents.labelOrder.isMapped)
         let copied = PlaceIndex(Self.copied(mapped), path: mapped.path)
         #expect(!copied.contents.places.latitude.isMapped && !copied.contents.names.geonames.tree.isMapped && !copied.contents.names.street.tree.isMapped)
@@ -65,7 +65,7 @@ struct MappedIndexTests {
                       entryKind: own(n.entryKind), entryScore: own(n.entryScore), alternateAt: own(n.alternateAt), tree: own(n.tree),
                       ownNameTree: own(n.ownNameTree), buckets: own(n.buckets), fence: own(n.fence))
         }
-        let p = index.contents.places, n = index.contents.names, s = index.contents.street
+        let p = index.contents.places, n = index.contents.names, s = index.contents.street.stored
         let places = PlaceTable(
             geonameID: own(p.geonameID), latitude: own(p.latitude), longitude: own(p.longitude), population: own(p.population),
             country: own(p.country), admin1: own(p.admin1), nameStart: own(p.nameStart), nameBytes: own(p.nameBytes),
@@ -198,7 +198,7 @@ struct MappedIndexTests {
     @Test("an open index reads the street level's lookups (rows by id and by town, the points along each street, the map's grid) as the import stored them: opening derives none from the rows")
     func streetLookupsStored() throws {
         let index = try PlaceIndex.open(at: try Self.miniIndex(streets: true).index)
-        let street = index.contents.street, lookups = street.lookups
+        let street = index.contents.street.stored, lookups = street.lookups
         try #require(!street.isEmpty && lookups.rowsByID.count > 0 && lookups.pointSlots.count > 0 && street.map.count > 0)
         #expect(lookups.rowsByID.isMapped && lookups.townOfRow.isMapped && lookups.pointStart.isMapped && lookups.pointSlots.isMapped)
         #expect(street.map.grid.keys.isMapped && street.map.grid.cellBoxes.isMapped && street.map.boxCorners.isMapped && street.map.lineStart.isMapped)

@@ -58,13 +58,13 @@ struct NearSuggestTests {
         // The street with the most points laid along it, stood on at its point farthest from its label point.
         let first = index.contents.firstStreetLevelRow
         let streets = (first..<index.contents.places.count).filter { index.contents.places.rowKind($0) == .street }
-        let lookups = index.contents.street.lookups
+        let lookups = index.contents.street.stored.lookups
         func points(_ row: Int) -> Range<Int> { Int(lookups.pointStart[row - first])..<Int(lookups.pointStart[row - first + 1]) }
         let longest = try #require(streets.max { points($0).count < points($1).count })
         let slots = points(longest).map { Int(lookups.pointSlots[$0]) }
         let label = Coordinate(latitude: index.contents.places.latitude[longest], longitude: index.contents.places.longitude[longest])
         let along = slots.map { slot in
-            let p = index.contents.street.streetPoints.nodes[slot]
+            let p = index.contents.street.stored.streetPoints.nodes[slot]
             return Coordinate(latitude: asin(p.z) * 180 / .pi, longitude: atan2(p.y, p.x) * 180 / .pi)
         }
         let end = try #require(along.max { $0.distance(to: label) < $1.distance(to: label) })

@@ -12,9 +12,9 @@ struct NearbyWalkTests {
     /// great-circle distance is measured from each place's point on the unit sphere (its chord), as nearby measures
     /// it; `sameAsCollecting` checks it against the haversine of the stored coordinate.
     static func collected(_ index: PlaceIndex, _ request: NearbyRequest) -> NearbyPage {
-        let c = request.coordinate, first = index.contents.street.venueRows.lowerBound
+        let c = request.coordinate, first = index.contents.street.stored.venueRows.lowerBound
         var hits: [(place: Int32, chord2: Double)] = []
-        index.contents.street.venues.within(c, meters: request.radiusMeters, into: &hits)
+        index.contents.street.stored.venues.within(c, meters: request.radiusMeters, into: &hits)
         var rows = hits.map { (first + Int($0.place), $0.chord2) }
         if let category = request.category {
             rows = rows.filter { (index.contents.places.extras($0.0)?.category ?? "") == category }
@@ -85,14 +85,14 @@ struct NearbyWalkTests {
         let index = try SharedIndex.index
         var random = SplitMix64(seed: 19)
         func unit() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
-        let first = index.contents.street.venueRows.lowerBound
+        let first = index.contents.street.stored.venueRows.lowerBound
         var centres: [Coordinate] = []
         for _ in 0..<400 {
             let i = Int(random.next() % UInt64(index.placeCount))
             centres.append(Coordinate(latitude: index.contents.places.latitude[i], longitude: index.contents.places.longitude[i]))
         }
         for _ in 0..<400 {
-            let v = first + Int(random.next() % UInt64(index.contents.street.venueRows.count))
+            let v = first + Int(random.next() % UInt64(index.contents.street.stored.venueRows.count))
             let c = Coordinate(latitude: index.contents.places.latitude[v], longitude: index.contents.places.longitude[v])
             centres.append(Coordinate(latitude: c.latitude + unit() * 0.01 - 0.005, longitude: c.longitude + unit() * 0.01 - 0.005))
         }

@@ -68,4 +68,13 @@ public protocol PlaceStoreWriter: Sendable {
                         progress: ImportProgress?) async throws -> ImportReport
     /// Replaces the street-level data, keeping the GeoNames places as they are.
     func importStreets(_ source: any StreetDataSource, progress: ImportProgress?) async throws -> ImportReport
+    /// Makes the street level `source`'s, which differs from the stored one by changes (an update): as
+    /// `importStreets` does, unless the store can lay the changes over what it holds.
+    func updateStreets(_ source: any StreetDataSource, progress: ImportProgress?) async throws -> ImportReport
+}
+
+extension PlaceStoreWriter {
+    public func updateStreets(_ source: any StreetDataSource, progress: ImportProgress?) async throws -> ImportReport {
+        try await importStreets(source, progress: progress)
+    }
 }

@@ -63,7 +63,7 @@ public struct OSMUpdater: Sendable {
         var rebuild: ImportReport?
         if applied.created + applied.modified + applied.deleted > 0 || state != before {
             let source = OSMExtracts(files: extracts, allowsEmpty: true, changes: journal, replication: state)
-            rebuild = try await writer.importStreets(source, progress: progress)
+            rebuild = try await writer.updateStreets(source, progress: progress)
         }
         let recorded = try folder.commit(journal: journal, state: state)
         var folded: Fold?

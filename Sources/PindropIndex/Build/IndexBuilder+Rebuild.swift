@@ -42,7 +42,8 @@ extension IndexBuilder {
                 }
                 try database.replaceMeta(["places": String(rows), "osm_sources": source.labels.joined(separator: ","), "origin": origin,
                                           IndexDatabase.buildIDKey: buildID.uuidString.lowercased(), IndexDatabase.structuresKey: structures,
-                                          IndexDatabase.geonamesStructuresKey: geonames.name]
+                                          IndexDatabase.geonamesStructuresKey: geonames.name,
+                                          IndexDatabase.overlayStructuresKey: "", IndexDatabase.overlayBuildIDKey: ""]
                                          .merging(IndexDatabase.replicationMeta(source.replication)) { $1 })
                 if base != nil, rename(target, path) != 0 {
                     throw PindropError.indexUnavailable("cannot move the new index into place at \(path): \(String(cString: strerror(errno)))")
@@ -100,7 +101,7 @@ extension IndexBuilder {
 
     /// The extract's features, ready to be made rows after the stored GeoNames ones; the towns' names are looked up
     /// in the stored (folded) name entries.
-    private static func streetLevelRows(_ source: any StreetDataSource, of stored: IndexContents,
+    static func streetLevelRows(_ source: any StreetDataSource, of stored: IndexContents,
                                         report: inout ImportReport) throws -> StreetLevelRows {
         let places = stored.places
         let features = try source.readFeatures()

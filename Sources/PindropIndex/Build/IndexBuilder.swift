@@ -30,6 +30,11 @@ public struct IndexBuilder: PlaceStoreWriter {
         try Self.rebuild(path, streets: source, origin: origin, progress: progress)
     }
 
+    /// Makes the street level `source`'s: laid over the stored one when the changes allow (`update`), else rebuilt.
+    public func updateStreets(_ source: any StreetDataSource, progress: ImportProgress?) async throws -> ImportReport {
+        try Self.update(path, streets: source, origin: origin, progress: progress)
+    }
+
     /// Builds the index at `path` as the index at `base` with its street level replaced by `source`, reusing the
     /// base's stored GeoNames part; the index at `base` is left as it was.
     public func importStreets(_ source: any StreetDataSource, over base: String, progress: ImportProgress?) async throws -> ImportReport {
@@ -147,6 +152,15 @@ public struct IndexBuilder: PlaceStoreWriter {
 }
 
 extension ImportReport {
+    /// Fills in the street-level counts of an index whose street-level rows are `places`, with `areas` areas.
+    mutating func count(_ places: PlaceTable, areas: Int) {
+        let kinds = (0..<places.count).map { places.rowKind($0) }
+        venues = kinds.filter { $0 == .venue }.count
+        addresses = kinds.filter { $0 == .address }.count
+        streets = kinds.filter { $0 == .street }.count
+        self.areas = areas
+    }
+
     /// Fills in the street-level counts of a built index.
     mutating func count(_ street: StreetLevel, _ places: PlaceTable) {
         venues = street.venueRows.count

@@ -54,6 +54,17 @@ extension IndexStructures {
         ]
     }
 
+    /// An overlay's own file (`StreetOverlay`): its rows' place columns (their own offsets), name run and street level,
+    /// where its rows start, and the stored rows and map features it masks.
+    static func encode(overlay laid: StreetOverlay.Laid) -> [StoredArray] {
+        let o = laid.overlay
+        return encode(streetPlaces: laid.places, namesAfter: 0) + o.level.blobs() + encode(names: laid.names, prefix: NameIndex.streetSections) + [
+            StoredArray("overlay.first_row", [Int64(o.firstRow)]),
+            StoredArray("overlay.masked_rows", o.maskedRows.members.map { Int32($0) }),
+            StoredArray("overlay.masked_features", o.maskedFeatures.members.map { Int32($0) }),
+        ]
+    }
+
     /// A run of the name index's structures, named `prefix` + the column's name (`NameIndex.geonamesSections`,
     /// `NameIndex.streetSections`).
     static func encode(names: NameIndex, prefix: String) -> [StoredArray] {

@@ -2,6 +2,9 @@ import PindropCore
 
 /// Making a name index from the entries an import collects.
 extension NameIndex {
+    /// A run without entries (the overlay's, where an update laid none).
+    static let empty = NameIndex(keys: [], starts: [], lengths: [], places: [], kinds: [], scores: [], alternateAt: [])
+
     /// Builds from unsorted (key, place, kind, score) entries.
     init(keys: [UInt8], starts: [UInt32], lengths: [UInt8], places: [Int32], kinds: [UInt8], scores: [Float], alternateAt: [UInt16]) {
         let (order, newKey) = NameSorter.sortedEntries(keys: keys, starts: starts, lengths: lengths, scores: scores)

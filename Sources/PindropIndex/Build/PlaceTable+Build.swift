@@ -9,6 +9,41 @@ extension PlaceTable {
                    nameStart: [0], nameBytes: [], kind: [], extraStart: [0], extraBytes: [], countries: [], admin1s: [])
     }
 
+    /// The rows `rows` of this table, in that order, as a table of their own (its countries and divisions this one's).
+    func rows(_ rows: [Int]) -> PlaceTable {
+        var table = PlaceTable.empty
+        table.countries = countries; table.admin1s = admin1s
+        table.append(self, rows: rows)
+        return table
+    }
+
+    /// This table's first `count` rows with the rows of `other` after them (the street level's rows and an overlay's).
+    func keeping(_ count: Int, appending other: PlaceTable) -> PlaceTable {
+        var table = self
+        let drop = self.count - count
+        if drop > 0 {
+            for column in [\PlaceTable.latitude, \.longitude] as [WritableKeyPath<PlaceTable, Column<Double>>] { table[keyPath: column].modify { $0.removeLast(drop) } }
+            table.geonameID.modify { $0.removeLast(drop) }; table.population.modify { $0.removeLast(drop) }
+            table.country.modify { $0.removeLast(drop) }; table.admin1.modify { $0.removeLast(drop) }; table.kind.modify { $0.removeLast(drop) }
+            table.nameBytes.modify { $0.removeLast($0.count - Int(nameStart[count])) }; table.nameStart.modify { $0.removeLast(drop) }
+            table.extraBytes.modify { $0.removeLast($0.count - Int(extraStart[count])) }; table.extraStart.modify { $0.removeLast(drop) }
+        }
+        table.append(other, rows: Array(0..<other.count))
+        return table
+    }
+
+    /// Appends rows of another table.
+    private mutating func append(_ other: PlaceTable, rows: [Int]) {
+        for r in rows {
+            geonameID.append(other.geonameID[r]); latitude.append(other.latitude[r]); longitude.append(other.longitude[r])
+            population.append(other.population[r]); country.append(other.country[r]); admin1.append(other.admin1[r]); kind.append(other.kind[r])
+            nameBytes.append(contentsOf: other.nameBytes[Int(other.nameStart[r])..<Int(other.nameStart[r + 1])])
+            nameStart.append(UInt32(nameBytes.count))
+            extraBytes.append(contentsOf: other.extraBytes[Int(other.extraStart[r])..<Int(other.extraStart[r + 1])])
+            extraStart.append(UInt32(extraBytes.count))
+        }
+    }
+
     /// Appends an OpenStreetMap row's extras to `bytes`: its fields with a separator between each two.
     static func appendExtras(to bytes: inout [UInt8], _ extras: PlaceExtras) {
         for (n, field) in extras.fields.enumerated() { appendExtra(field, to: &bytes, first: n == 0) }

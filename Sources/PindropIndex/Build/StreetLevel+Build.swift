@@ -34,16 +34,7 @@ extension StreetLevel {
         addressPointRow = Column(addressPoints.map { Int32($0.row) })
         var lats: [Double] = [], lons: [Double] = [], owners: [Int32] = []
         for line in streetLines {
-            for (a, b) in zip(line.points, line.points.dropFirst()) {
-                let steps = max(1, Int((a.distance(to: b) / Self.streetPointSpacing).rounded(.up)))
-                for s in 0..<steps {
-                    let t = Double(s) / Double(steps)
-                    lats.append(a.latitude + (b.latitude - a.latitude) * t)
-                    lons.append(a.longitude + (b.longitude - a.longitude) * t)
-                    owners.append(Int32(line.row))
-                }
-            }
-            if let last = line.points.last { lats.append(last.latitude); lons.append(last.longitude); owners.append(Int32(line.row)) }
+            Self.forEachPoint(along: line.points) { lats.append($0); lons.append($1); owners.append(Int32(line.row)) }
         }
         streetPoints = SpatialIndex(latitudes: lats, longitudes: lons)
         streetPointRow = Column(owners)
@@ -64,6 +55,19 @@ extension StreetLevel {
         buildingSlots = Column(order.map { pairs[Int($0)].slot })
         lookups = Lookups(places: places, firstRow: firstRow, ofRows: ofRows.wait(), streetPoints: streetPoints,
                           streetPointRow: streetPointRow, map: map)
+    }
+
+    /// The points laid along a street's line, `streetPointSpacing` apart or less, its ends included: their latitude
+    /// and longitude.
+    static func forEachPoint(along line: [Coordinate], _ body: (Double, Double) -> Void) {
+        for (a, b) in zip(line, line.dropFirst()) {
+            let steps = max(1, Int((a.distance(to: b) / streetPointSpacing).rounded(.up)))
+            for s in 0..<steps {
+                let t = Double(s) / Double(steps)
+                body(a.latitude + (b.latitude - a.latitude) * t, a.longitude + (b.longitude - a.longitude) * t)
+            }
+        }
+        if let last = line.last { body(last.latitude, last.longitude) }
     }
 
     func blobs() -> [StoredArray] {

@@ -42,6 +42,20 @@ struct StreetLevelRows {
     /// lookups) lives in a call of its own, freed before the next kind's: at the end the street level is built beside
     /// the features, the import's peak.
     mutating func append() -> StreetLevel {
+        let made = appendRows()
+        return StreetLevel(places: places, firstRow: firstRow, addressPoints: made.addressPoints, streetLines: made.streetLines,
+                           features: made.features, areas: made.areas)
+    }
+
+    /// What a street level is built from besides its rows: the address points and street lines (with the index's row
+    /// of each), the map's shapes and the areas.
+    struct Made {
+        var addressPoints: [(row: Int, point: Coordinate)], streetLines: [(row: Int, points: [Coordinate])]
+        var features: [MapFeature], areas: AreaIndex
+    }
+
+    /// Appends every kind of row (`append`), and returns what the street level is built from besides them.
+    mutating func appendRows() -> Made {
         appendVenues()
         let addressPoints = appendAddresses()
         let lines = appendStreets()
@@ -50,7 +64,7 @@ struct StreetLevelRows {
         let shapes = features.streets.map { MapFeature(kind: .street, id: $0.id, name: $0.name, category: $0.highway, lines: [$0.points]) }
             + features.buildings.map { MapFeature(kind: .building, id: $0.id, name: $0.name, category: $0.kind, lines: $0.outlines) }
             + features.mapShapes
-        return StreetLevel(places: places, firstRow: firstRow, addressPoints: addressPoints, streetLines: lines, features: shapes, areas: areas)
+        return Made(addressPoints: addressPoints, streetLines: lines, features: shapes, areas: areas)
     }
 
     /// Where a row belongs: the nearest GeoNames place, whose country and admin1 it takes (one in the same town where

@@ -10,22 +10,27 @@ extension StreetMapShapes {
         // Sized up front and filled in a pass per kind rather than from a sorted copy: at
         // country size the features and their flat copy are most of an import's peak.
         coordinates.reserveCapacity(2 * features.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.count } })
-        for (code, kind) in Self.storedKinds.enumerated() {
-            for f in features where f.kind == kind {
-                kinds.append(UInt8(code))
-                lineStart.append(lineStart[lineStart.count - 1] + Int32(f.lines.count))
-                for line in f.lines {
-                    pointStart.append(pointStart[pointStart.count - 1] + Int32(line.count))
-                    for c in line { coordinates.append(c.latitude); coordinates.append(c.longitude) }
-                }
-                boxes.append(BoundingBox(covering: f.lines.joined()) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0))
-                PlaceTable.appendExtras(to: &text, PlaceExtras(id: f.id, category: f.category, categoryKey: nil, address: Address(street: f.name)))
-                textStart.append(UInt32(text.count))
+        for i in Self.storedOrder(of: features) {
+            let f = features[i]
+            kinds.append(UInt8(Self.storedKinds.firstIndex(of: f.kind)!))
+            lineStart.append(lineStart[lineStart.count - 1] + Int32(f.lines.count))
+            for line in f.lines {
+                pointStart.append(pointStart[pointStart.count - 1] + Int32(line.count))
+                for c in line { coordinates.append(c.latitude); coordinates.append(c.longitude) }
             }
+            boxes.append(BoundingBox(covering: f.lines.joined()) ?? BoundingBox(south: 0, west: 0, north: 0, east: 0))
+            PlaceTable.appendExtras(to: &text, PlaceExtras(id: f.id, category: f.category, categoryKey: nil, address: Address(street: f.name)))
+            textStart.append(UInt32(text.count))
         }
         self.init(kinds: Column(kinds), lineStart: Column(lineStart), pointStart: Column(pointStart), coordinates: Column(coordinates),
                   text: Column(text), textStart: Column(textStart), boxCorners: Column(boxes.flatMap { [$0.south, $0.west, $0.north, $0.east] }),
                   grid: BoxGrid(boxes: boxes))
+    }
+
+    /// The order features are stored in: kind after kind (`storedKinds`), each kind's in the order given. Feature f of
+    /// the stored shapes is `features[storedOrder(of: features)[f]]`.
+    static func storedOrder(of features: [MapFeature]) -> [Int] {
+        storedKinds.flatMap { kind in features.indices.filter { features[$0].kind == kind } }
     }
 
     func blobs() -> [StoredArray] {

@@ -38,7 +38,7 @@ struct CandidateDraw {
 
     /// The ranges of entries `mode` reads for `key`, as typed: of each run of the name index, the GeoNames run's first.
     private func ranges(_ key: [UInt8], mode: Candidate.Mode, letters: Int) -> [NameIndex.TieredRange] {
-        let (g, s) = contents.names.ranges(prefix: key)
+        let (g, s, o) = contents.names.ranges(prefix: key)
         let ownNamesFirst = letters <= Ranking.shortTextLetters
         func prefixes(_ r: NameRuns.PrefixRanges) -> NameIndex.TieredRange {
             .init(range: r.exact.upperBound..<r.all.upperBound, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst)
@@ -47,14 +47,19 @@ struct CandidateDraw {
         case .search:
             // Text that only starts names ("Wawr", "Histo"): a whole name one likely slip away (Wawer, Histon) is as
             // good a reading, so it competes with the prefix matches by importance.
-            let slips = g.exact.isEmpty && s.exact.isEmpty && !(g.all.isEmpty && s.all.isEmpty) && letters >= Ranking.typoLetters
+            let slips = g.exact.isEmpty && s.exact.isEmpty && o.exact.isEmpty && !(g.all.isEmpty && s.all.isEmpty && o.all.isEmpty)
+                && letters >= Ranking.typoLetters
                 ? contents.names.fuzzyRanges(key, maxEdits: 1, asPrefix: false).filter { $0.edit?.isLikelySlip == true } : []
             var ranges: [NameIndex.TieredRange] = [.init(range: g.exact, tier: Ranking.exactTier), .init(range: s.exact, tier: Ranking.exactTier),
-                                                   prefixes(g), prefixes(s)]
+                                                   .init(range: o.exact, tier: Ranking.exactTier), prefixes(g), prefixes(s), prefixes(o)]
             for slip in slips { ranges.append(.init(range: slip.range, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst)) }
             return ranges
-        case .suggest: return [.init(range: g.exact, tier: Ranking.prefixTier), .init(range: s.exact, tier: Ranking.prefixTier), prefixes(g), prefixes(s)]
-        case .exact: return [.init(range: g.exact, tier: Ranking.exactTier), .init(range: s.exact, tier: Ranking.exactTier)]
+        case .suggest:
+            return [.init(range: g.exact, tier: Ranking.prefixTier), .init(range: s.exact, tier: Ranking.prefixTier),
+                    .init(range: o.exact, tier: Ranking.prefixTier), prefixes(g), prefixes(s), prefixes(o)]
+        case .exact:
+            return [.init(range: g.exact, tier: Ranking.exactTier), .init(range: s.exact, tier: Ranking.exactTier),
+                    .init(range: o.exact, tier: Ranking.exactTier)]
         }
     }
 

@@ -8,13 +8,12 @@ struct MapLayers {
     /// What the street-level map draws inside a box (`StreetMapping.streetMap`): the stored shapes, then with a zoom
     /// from `MapDetail.poiZoom` the named venues, as points.
     func streetMap(in box: BoundingBox, zoom: Int?, limit: Int) -> [MapFeature] {
-        var found = contents.street.map.features(in: box, zoom: zoom, limit: limit)
+        var found = contents.street.mapFeatures(in: box, zoom: zoom, limit: limit)
         guard let zoom, zoom >= MapDetail.poiZoom, found.count < limit, box.west <= box.east else { return found }
         let centre = Coordinate(latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
-        var hits: [(place: Int32, chord2: Double)] = []
-        contents.street.venues.within(centre, meters: centre.distance(to: Coordinate(latitude: box.north, longitude: box.east)) + 1, into: &hits)
-        let first = contents.street.venueRows.lowerBound, places = contents.places
-        for row in hits.map({ first + Int($0.place) }).sorted() where box.contains(contents.coordinate(row)) {
+        let places = contents.places
+        for row in contents.street.venues(within: centre.distance(to: Coordinate(latitude: box.north, longitude: box.east)) + 1, of: centre)
+            where box.contains(contents.coordinate(row)) {
             guard found.count < limit else { break }
             found.append(MapFeature(kind: .poi, id: places.id(row), name: places.name(row), category: places.category(row),
                                     lines: [[contents.coordinate(row)]]))

@@ -12,43 +12,56 @@ struct NearbySearch {
         // of its own.
         let c = request.coordinate, radius = request.radiusMeters
         let chord = Geo.unitChord(forMeters: radius) * (1 + 1e-9), sure = Geo.unitChord(forMeters: radius) * (1 - 1e-6)
-        let firstVenue = contents.street.venueRows.lowerBound
+        // The stored level, and the rows an update laid over it. A stored row the overlay masks is counted as the tree
+        // counts it (a subtree inside the circle unopened), left out of the page, and taken off the total below.
+        let street = contents.street, masked = street.maskedRows
+        var levels = [(level: street.stored, slots: contents.venueCategorySlots)]
+        if let overlay = street.overlay { levels.append((overlay.level, contents.overlayCategorySlots)) }
         // The best rows so far, reached by the walk's closures through a pointer: a variable they captured would be
         // checked for exclusivity at run time on every node the walk reads.
         var nearest = NearestRows(contents: contents, limit: request.limit, after: request.after, radius: radius)
         var total = 0
         withUnsafeMutablePointer(to: &nearest) { nearest in
-            // Every place within `sure` counts: only subtrees across the edge, or near the point, are opened.
-            if let category = request.category {
-                total = contents.street.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
-                                                               slots: contents.venueCategorySlots[category] ?? 0..<0,
-                                                               needed: { nearest.pointee.needed }) { place, chord2 in
-                    nearest.pointee.visit(firstVenue + Int(place), chord2)
+            func within(_ chord2: Double) -> Bool { Geo.meters(forUnitChord: chord2.squareRoot()) <= radius }
+            for (level, slots) in levels {
+                let firstVenue = level.venueRows.lowerBound
+                // Every place within `sure` counts: only subtrees across the edge, or near the point, are opened.
+                if let category = request.category {
+                    total += level.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
+                                                          slots: slots[category] ?? 0..<0, needed: { nearest.pointee.needed }) { place, chord2 in
+                        let row = firstVenue + Int(place)
+                        return masked.contains(row) ? within(chord2) : nearest.pointee.visit(row, chord2)
+                    }
+                    continue
                 }
-            } else {
-                let trees = request.venuesOnly ? [(contents.street.venues, firstVenue)] : [(contents.street.venues, firstVenue), (contents.spatial, 0)]
-                for (tree, first) in trees {
-                    total += tree.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
-                                        needed: { nearest.pointee.needed }) { place, chord2 in
-                        // Not a venue: counted with the rest (a subtree inside the circle is counted unopened), left
-                        // out of the page, and taken off the total below.
-                        if request.venuesOnly, let category = contents.places.category(first + Int(place)),
-                           NearbyRequest.notVenues.contains(category) {
-                            return Geo.meters(forUnitChord: chord2.squareRoot()) <= radius
-                        }
-                        return nearest.pointee.visit(first + Int(place), chord2)
+                total += level.venues.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
+                                            needed: { nearest.pointee.needed }) { place, chord2 in
+                    let row = firstVenue + Int(place)
+                    // Not a venue: counted with the rest, left out of the page, and taken off the total below.
+                    if masked.contains(row) || request.venuesOnly && contents.places.category(row).map(NearbyRequest.notVenues.contains) == true {
+                        return within(chord2)
+                    }
+                    return nearest.pointee.visit(row, chord2)
+                }
+                if request.venuesOnly {
+                    for category in NearbyRequest.notVenues {
+                        guard let slots = slots[category] else { continue }
+                        total -= level.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
+                                                              slots: slots, needed: { -1 }) { _, chord2 in within(chord2) }
                     }
                 }
             }
-        }
-        if request.venuesOnly, request.category == nil {
-            for category in NearbyRequest.notVenues {
-                guard let slots = contents.venueCategorySlots[category] else { continue }
-                total -= contents.street.venuesByCategory.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
-                                                                slots: slots, needed: { -1 }) { _, chord2 in
-                    Geo.meters(forUnitChord: chord2.squareRoot()) <= radius
-                }
+            if !request.venuesOnly, request.category == nil {
+                total += contents.spatial.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
+                                                needed: { nearest.pointee.needed }) { place, chord2 in nearest.pointee.visit(Int(place), chord2) }
             }
+        }
+        // The masked rows the stored trees counted: those within the radius, of the category asked (a venue's, with
+        // `venuesOnly`; those not venues were taken off with their category).
+        for row in masked.members where street.stored.venueRows.contains(row) && contents.distance(row, c) <= radius {
+            let category = contents.places.category(row)
+            if let asked = request.category { if category == asked { total -= 1 } } else if !request.venuesOnly
+                || category.map(NearbyRequest.notVenues.contains) != true { total -= 1 }
         }
         let best = nearest.best
         contents.places.prefetchPlaces(best.lazy.map(\.0))

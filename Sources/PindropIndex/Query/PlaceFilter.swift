@@ -20,8 +20,11 @@ struct PlaceFilter {
     func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool, partsOfTown: Bool = false,
                     within: ((Int32) -> Bool)?) -> (Int32) -> Bool {
         let base = acceptance(country: country, qualifiers: qualifiers, lastIsPrefix: lastIsPrefix, partsOfTown: partsOfTown)
-        guard let within else { return base }
-        return { base($0) && within($0) }
+        let accepted = within.map { within in { base($0) && within($0) } } ?? base
+        // The stored rows an update's overlay replaced answer no more.
+        let masked = contents.street.maskedRows
+        guard !masked.isEmpty else { return accepted }
+        return { !masked.contains(Int($0)) && accepted($0) }
     }
 
     private func acceptance(country: UInt16?, qualifiers: [String], lastIsPrefix: Bool, partsOfTown: Bool) -> (Int32) -> Bool {

@@ -14,14 +14,7 @@ struct PlaceLookup {
     func place(id: String) -> Place? {
         switch PlaceID(id) {
         case .osm?, .postcode?:
-            let key = StreetLevel.Lookups.idKey(id), rows = contents.street.lookups.rowsByID
-            let first = firstIndex(in: rows.indices) { rows[$0] >= key }
-            // Ids may share a key: each row found is checked by its id.
-            for entry in rows[first...].prefix(while: { $0 & StreetLevel.Lookups.idKeyBits == key }) {
-                let row = Int(entry & 0xFFFF_FFFF)
-                if contents.places.extras(row)?.id == id { return answers.place(row) }
-            }
-            return nil
+            return contents.street.row(ofID: id) { contents.places.extras($0)?.id == id }.map { answers.place($0) }
         case .geonames(let number)?:
             return contents.places.index(ofGeonameID: number).map { answers.place($0) }
         default:

@@ -55,10 +55,9 @@ struct ReverseGeocoder {
     /// The `count` venues nearest `c` within `venueReach`, nearest first.
     private func nearestVenues(to c: Coordinate, count: Int) -> [PlaceResult] {
         guard contents.streetCoverage?.contains(c) == true else { return [] }
-        let firstVenue = contents.street.venueRows.lowerBound
-        return contents.street.venues.nearest(latitude: c.latitude, longitude: c.longitude, k: count).compactMap { hit in
+        return contents.street.nearestVenues(to: c, k: count).compactMap { hit in
             let meters = Geo.meters(forUnitChord: hit.chord2.squareRoot())
-            return meters <= Self.venueReach ? PlaceResult(place: answers.place(firstVenue + Int(hit.place)), distanceMeters: meters) : nil
+            return meters <= Self.venueReach ? PlaceResult(place: answers.place(hit.row), distanceMeters: meters) : nil
         }
     }
 

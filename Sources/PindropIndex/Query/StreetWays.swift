@@ -35,7 +35,7 @@ struct StreetWays {
         let c = street.coordinate, degrees = Self.reach / 111_320
         let across = degrees / max(cos(c.latitude * .pi / 180), 0.01)
         let box = BoundingBox(south: c.latitude - degrees, west: c.longitude - across, north: c.latitude + degrees, east: c.longitude + across)
-        return level.map.streets(named: TextFolding.fold(street.name), in: box).compactMap { way in
+        return level.mapStreets(named: TextFolding.fold(street.name), in: box).compactMap { way in
             let points = way.lines.joined()
             // A way cut by a town boundary lies in the rows of each town it runs through; two points, not one, so a
             // junction with another way of the name is no part of it.

@@ -17,6 +17,15 @@ final class IndexDatabase {
     static let structuresKey = "structures"
     /// Meta keys of the GeoNames structures file's name and of the build id its header carries.
     static let geonamesStructuresKey = "geonames_structures", geonamesBuildIDKey = "geonames_build_id"
+    /// Meta keys of the overlay structures file's name and of its build id (`StreetOverlay`; empty when there is none).
+    static let overlayStructuresKey = "overlay_structures", overlayBuildIDKey = "overlay_build_id"
+
+    /// What a server tells builds apart by: the build id, and the overlay's when one is laid over it.
+    static func publishedBuild(_ meta: [String: String]) -> String? {
+        guard let build = meta[buildIDKey] else { return nil }
+        guard let overlay = meta[overlayBuildIDKey], !overlay.isEmpty else { return build }
+        return build + "+" + overlay
+    }
     /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.
     static let shippedOrigin = "shipped"
 

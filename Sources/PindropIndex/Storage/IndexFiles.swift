@@ -12,6 +12,11 @@ enum IndexFiles {
         (path as NSString).lastPathComponent + ".\(shortID(buildID)).structures"
     }
 
+    /// The name of a new overlay structures file for the index at `path` (`StreetOverlay`).
+    static func overlayStructuresName(forIndexAt path: String, buildID: UUID) -> String {
+        (path as NSString).lastPathComponent + ".\(shortID(buildID)).overlay.structures"
+    }
+
     /// The name of a new GeoNames structures file for the index at `path`.
     static func geonamesStructuresName(forIndexAt path: String, buildID: UUID) -> String {
         (path as NSString).lastPathComponent + ".\(shortID(buildID)).geonames.structures"

@@ -8,6 +8,10 @@ enum IndexReader {
     struct StructureNames {
         var structures: String, buildID: String
         var geonames: String, geonamesBuildID: String
+        /// The overlay laid over the structures, if any (`StreetOverlay`).
+        var overlay: String? = nil, overlayBuildID: String? = nil
+        /// The build a server tells this one apart by (`IndexDatabase.publishedBuild`).
+        var published: String { overlayBuildID.map { buildID + "+" + $0 } ?? buildID }
     }
 
     /// `body` on the database at `path` and the structures files its meta names.
@@ -25,7 +29,7 @@ enum IndexReader {
                 // An import may have put a new index in place between reading the meta and mapping the structures
                 // file it named (and removed that file): the path now names the new index, so read it again.
                 attempt += 1
-                if attempt < 3, let now = try? IndexDatabase(openingAt: path).meta(), now[IndexDatabase.buildIDKey] != meta[IndexDatabase.buildIDKey] {
+                if attempt < 3, let now = try? IndexDatabase(openingAt: path).meta(), IndexDatabase.publishedBuild(now) != IndexDatabase.publishedBuild(meta) {
                     continue
                 }
                 throw error
@@ -34,7 +38,7 @@ enum IndexReader {
     }
 
     /// The structures files the meta names, once the meta is of this format and names them with their build ids.
-    private static func structureNames(_ meta: [String: String], path: String) throws(PindropError) -> StructureNames {
+    static func structureNames(_ meta: [String: String], path: String) throws(PindropError) -> StructureNames {
         guard meta["structure_version"] == IndexDatabase.structureVersion else {
             throw .indexUnavailable("the index at \(path) has format \(meta["structure_version"] ?? "unknown"), this pindrop reads format \(IndexDatabase.structureVersion); rebuild it with `pindrop import geonames`")
         }
@@ -43,7 +47,12 @@ enum IndexReader {
               !geonames.contains("/") else {
             throw .indexUnavailable("the index at \(path) is corrupt: it names no structures files; rebuild it with `pindrop import geonames`")
         }
-        return StructureNames(structures: name, buildID: buildID, geonames: geonames, geonamesBuildID: geonamesBuildID)
+        var names = StructureNames(structures: name, buildID: buildID, geonames: geonames, geonamesBuildID: geonamesBuildID)
+        if let overlay = meta[IndexDatabase.overlayStructuresKey], !overlay.isEmpty, let id = meta[IndexDatabase.overlayBuildIDKey], !id.isEmpty {
+            guard !overlay.contains("/") else { throw .indexUnavailable("the index at \(path) is corrupt: it names no overlay file; rebuild it with `pindrop import geonames`") }
+            (names.overlay, names.overlayBuildID) = (overlay, id)
+        }
+        return names
     }
 
     /// The structures files `names` beside `database`, mapped and decoded, with the values `checks` names checked.
@@ -53,7 +62,12 @@ enum IndexReader {
         let geonames = try mapped(names.geonames, buildID: names.geonamesBuildID, of: path, over: nil)
         let structures = try mapped(names.structures, buildID: names.buildID, of: path, over: geonames)
         let divisions = try database.countriesAndAdmin1()
-        return (try IndexStructures.decode(structures, countries: divisions.countries, admin1Names: divisions.admin1, checks: checks), structures)
+        var decoded = try IndexStructures.decode(structures, countries: divisions.countries, admin1Names: divisions.admin1, checks: checks)
+        if let overlay = names.overlay, let id = names.overlayBuildID {
+            decoded = try IndexStructures.decode(overlay: try mapped(overlay, buildID: id, of: path, over: nil), over: decoded, in: structures,
+                                                 checks: checks)
+        }
+        return (decoded, structures)
     }
 
     /// The structures file `name` of the index at `path`, mapped, once its header carries `buildID`.
@@ -70,8 +84,8 @@ enum IndexReader {
     /// them (the GeoNames one first, so the last is the one every import and update writes).
     static func files(at path: String) -> [String] {
         guard let meta = try? IndexDatabase(openingAt: path).meta() else { return [path] }
-        return [path] + [IndexDatabase.geonamesStructuresKey, IndexDatabase.structuresKey].compactMap { key in
-            meta[key].flatMap { $0.contains("/") ? nil : IndexFiles.structuresPath(forIndexAt: path, named: $0) }
+        return [path] + [IndexDatabase.geonamesStructuresKey, IndexDatabase.structuresKey, IndexDatabase.overlayStructuresKey].compactMap { key in
+            meta[key].flatMap { $0.contains("/") || $0.isEmpty ? nil : IndexFiles.structuresPath(forIndexAt: path, named: $0) }
         }
     }
 }

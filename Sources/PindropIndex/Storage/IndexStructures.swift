@@ -20,6 +20,8 @@ enum IndexStructures {
     /// The structures of an open index.
     struct Decoded {
         var places: PlaceTable, names: NameRuns, spatial: SpatialIndex, street: StreetLevel
+        /// What an update laid over `street` (its rows are `places`' last, its names `names`' overlay run).
+        var overlay: StreetOverlay? = nil
         var towns: TownFinder
         var corrections: CorrectionForms
         /// The GeoNames rows biggest first (`PlaceTable.labelOrder`).
@@ -56,7 +58,63 @@ enum IndexStructures {
                        corrections: try CorrectionForms(file, geonamesCount: places.geonamesCount, verify: all), labelOrder: labelOrder)
     }
 
-    private static func decodePlaces(_ file: MappedStructures, countries: [CountryInfo], admin1s: [Admin1Info]) throws(PindropError) -> PlaceTable {
+    /// The structures of an open index (`stored`, decoded from `file`) with the overlay of the mapped file `overlay`
+    /// laid over them: its rows after the stored ones in every place column (the stored values the files' pages, see
+    /// `MappedStructures.column(_:appending:)`), its names the name index's third run.
+    static func decode(overlay: MappedStructures, over stored: Decoded, in file: MappedStructures, checks: ValueChecks)
+        throws(PindropError) -> Decoded {
+        func corrupt(_ why: String) -> PindropError { .indexUnavailable("the index's overlay is corrupt: \(why); rebuild it with `pindrop import osm`") }
+        let firstRow: [Int64] = try overlay.array("overlay.first_row")
+        let masked: [Int32] = try overlay.array("overlay.masked_rows"), maskedFeatures: [Int32] = try overlay.array("overlay.masked_features")
+        let places = stored.places, streetRows = places.geonamesCount..<places.count
+        guard firstRow == [Int64(places.count)], masked.allSatisfy({ streetRows.contains(Int($0)) }),
+              maskedFeatures.allSatisfy({ $0 >= 0 && Int($0) < stored.street.map.count }) else {
+            throw corrupt("it does not lie over the index's rows")
+        }
+        let own = try decodePlaces(overlay, countries: places.countries, admin1s: places.admin1s, geonames: false)
+        let rows = places.count..<(places.count + own.count)
+        guard [own.latitude.count, own.longitude.count, own.population.count, own.country.count, own.admin1.count, own.kind.count,
+               own.nameStart.count - 1, own.extraStart.count - 1].allSatisfy({ $0 == own.count }),
+              own.nameStart.first == 0, Int(own.nameStart.last ?? 1) == own.nameBytes.count, own.nameStart.isAscending,
+              own.extraStart.first == 0, Int(own.extraStart.last ?? 1) == own.extraBytes.count, own.extraStart.isAscending else {
+            throw corrupt("its rows do not agree")
+        }
+        let level = try StreetLevel.decode(overlay, rows: rows)
+        let names = try decodeNames(overlay, NameIndex.streetSections)
+        guard names.agrees(), level.venueRows.lowerBound == rows.lowerBound || level.venueRows.isEmpty, level.areas.isEmpty else {
+            throw corrupt("its structures do not agree")
+        }
+        if checks != .none {
+            guard names.valuesAreValid(places: rows), level.valuesAreValid(rows: rows),
+                  own.country.allSatisfy({ $0 == PlaceTable.noCountry || Int($0) < places.countries.count }),
+                  own.admin1.allSatisfy({ $0 < Int32(places.admin1s.count) }) else {
+                throw corrupt("its structures hold values out of range")
+            }
+        }
+        var laid = stored
+        let (nameBytes, extraBytes) = (places.nameBytes.count, places.extraBytes.count)
+        laid.places = PlaceTable(
+            geonameID: try file.column("place.geonameid", appending: Array(own.geonameID)),
+            latitude: try file.column("place.latitude", appending: Array(own.latitude)),
+            longitude: try file.column("place.longitude", appending: Array(own.longitude)),
+            population: try file.column("place.population", appending: Array(own.population)),
+            country: try file.column("place.country", appending: Array(own.country)),
+            admin1: try file.column("place.admin1", appending: Array(own.admin1)),
+            nameStart: try file.column("place.name_start", appending: own.nameStart.dropFirst().map { $0 + UInt32(nameBytes) }),
+            nameBytes: try file.column("place.name_bytes", appending: Array(own.nameBytes)),
+            kind: try file.column("place.kind", appending: Array(own.kind)),
+            extraStart: try file.column("place.extra_start", appending: own.extraStart.dropFirst().map { $0 + UInt32(extraBytes) }),
+            extraBytes: try file.column("place.extra_bytes", appending: Array(own.extraBytes)),
+            countries: places.countries, admin1s: places.admin1s, alternateStart: places.alternateStart, alternateBytes: places.alternateBytes)
+        laid.names = NameRuns(geonames: stored.names.geonames, street: stored.names.street, overlay: names)
+        laid.overlay = StreetOverlay(level: level, firstRow: rows.lowerBound, maskedRows: RowMask(masked.map { Int($0) }),
+                                     maskedFeatures: RowMask(maskedFeatures.map { Int($0) }))
+        return laid
+    }
+
+    /// The place table of `file` (with the GeoNames rows' alternate names unless `geonames` is false: an overlay's rows).
+    private static func decodePlaces(_ file: MappedStructures, countries: [CountryInfo], admin1s: [Admin1Info], geonames: Bool = true)
+        throws(PindropError) -> PlaceTable {
         PlaceTable(
             geonameID: try file.column("place.geonameid"),
             latitude: try file.column("place.latitude"),
@@ -70,8 +128,8 @@ enum IndexStructures {
             extraStart: try file.column("place.extra_start"),
             extraBytes: try file.column("place.extra_bytes"),
             countries: countries, admin1s: admin1s,
-            alternateStart: try file.column("place.alternate_start"),
-            alternateBytes: try file.column("place.alternate_bytes"))
+            alternateStart: geonames ? try file.column("place.alternate_start") : [0],
+            alternateBytes: geonames ? try file.column("place.alternate_bytes") : [])
     }
 
     /// A run of the name index, its sections named `prefix` + the column's name.

@@ -244,8 +244,68 @@ final class MappedStructures: @unchecked Sendable {
         return Column(mapped: UnsafeBufferPointer(start: start, count: s.bytes / s.stride), of: self)
     }
 
+    /// The named section with `tail` after it, as one column (an overlay's rows after the stored ones): the section's
+    /// whole pages mapped again from the files, then in memory of this process the values after its last whole page
+    /// and `tail`. So the stored values stay the files' pages, however many they are, and only a page and the tail
+    /// are copied.
+    func column<T: BitwiseCopyable>(_ name: String, appending tail: [T]) throws(PindropError) -> Column<T> {
+        let stored: Column<T> = try column(name)
+        // The parts of the files the values lie in, in order: (file, offset in it, bytes).
+        var parts: [(fd: Int32, offset: Int, bytes: Int)] = []
+        if joined[name] != nil, let geonames, let head = geonames.sections[name], let own = sections[name] {
+            parts = [(geonames.fd, head.offset, head.bytes), (fd, own.offset, own.bytes)]
+        } else if let own = sections[name] {
+            parts = [(fd, own.offset, own.bytes)]
+        } else {
+            throw .indexUnavailable("the index is incomplete: structure \(name) is missing from \((path as NSString).lastPathComponent)")
+        }
+        let page = StructureFile.pageBytes, stride = MemoryLayout<T>.stride
+        let first = parts[0], lead = first.offset % page
+        let last = parts[parts.count - 1], lastEnd = last.offset + last.bytes, lastWhole = lastEnd / page * page
+        // The bytes mapped from the files: every part's pages but the last part's after its last whole page.
+        let mappedBytes = parts.dropLast().reduce(0) { $0 + ($1.offset + $1.bytes - $1.offset / page * page) } + lastWhole - last.offset / page * page
+        // The copied values start where they lie against a page: past the last whole page, or (a column inside one page)
+        // where it begins.
+        let copiedFrom = max(lastWhole, last.offset), into = copiedFrom - lastWhole
+        let anonymous = (into + lastEnd - copiedFrom + tail.count * stride + page - 1) / page * page
+        guard let region = Self.reserve(mappedBytes + max(anonymous, page), likeOffset: first.offset / page * page) else {
+            throw .indexUnavailable("cannot map \(name): \(String(cString: strerror(errno)))")
+        }
+        let total = mappedBytes + max(anonymous, page)
+        var at = 0, ok = true
+        for (n, part) in parts.enumerated() {
+            let from = part.offset / page * page, to = n == parts.count - 1 ? lastWhole : part.offset + part.bytes
+            ok = ok && Self.map(part.fd, from: from, bytes: to - from, at: region + at)
+            at += to - from
+        }
+        let fresh = mmap(region + at, total - at, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0)
+        guard ok, let fresh, fresh != MAP_FAILED else {
+            munmap(region, total)
+            throw .indexUnavailable("cannot map \(name): \(String(cString: strerror(errno)))")
+        }
+        // The values after the last whole page, read from the stored column (already mapped), then the tail's.
+        stored.withUnsafeBytes { values in
+            fresh.advanced(by: into).copyMemory(from: values.baseAddress! + (values.count - (lastEnd - copiedFrom)), byteCount: lastEnd - copiedFrom)
+        }
+        tail.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { fresh.advanced(by: into + lastEnd - copiedFrom).copyMemory(from: base, byteCount: bytes.count) }
+        }
+        mprotect(fresh, total - at, PROT_READ)
+        let owner = MappedRegion(start: region, bytes: total)
+        let values = UnsafeRawPointer(region + lead).assumingMemoryBound(to: T.self)
+        return Column(mapped: UnsafeBufferPointer(start: values, count: stored.count + tail.count), of: owner)
+    }
+
     /// The named section copied into an array (for what is rebuilt at open anyway: the street map's shapes).
     func array<T: BitwiseCopyable>(_ name: String, as: T.Type = T.self) throws(PindropError) -> [T] {
         Array(try column(name, as: T.self))
     }
+}
+
+/// Address space mapped for one column (`MappedStructures.column(_:appending:)`), unmapped with the last column that
+/// reads it.
+final class MappedRegion: @unchecked Sendable {
+    let start: UnsafeMutableRawPointer, bytes: Int
+    init(start: UnsafeMutableRawPointer, bytes: Int) { self.start = start; self.bytes = bytes }
+    deinit { munmap(start, bytes) }
 }

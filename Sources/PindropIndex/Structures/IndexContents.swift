@@ -6,7 +6,8 @@ final class IndexContents: Sendable {
     let places: PlaceTable
     let names: NameRuns
     let spatial: SpatialIndex
-    let street: StreetLevel
+    /// The stored street level, and what an update laid over it.
+    let street: StreetLayers
     /// GeoNames places by population, biggest first, for the map's labels (stored in the index).
     let labelOrder: Column<Int32>
     /// The names a weak match may be corrected to (stored in the index).
@@ -18,11 +19,12 @@ final class IndexContents: Sendable {
     /// The box around every area (nil without areas).
     let areaExtent: BoundingBox?
     /// Where street-level answers can come from (nil without street data).
-    var streetCoverage: BoundingBox? { street.lookups.coverage }
+    var streetCoverage: BoundingBox? { street.coverage }
     /// Every folded qualifier form → the countries and admin1 divisions it names ("il" → Illinois and others).
     let qualifierForms: [String: Division]
-    /// Each venue category's tree: its slots in `street.venuesByCategory`.
+    /// Each venue category's tree: its slots in the stored level's `venuesByCategory`, and in the overlay's.
     let venueCategorySlots: [String: Range<Int>]
+    let overlayCategorySlots: [String: Range<Int>]
     /// The rows that stand for an area (an area row, or a GeoNames place an area is the boundary of), sorted, and
     /// the area of each: a binary search per answer instead of a hash.
     let areaRows: [Int32]
@@ -32,14 +34,16 @@ final class IndexContents: Sendable {
     struct Division: Sendable { var countries: [UInt16] = []; var admin1s: [Int32] = [] }
 
     init(_ structures: IndexStructures.Decoded) {
-        let (places, street) = (structures.places, structures.street)
-        self.places = places; names = structures.names; spatial = structures.spatial; self.street = street
+        let places = structures.places
+        self.places = places; names = structures.names; spatial = structures.spatial
         townFinder = structures.towns; corrections = structures.corrections; labelOrder = structures.labelOrder
         firstStreetLevelRow = places.geonamesCount
+        street = StreetLayers(stored: structures.street, firstRow: firstStreetLevelRow, overlay: structures.overlay)
         areaExtent = street.areas.extent
-        venueCategorySlots = Self.venueCategorySlots(places, street)
+        venueCategorySlots = Self.venueCategorySlots(places, street.stored)
+        overlayCategorySlots = structures.overlay.map { Self.venueCategorySlots(places, $0.level) } ?? [:]
         qualifierForms = Self.qualifierForms(places)
-        (areaRows, areaOfAreaRow) = Self.areaRows(places, street.areas)
+        (areaRows, areaOfAreaRow) = Self.areaRows(places, street.areas, masked: street.maskedRows)
     }
 
     /// Each category's name from its tree's first venue.
@@ -61,12 +65,12 @@ final class IndexContents: Sendable {
     }
 
     /// `areaRows` and `areaOfAreaRow`.
-    private static func areaRows(_ places: PlaceTable, _ areas: AreaIndex) -> ([Int32], [Int]) {
+    private static func areaRows(_ places: PlaceTable, _ areas: AreaIndex, masked: RowMask) -> ([Int32], [Int]) {
         var areaOfRow: [Int32: Int] = [:], areaOfID: [String: Int] = [:]
         for (a, area) in areas.areas.enumerated() {
             if areas.twins[a] >= 0 { areaOfRow[areas.twins[a]] = a } else { areaOfID[area.id] = a }
         }
-        for i in places.geonamesCount..<places.count where places.rowKind(i) == .area || places.rowKind(i) == .postcode {
+        for i in places.geonamesCount..<places.count where (places.rowKind(i) == .area || places.rowKind(i) == .postcode) && !masked.contains(i) {
             if let id = places.extras(i)?.id, let a = areaOfID[id] { areaOfRow[Int32(i)] = a }
         }
         let rows = areaOfRow.keys.sorted()
@@ -75,9 +79,10 @@ final class IndexContents: Sendable {
 
     /// Street-level row `row`'s town as its address names it, folded; nil for none (and for a GeoNames row).
     func streetTown(_ row: Int) -> String? {
-        let r = row - firstStreetLevelRow, towns = street.lookups.townOfRow
-        guard r >= 0, r < towns.count, towns[r] >= 0 else { return nil }
-        return street.lookups.townNames[Int(towns[r])]
+        guard row >= firstStreetLevelRow else { return nil }
+        let (level, r) = street.level(ofRow: row), towns = level.lookups.townOfRow
+        guard r < towns.count, towns[r] >= 0 else { return nil }
+        return level.lookups.townNames[Int(towns[r])]
     }
 
     /// The area row `row` stands for, if any.

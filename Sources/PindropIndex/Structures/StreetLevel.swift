@@ -77,10 +77,11 @@ struct StreetLevel: Sendable {
     }
 
     /// The address of the building a point is inside, if that building has any: the nearest of the addresses
-    /// tagged in it, as a corner or block building has one per street door. Its row and distance.
-    func buildingAddress(at c: Coordinate) -> (row: Int, meters: Double)? {
+    /// tagged in it, as a corner or block building has one per street door. Its row and distance. Buildings `skipping`
+    /// holds are passed over.
+    func buildingAddress(at c: Coordinate, skipping: RowMask = .none) -> (row: Int, meters: Double)? {
         for f in map.grid.candidates(at: c).lazy.map({ Int($0) }) where buildingSlotStart[f] < buildingSlotStart[f + 1]
-            && map.box(f).contains(c) && map.contains(c, feature: f) {
+            && !skipping.contains(f) && map.box(f).contains(c) && map.contains(c, feature: f) {
             let (qx, qy, qz) = Geo.unitVector(latitude: c.latitude, longitude: c.longitude)
             var best = 0, bestD2 = Double.infinity
             for i in Int(buildingSlotStart[f])..<Int(buildingSlotStart[f + 1]) {
@@ -92,18 +93,35 @@ struct StreetLevel: Sendable {
         return nil
     }
 
-    /// The nearest address point within `meters`: its row and distance.
-    func nearestAddress(to c: Coordinate, within meters: Double) -> (row: Int, meters: Double)? {
-        guard let hit = addresses.nearest(latitude: c.latitude, longitude: c.longitude) else { return nil }
-        let d = Geo.meters(forUnitChord: hit.chord2.squareRoot())
-        return d <= meters ? (Int(addressPointRow[Int(hit.place)]), d) : nil
+    /// The nearest address point within `meters` whose row `skipping` does not hold: its row and distance.
+    func nearestAddress(to c: Coordinate, within meters: Double, skipping: RowMask = .none) -> (row: Int, meters: Double)? {
+        Self.nearest(in: addresses, to: c, within: meters, skipping: skipping) { Int(addressPointRow[$0]) }
     }
 
-    /// The nearest street within `meters` (measured to the nearest point laid along it).
-    func nearestStreet(to c: Coordinate, within meters: Double) -> (row: Int, meters: Double)? {
-        guard let hit = streetPoints.nearest(latitude: c.latitude, longitude: c.longitude) else { return nil }
-        let d = Geo.meters(forUnitChord: hit.chord2.squareRoot())
-        return d <= meters ? (Int(streetPointRow[Int(hit.place)]), d) : nil
+    /// The nearest street within `meters` (measured to the nearest point laid along it) whose row `skipping` does not hold.
+    func nearestStreet(to c: Coordinate, within meters: Double, skipping: RowMask = .none) -> (row: Int, meters: Double)? {
+        Self.nearest(in: streetPoints, to: c, within: meters, skipping: skipping) { Int(streetPointRow[$0]) }
+    }
+
+    /// The nearest point of `tree` within `meters` whose row (`row` of its place) `skipping` does not hold: the nearest
+    /// point, else the nearest few, more each time (a mask holds few rows, and seldom the nearest).
+    private static func nearest(in tree: SpatialIndex, to c: Coordinate, within meters: Double, skipping: RowMask,
+                                row: (Int) -> Int) -> (row: Int, meters: Double)? {
+        guard let hit = tree.nearest(latitude: c.latitude, longitude: c.longitude) else { return nil }
+        var found: (row: Int, chord2: Double)? = (row(Int(hit.place)), hit.chord2)
+        if let f = found, skipping.contains(f.row) {
+            found = nil
+            var k = 8
+            while found == nil {
+                let hits = tree.nearest(latitude: c.latitude, longitude: c.longitude, k: k)
+                if let h = hits.first(where: { !skipping.contains(row(Int($0.place))) }) { found = (row(Int(h.place)), h.chord2) }
+                if hits.count < k || Geo.meters(forUnitChord: (hits.last?.chord2 ?? 0).squareRoot()) > meters { break }
+                k *= 8
+            }
+        }
+        guard let found else { return nil }
+        let d = Geo.meters(forUnitChord: found.chord2.squareRoot())
+        return d <= meters ? (found.row, d) : nil
     }
 
     /// The stored street level of the index's rows `rows` (those after the GeoNames ones). Opening checks what costs

@@ -78,22 +78,23 @@ struct StreetMapShapes: Sendable {
         return MapFeature(kind: kind(f), id: extras?.id ?? "", name: extras?.address.street, category: extras?.category, lines: lines)
     }
 
-    /// The streets (`highway` ways) whose box meets `box` and whose name folds to `folded`, in stored order.
-    func streets(named folded: String, in box: BoundingBox) -> [MapFeature] {
+    /// The streets (`highway` ways) whose box meets `box` and whose name folds to `folded`, in stored order, but for
+    /// those `skipping` holds.
+    func streets(named folded: String, in box: BoundingBox, skipping: RowMask = .none) -> [MapFeature] {
         let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(0..<count)
         return candidates.compactMap { i in
             let b = self.box(i)
-            guard kind(i) == .street, b.south <= box.north, b.north >= box.south, b.west <= box.east, b.east >= box.west, let name = labels.extras(i)?.address.street, TextFolding.fold(name) == folded else { return nil }
+            guard kind(i) == .street, !skipping.contains(i), b.south <= box.north, b.north >= box.south, b.west <= box.east, b.east >= box.west, let name = labels.extras(i)?.address.street, TextFolding.fold(name) == folded else { return nil }
             return feature(i)
         }
     }
 
-    /// The features whose box meets `box`, in stored order (streets first), at most `limit`; with a `zoom`, only
-    /// those the map draws at that zoom (`MapDetail.isDrawn`).
-    func features(in box: BoundingBox, zoom: Int?, limit: Int) -> [MapFeature] {
+    /// The features whose box meets `box`, in stored order (streets first), at most `limit`, but for those `skipping`
+    /// holds; with a `zoom`, only those the map draws at that zoom (`MapDetail.isDrawn`).
+    func features(in box: BoundingBox, zoom: Int?, limit: Int, skipping: RowMask = .none) -> [MapFeature] {
         var found: [MapFeature] = []
         let candidates: [Int] = grid.candidates(overlapping: box)?.map { Int($0) } ?? Array(0..<count)
-        for i in candidates {
+        for i in candidates where !skipping.contains(i) {
             let b = self.box(i)
             guard b.south <= box.north && b.north >= box.south && b.west <= box.east && b.east >= box.west else { continue }
             if let zoom, !MapDetail.isDrawn(kind(i), labels.category(i), box: b, zoom: zoom) { continue }
