@@ -5,7 +5,8 @@ its baseline measured in the same run: a fresh import of the extract.
     scripts/bench-updates.py [--store-too] [--geonames FOLDER] [--extract FILE]
 
 For each change (the three sequences of scripts/make-osm-changes.py; 1,000, 10,000 and 100,000 nodes moved, then
-1,000 again once the journal has been folded into the extract), it prints the wall time of `pindrop update` (and of
+1,000 again once the journal has been folded into the extract; then 100 venues moved, twice), it prints whether the
+embedded index laid the change over its stored street level or rebuilt it, the wall time of `pindrop update` (and of
 the fold, when there was one), the objects applied per second, the peak memory of the process, the journal on disk,
 and a running server's memory before and after the update (the server follows the new build). With
 --store-too the same on a PostgreSQL store (a cluster of scripts/postgres-cluster.sh). Uses PINDROP_BIN, else the
@@ -34,12 +35,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXTRACT = f"{ROOT}/data/osm/liechtenstein.osm.pbf"
 # The last, after the journal of the others outgrew the extract and was folded into it.
 BULK = (1_000, 10_000, 100_000, 1_000)
+# Then venues alone moved (named amenity nodes: no way or boundary is touched), which an embedded index lays over its
+# stored street level rather than rebuilding it.
+VENUES = (100, 100)
 
 
-def bulk_change(count, step, path, extract):
+def bulk_change(count, step, path, extract, venues_only=False):
     """An osmChange moving `count` nodes spread over the extract `step` m north of where the extract has them, at
     10 × `step` versions after the extract's (so each file of a series, and the three sequences, come before it):
-    the commonest edit in a minutely diff. Returns a venue among them (the same in every file), whose answer shows when the change is served."""
+    the commonest edit in a minutely diff; with `venues_only`, named amenity nodes alone. Returns a venue among them
+    (the same in every file), whose answer shows when the change is served."""
     every = []
 
     class Nodes(osmium.SimpleHandler):
@@ -48,7 +53,8 @@ def bulk_change(count, step, path, extract):
 
     Nodes().apply_file(extract)
     probe = next(node for node, venue in reversed(every) if venue)   # the last: the three sequences edit early ones
-    chosen = {node for node, _ in every[:: max(1, len(every) // count)][: count - 1]} | {probe}
+    pool = [(node, venue) for node, venue in every if venue] if venues_only else every
+    chosen = {node for node, _ in pool[:: max(1, len(pool) // count)][: count - 1]} | {probe}
     writer = osmium.SimpleWriter(path)
 
     class Move(osmium.SimpleHandler):
@@ -122,6 +128,8 @@ def run(store, work, material, probes, geonames, extract):
                     "/v1/search?q=Pindrop+Testhaus")]
         changes += [(f"{count:,} nodes moved" + (" again" if step == len(BULK) else ""), [f"{work}/bulk-{step}.osc.gz"], count,
                      f"/v1/places/osm:node%2F{probes[step]}") for step, count in enumerate(BULK, start=1)]
+        changes += [(f"{count:,} venues moved" + (" again" if step > len(BULK) + 1 else ""), [f"{work}/bulk-{step}.osc.gz"], count,
+                     f"/v1/places/osm:node%2F{probes[step]}") for step, count in enumerate(VENUES, start=len(BULK) + 1)]
         for name, files, objects, path in changes:
             before = answer(port, path)
             seconds, peak, out = timed(home, "update", *files, *store)
@@ -130,7 +138,9 @@ def run(store, work, material, probes, geonames, extract):
             while answer(port, path) == before and time.perf_counter() - waited < 120:
                 time.sleep(0.1)
             journal = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(home) for f in fs if f == "changes.osc")
-            print(f"  update, {name:25s} {seconds:6.2f} s  {objects / seconds:7.0f} objects/s  peak {peak:4.0f} MB"
+            # An embedded update laid over the stored street level leaves an overlay file; a rebuild, none.
+            laid = any(f.endswith(".overlay.structures") for f in os.listdir(home))
+            print(f"  update, {name:25s} {'laid' if laid else 'rebuilt':7s} {seconds:6.2f} s  {objects / seconds:7.0f} objects/s  peak {peak:4.0f} MB"
                   f"  journal {journal / 1024:6.0f} KB  served {time.perf_counter() - waited:4.1f} s later"
                   f"  server {server_rss(server.pid):4.0f} MB")
             if fold:
@@ -152,6 +162,8 @@ def main():
     try:
         subprocess.run([sys.executable, f"{ROOT}/scripts/make-osm-changes.py", EXTRACT, f"{work}/material"], check=True)
         probes = {step: bulk_change(count, step, f"{work}/bulk-{step}.osc.gz", extract) for step, count in enumerate(BULK, start=1)}
+        probes |= {step: bulk_change(count, step, f"{work}/bulk-{step}.osc.gz", extract, venues_only=True)
+                   for step, count in enumerate(VENUES, start=len(BULK) + 1)}
         print(f"updates, {time.strftime('%Y-%m-%d')}, {BIN}")
         run([], work, f"{work}/material", probes, geonames, extract)
         if options.store_too:

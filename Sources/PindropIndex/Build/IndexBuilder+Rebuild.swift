@@ -12,8 +12,12 @@ extension IndexBuilder {
     /// With `base`, the index at `path` is a new one: the index at `base` with its street level replaced (its
     /// database copied beside `path`, then renamed there once checked; its GeoNames structures file linked there),
     /// and the index at `base` is left as it was.
+    ///
+    /// `made` is the street-level rows an update made of `source` and could not lay over the index: used if the index
+    /// is still the build they were made over, instead of reading the extract again.
     static func rebuild(_ path: String, over base: String? = nil, streets source: any StreetDataSource,
-                        origin: String = IndexDatabase.importOrigin, progress: ImportProgress? = nil) throws -> ImportReport {
+                        origin: String = IndexDatabase.importOrigin, progress: ImportProgress? = nil,
+                        made: consuming MadeStreetLevel? = nil) throws -> ImportReport {
         let started = Date()
         ImportMemory.mapLargeBlocks()
         var report = ImportReport()
@@ -28,7 +32,7 @@ extension IndexBuilder {
                     try? FileManager.default.removeItem(atPath: target)
                     try FileManager.default.copyItem(atPath: base, toPath: target)
                 }
-                let rows = try writeStructures(of: base ?? path, streets: source,
+                let rows = try writeStructures(of: base ?? path, streets: source, made: made.take(),
                                                writing: StructureTarget(path: structuresPath, buildID: buildID), report: &report, progress: progress)
                 geonames = try GeoNamesStructures(of: base ?? path, for: path)
                 // What the build held is freed: the read-back's pages do not come on top of it.
@@ -65,8 +69,8 @@ extension IndexBuilder {
     /// `rebuild`'s structures: the stored GeoNames part of the index at `path` with the street-level rows of
     /// `source`, written to the target. Fills in the report's counts and returns the number of rows. What it builds
     /// is freed when it returns, and the features as soon as the rows are made from them.
-    private static func writeStructures(of path: String, streets source: any StreetDataSource, writing target: StructureTarget,
-                                        report: inout ImportReport, progress: ImportProgress?) throws -> Int {
+    private static func writeStructures(of path: String, streets source: any StreetDataSource, made: consuming MadeStreetLevel?,
+                                        writing target: StructureTarget, report: inout ImportReport, progress: ImportProgress?) throws -> Int {
         let index = try PlaceIndex.open(at: path)
         let stored = index.contents
         let geonamesCount = stored.places.geonamesCount
@@ -74,9 +78,17 @@ extension IndexBuilder {
         let street: StreetLevel, streetPlaces: PlaceTable, rowNames: [(primary: [String], alternate: [String])]
         do {
             // The features and what made rows of them are freed at the end of this scope.
-            var rows = try streetLevelRows(source, of: stored, report: &report)
-            street = rows.append()
-            (streetPlaces, rowNames) = (rows.places, rows.names)
+            if let given = made.take(), given.buildID == index.buildID {
+                let m = given.made
+                report.skippedAreas = given.skippedAreas
+                street = StreetLevel(places: given.places, firstRow: given.firstRow, addressPoints: m.addressPoints, streetLines: m.streetLines,
+                                     features: m.features, areas: m.areas)
+                (streetPlaces, rowNames) = (given.places, given.names)
+            } else {
+                var rows = try streetLevelRows(source, of: stored, report: &report)
+                street = rows.append()
+                (streetPlaces, rowNames) = (rows.places, rows.names)
+            }
         }
         ImportMemory.returnFreed()
         progress?("indexing", 0.4)

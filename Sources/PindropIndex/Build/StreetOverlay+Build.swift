@@ -22,33 +22,85 @@ extension StreetOverlay {
         let firstStored = contents.firstStreetLevelRow, storedEnd = contents.street.overlay?.firstRow ?? table.count
         guard bytes(of: stored.areas.blobs()) == bytes(of: made.areas.blobs()) else { return nil }
 
-        // The rows: each stored row is kept by a new row equal to it.
+        // The rows: each stored row is kept by a new row equal to it. The map's features, alike.
         let newPoints = Self.newPoints(made, firstRow: firstStored, rows: places.count)
         let storedPoints = Self.storedPoints(stored, firstRow: firstStored, rows: storedEnd - firstStored)
-        var storedByRecord: [RowRecord: [Int]] = [:]
-        for g in firstStored..<storedEnd {
-            storedByRecord[RowRecord(table, g, points: storedPoints[g - firstStored]), default: []].append(g)
-        }
-        var keptAs = [Int?](repeating: nil, count: places.count)
-        for r in 0..<places.count {
-            let record = RowRecord(places, r, points: newPoints[r])
-            if let g = storedByRecord[record]?.popLast() { keptAs[r] = g }
-        }
-        var laid = Set(keptAs.indices.filter { keptAs[$0] == nil })
-        var masked = Set(storedByRecord.values.joined())
+        var rowMatch = Match(new: places.count, key: { RowRecord(places, $0, points: newPoints[$0]) },
+                             stored: (firstStored..<storedEnd).lazy.map { (RowRecord(table, $0, points: storedPoints[$0 - firstStored]), $0) })
+        // A feature is keyed by its kind and outline's start, and compared whole with the stored ones of its key: a
+        // dictionary of every stored feature, made and hashed whole, would cost more than the rest of the update.
+        var featureMatch = Match(new: made.features.count, key: { FeatureKey(made.features[$0]) },
+                                 stored: (0..<stored.map.count).lazy.map { (FeatureKey(stored.map, $0), $0) },
+                                 equal: { stored.map.feature($1) == made.features[$0] })
+        closeOverBuildings(&rowMatch, &featureMatch, stored: stored, made: made, firstStored: firstStored)
+        let (laid, masked, laidFeatures, maskedFeatures) = (rowMatch.laid, rowMatch.masked, featureMatch.laid, featureMatch.masked)
 
-        // The map's features, alike.
-        var storedByFeature: [MapFeature: [Int]] = [:]
-        for f in 0..<stored.map.count { storedByFeature[stored.map.feature(f), default: []].append(f) }
-        var featureKeptAs = [Int?](repeating: nil, count: made.features.count)
-        for (f, feature) in made.features.enumerated() { featureKeptAs[f] = storedByFeature[feature]?.popLast() }
-        var laidFeatures = Set(featureKeptAs.indices.filter { featureKeptAs[$0] == nil })
-        var maskedFeatures = Set(storedByFeature.values.joined())
+        // The overlay's rows in the order a fresh import makes them (each kind's rows together), numbered on from the
+        // stored rows.
+        let rows = laid.sorted()
+        var number = [Int: Int](minimumCapacity: rows.count)
+        for (n, r) in rows.enumerated() { number[r] = storedEnd + n }
+        let own = places.rows(rows)
+        let level = StreetLevel(
+            places: own, firstRow: storedEnd,
+            addressPoints: made.addressPoints.compactMap { a in number[a.row - firstStored].map { ($0, a.point) } },
+            streetLines: made.streetLines.compactMap { l in number[l.row - firstStored].map { ($0, l.points) } },
+            features: laidFeatures.sorted().map { made.features[$0] }, areas: .empty)
+        var entries = NameEntries(keys: [])
+        entries.addRows(rows.map { names[$0] }, firstRow: storedEnd, places: own)
+        return Laid(overlay: StreetOverlay(level: level, firstRow: storedEnd, maskedRows: RowMask(masked), maskedFeatures: RowMask(maskedFeatures)),
+                    places: own, names: entries.index())
+    }
+
+    /// New things matched with stored ones as multisets: each stored one is kept by a new one equal to it.
+    private struct Match {
+        /// Of each new one, the stored one it keeps.
+        var keptAs: [Int?]
+        /// The new ones without an equal stored one, and the stored ones without an equal new one.
+        var laid: Set<Int>, masked: Set<Int>
+
+        /// `new` new ones and the stored ones, each with its key; of the stored ones of a key, a new one keeps the
+        /// last it is `equal` to (new, stored).
+        init<Key: Hashable>(new: Int, key: (Int) -> Key, stored: some Sequence<(Key, Int)>, equal: (Int, Int) -> Bool = { _, _ in true }) {
+            var byKey: [Key: [Int]] = [:]
+            for (k, g) in stored { byKey[k, default: []].append(g) }
+            let keptAs: [Int?] = (0..<new).map { n in
+                let k = key(n)
+                guard let i = byKey[k]?.lastIndex(where: { equal(n, $0) }) else { return nil }
+                return byKey[k]?.remove(at: i)
+            }
+            self.keptAs = keptAs
+            laid = Set(keptAs.indices.filter { keptAs[$0] == nil })
+            masked = Set(byKey.values.joined())
+        }
+    }
+
+    /// What tells a map feature from nearly every other without making it: its kind, its number of points and its
+    /// first point.
+    private struct FeatureKey: Hashable {
+        var kind: MapFeature.Kind, points: Int, latitude: UInt64, longitude: UInt64
+
+        init(_ feature: MapFeature) {
+            let first = feature.lines.first?.first
+            (kind, points) = (feature.kind, feature.lines.reduce(0) { $0 + $1.count })
+            (latitude, longitude) = (first?.latitude.bitPattern ?? 0, first?.longitude.bitPattern ?? 0)
+        }
+
+        init(_ map: StreetMapShapes, _ f: Int) {
+            let lines = Int(map.lineStart[f])..<Int(map.lineStart[f + 1])
+            let from = Int(map.pointStart[lines.lowerBound]), to = Int(map.pointStart[lines.upperBound])
+            (kind, points) = (map.kind(f), to - from)
+            (latitude, longitude) = from < to ? (map.coordinates[2 * from].bitPattern, map.coordinates[2 * from + 1].bitPattern) : (0, 0)
+        }
+    }
+
+    /// A building answers with the address points inside it, of its own level: a building with an address point of
+    /// the overlay inside it is the overlay's, and so is every address row with a point inside such a building; a
+    /// stored building with a masked address inside it is masked. Widens both matches until that holds.
+    private static func closeOverBuildings(_ rows: inout Match, _ features: inout Match, stored: StreetLevel,
+                                           made: StreetLevelRows.Made, firstStored: Int) {
         var newOfStored: [Int: Int] = [:]
-        for (f, g) in featureKeptAs.enumerated() { if let g { newOfStored[g] = f } }
-
-        // A building answers with the address points inside it, of its own level: a building with an address point
-        // of the overlay inside it is the overlay's, and so is every address row with a point inside such a building.
+        for (f, g) in features.keptAs.enumerated() { if let g { newOfStored[g] = f } }
         let shapes = StreetMapShapes(features: made.features), featureOfShape = StreetMapShapes.storedOrder(of: made.features)
         var buildingsOfRow: [Int: [Int]] = [:], rowsOfBuilding: [Int: [Int]] = [:]
         for a in made.addressPoints {
@@ -67,42 +119,26 @@ extension StreetOverlay {
         var changed = true
         while changed {
             changed = false
-            for f in 0..<stored.map.count where !maskedFeatures.contains(f) && storedRowsOfBuilding[f].contains(where: masked.contains) {
-                maskedFeatures.insert(f)
-                if let new = newOfStored[f] { laidFeatures.insert(new) }
+            for f in 0..<stored.map.count where !features.masked.contains(f) && storedRowsOfBuilding[f].contains(where: rows.masked.contains) {
+                features.masked.insert(f)
+                if let new = newOfStored[f] { features.laid.insert(new) }
                 changed = true
             }
-            for f in laidFeatures {
-                for r in rowsOfBuilding[f] ?? [] where !laid.contains(r) {
-                    laid.insert(r)
-                    if let g = keptAs[r] { masked.insert(g) }
+            for f in features.laid {
+                for r in rowsOfBuilding[f] ?? [] where !rows.laid.contains(r) {
+                    rows.laid.insert(r)
+                    if let g = rows.keptAs[r] { rows.masked.insert(g) }
                     changed = true
                 }
             }
-            for r in laid {
-                for f in buildingsOfRow[r] ?? [] where !laidFeatures.contains(f) {
-                    laidFeatures.insert(f)
-                    if let g = featureKeptAs[f] { maskedFeatures.insert(g) }
+            for r in rows.laid {
+                for f in buildingsOfRow[r] ?? [] where !features.laid.contains(f) {
+                    features.laid.insert(f)
+                    if let g = features.keptAs[f] { features.masked.insert(g) }
                     changed = true
                 }
             }
         }
-
-        // The overlay's rows in the order a fresh import makes them (each kind's rows together), numbered on from the
-        // stored rows.
-        let rows = laid.sorted()
-        var number = [Int: Int](minimumCapacity: rows.count)
-        for (n, r) in rows.enumerated() { number[r] = storedEnd + n }
-        let own = places.rows(rows)
-        let level = StreetLevel(
-            places: own, firstRow: storedEnd,
-            addressPoints: made.addressPoints.compactMap { a in number[a.row - firstStored].map { ($0, a.point) } },
-            streetLines: made.streetLines.compactMap { l in number[l.row - firstStored].map { ($0, l.points) } },
-            features: laidFeatures.sorted().map { made.features[$0] }, areas: .empty)
-        var entries = NameEntries(keys: [])
-        entries.addRows(rows.map { names[$0] }, firstRow: storedEnd, places: own)
-        return Laid(overlay: StreetOverlay(level: level, firstRow: storedEnd, maskedRows: RowMask(masked), maskedFeatures: RowMask(maskedFeatures)),
-                    places: own, names: entries.index())
     }
 
     /// The bytes of structures, to compare.
@@ -175,6 +211,17 @@ extension PlaceIndex {
     }
 }
 
+/// The street-level rows an update made and could not lay over the index (`IndexBuilder.update`), and the build of
+/// the index they were made over: a rebuild over that build uses them rather than read the extract again.
+struct MadeStreetLevel {
+    var places: PlaceTable
+    var names: [(primary: [String], alternate: [String])]
+    let firstRow: Int
+    var made: StreetLevelRows.Made
+    let buildID: String
+    let skippedAreas: [String]
+}
+
 extension IndexBuilder {
     /// How many rows (and map features) an overlay holds and masks at most, of `stored` ones, before an update
     /// rebuilds the street level instead (folding the overlay in): a tenth of them, and at least 10,000.
@@ -187,18 +234,28 @@ extension IndexBuilder {
     static func update(_ path: String, streets source: any StreetDataSource, origin: String = IndexDatabase.importOrigin,
                        progress: ImportProgress? = nil) throws -> ImportReport {
         let started = Date()
-        var report = ImportReport(), laidName: String?, kept: Set<String> = []
+        var report = ImportReport(), laidName: String?, kept: Set<String> = [], unlaid: MadeStreetLevel?
         try writing(path) {
             let stored = try PlaceIndex.open(at: path), contents = stored.contents
             guard !contents.street.stored.isEmpty else { return }
             progress?("reading", 0.1)
-            var rows = try streetLevelRows(source, of: contents, report: &report)
-            let made = rows.appendRows()
+            // The features are freed as soon as the rows are made of them, as an import frees them.
+            let rows = try { () throws -> MadeStreetLevel in
+                var rows = try streetLevelRows(source, of: contents, report: &report)
+                let made = rows.appendRows()
+                return MadeStreetLevel(places: rows.places, names: rows.names, firstRow: rows.firstRow, made: made, buildID: stored.buildID,
+                                       skippedAreas: report.skippedAreas)
+            }()
+            ImportMemory.returnFreed()
+            let made = rows.made
             progress?("indexing", 0.5)
             let storedRows = (contents.street.overlay?.firstRow ?? contents.places.count) - contents.firstStreetLevelRow
             guard let laid = StreetOverlay.lay(over: contents, places: rows.places, names: rows.names, made: made),
                   laid.places.count + laid.overlay.maskedRows.count <= overlayBound(storedRows),
-                  laid.overlay.level.map.count + laid.overlay.maskedFeatures.count <= overlayBound(contents.street.stored.map.count) else { return }
+                  laid.overlay.level.map.count + laid.overlay.maskedFeatures.count <= overlayBound(contents.street.stored.map.count) else {
+                unlaid = rows
+                return
+            }
             progress?("writing", 0.8)
             let buildID = UUID(), name = IndexFiles.overlayStructuresName(forIndexAt: path, buildID: buildID)
             let file = IndexFiles.structuresPath(forIndexAt: path, named: name)
@@ -226,7 +283,7 @@ extension IndexBuilder {
             report.summary.rowsRead = contents.firstStreetLevelRow
             report.summary.rowsImported = contents.firstStreetLevelRow
         }
-        guard laidName != nil else { return try rebuild(path, streets: source, origin: origin, progress: progress) }
+        guard laidName != nil else { return try rebuild(path, streets: source, origin: origin, progress: progress, made: unlaid.take()) }
         IndexFiles.removeStructures(besideIndexAt: path, except: kept)
         progress?("done", 1)
         report.seconds = Date().timeIntervalSince(started)

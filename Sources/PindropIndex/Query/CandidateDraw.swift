@@ -43,24 +43,27 @@ struct CandidateDraw {
         func prefixes(_ r: NameRuns.PrefixRanges) -> NameIndex.TieredRange {
             .init(range: r.exact.upperBound..<r.all.upperBound, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst)
         }
-        switch mode {
-        case .search:
-            // Text that only starts names ("Wawr", "Histo"): a whole name one likely slip away (Wawer, Histon) is as
-            // good a reading, so it competes with the prefix matches by importance.
-            let slips = g.exact.isEmpty && s.exact.isEmpty && o.exact.isEmpty && !(g.all.isEmpty && s.all.isEmpty && o.all.isEmpty)
-                && letters >= Ranking.typoLetters
-                ? contents.names.fuzzyRanges(key, maxEdits: 1, asPrefix: false).filter { $0.edit?.isLikelySlip == true } : []
-            var ranges: [NameIndex.TieredRange] = [.init(range: g.exact, tier: Ranking.exactTier), .init(range: s.exact, tier: Ranking.exactTier),
-                                                   .init(range: o.exact, tier: Ranking.exactTier), prefixes(g), prefixes(s), prefixes(o)]
-            for slip in slips { ranges.append(.init(range: slip.range, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst)) }
-            return ranges
-        case .suggest:
-            return [.init(range: g.exact, tier: Ranking.prefixTier), .init(range: s.exact, tier: Ranking.prefixTier),
-                    .init(range: o.exact, tier: Ranking.prefixTier), prefixes(g), prefixes(s), prefixes(o)]
-        case .exact:
-            return [.init(range: g.exact, tier: Ranking.exactTier), .init(range: s.exact, tier: Ranking.exactTier),
-                    .init(range: o.exact, tier: Ranking.exactTier)]
+        // Each run's whole-name matches, then (but for `.exact`) each run's prefix matches; the overlay's run is
+        // empty but after an update, and its ranges are left out of the walk until then.
+        let overlaid = contents.names.overlay.count > 0, tier = mode == .suggest ? Ranking.prefixTier : Ranking.exactTier
+        var ranges: [NameIndex.TieredRange] = []
+        ranges.reserveCapacity(8)
+        ranges.append(.init(range: g.exact, tier: tier))
+        ranges.append(.init(range: s.exact, tier: tier))
+        if overlaid { ranges.append(.init(range: o.exact, tier: tier)) }
+        guard mode != .exact else { return ranges }
+        ranges.append(prefixes(g))
+        ranges.append(prefixes(s))
+        if overlaid { ranges.append(prefixes(o)) }
+        // Text that only starts names ("Wawr", "Histo"): a whole name one likely slip away (Wawer, Histon) is as
+        // good a reading, so it competes with the prefix matches by importance.
+        if mode == .search, g.exact.isEmpty && s.exact.isEmpty && o.exact.isEmpty, !(g.all.isEmpty && s.all.isEmpty && o.all.isEmpty),
+           letters >= Ranking.typoLetters {
+            for slip in contents.names.fuzzyRanges(key, maxEdits: 1, asPrefix: false) where slip.edit?.isLikelySlip == true {
+                ranges.append(.init(range: slip.range, tier: Ranking.prefixTier, ownNamesFirst: ownNamesFirst))
+            }
         }
+        return ranges
     }
 
     /// The best places of the ranges, best first. With `sections`, a section of a city already found is left out.

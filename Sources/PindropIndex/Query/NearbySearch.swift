@@ -14,16 +14,15 @@ struct NearbySearch {
         let chord = Geo.unitChord(forMeters: radius) * (1 + 1e-9), sure = Geo.unitChord(forMeters: radius) * (1 - 1e-6)
         // The stored level, and the rows an update laid over it. A stored row the overlay masks is counted as the tree
         // counts it (a subtree inside the circle unopened), left out of the page, and taken off the total below.
-        let street = contents.street, masked = street.maskedRows
-        var levels = [(level: street.stored, slots: contents.venueCategorySlots)]
-        if let overlay = street.overlay { levels.append((overlay.level, contents.overlayCategorySlots)) }
+        let masked = contents.street.maskedRows
         // The best rows so far, reached by the walk's closures through a pointer: a variable they captured would be
         // checked for exclusivity at run time on every node the walk reads.
         var nearest = NearestRows(contents: contents, limit: request.limit, after: request.after, radius: radius)
         var total = 0
         withUnsafeMutablePointer(to: &nearest) { nearest in
             func within(_ chord2: Double) -> Bool { Geo.meters(forUnitChord: chord2.squareRoot()) <= radius }
-            for (level, slots) in levels {
+            // A level and its categories' slots, lent: a copy would retain each of its columns.
+            func count(_ level: StreetLevel, _ slots: [String: Range<Int>]) {
                 let firstVenue = level.venueRows.lowerBound
                 // Every place within `sure` counts: only subtrees across the edge, or near the point, are opened.
                 if let category = request.category {
@@ -32,7 +31,7 @@ struct NearbySearch {
                         let row = firstVenue + Int(place)
                         return masked.contains(row) ? within(chord2) : nearest.pointee.visit(row, chord2)
                     }
-                    continue
+                    return
                 }
                 total += level.venues.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
                                             needed: { nearest.pointee.needed }) { place, chord2 in
@@ -51,22 +50,31 @@ struct NearbySearch {
                     }
                 }
             }
+            count(contents.street.stored, contents.venueCategorySlots)
+            if let overlay = contents.street.overlay { count(overlay.level, contents.overlayCategorySlots) }
             if !request.venuesOnly, request.category == nil {
                 total += contents.spatial.count(latitude: c.latitude, longitude: c.longitude, chord: chord, sure: sure,
                                                 needed: { nearest.pointee.needed }) { place, chord2 in nearest.pointee.visit(Int(place), chord2) }
             }
         }
-        // The masked rows the stored trees counted: those within the radius, of the category asked (a venue's, with
-        // `venuesOnly`; those not venues were taken off with their category).
-        for row in masked.members where street.stored.venueRows.contains(row) && contents.distance(row, c) <= radius {
-            let category = contents.places.category(row)
-            if let asked = request.category { if category == asked { total -= 1 } } else if !request.venuesOnly
-                || category.map(NearbyRequest.notVenues.contains) != true { total -= 1 }
-        }
+        total -= maskedCounted(request, masked)
         let best = nearest.best
         contents.places.prefetchPlaces(best.lazy.map(\.0))
         let page = best.map { PlaceResult(place: contents.places.place($0.0), distanceMeters: $0.1) }
         return NearbyPage(results: page, total: total)
+    }
+}
+
+extension NearbySearch {
+    /// How many of the stored rows `masked` holds the stored trees counted for `request`: those within the radius, of
+    /// the category asked (a venue's, with `venuesOnly`; those not venues were taken off with their category).
+    private func maskedCounted(_ request: NearbyRequest, _ masked: RowMask) -> Int {
+        masked.members.count { row in
+            guard contents.street.stored.venueRows.contains(row), contents.distance(row, request.coordinate) <= request.radiusMeters else { return false }
+            let category = contents.places.category(row)
+            if let asked = request.category { return category == asked }
+            return !request.venuesOnly || category.map(NearbyRequest.notVenues.contains) != true
+        }
     }
 }
 

@@ -114,14 +114,15 @@ struct Ranking {
 
     /// Metres from `c` to a street-level row: a street's nearest point along it, another row's own point.
     func streetLevelDistance(_ row: Int, _ c: Coordinate) -> Double {
-        let (level, r) = contents.street.level(ofRow: row)
-        let start = level.lookups.pointStart, slots = level.lookups.pointSlots
-        let points = Int(start[r])..<Int(start[r + 1])
-        guard !points.isEmpty else { return contents.distance(row, c) }
-        let (qx, qy, qz) = Geo.unitVector(latitude: c.latitude, longitude: c.longitude)
-        var best = Double.infinity
-        for i in points { best = min(best, level.streetPoints.nodes[Int(slots[i])].distance2(qx, qy, qz)) }
-        return Geo.meters(forUnitChord: best.squareRoot())
+        contents.street.withLevel(ofRow: row) { level, r in
+            let start = level.lookups.pointStart, slots = level.lookups.pointSlots
+            let points = Int(start[r])..<Int(start[r + 1])
+            guard !points.isEmpty else { return contents.distance(row, c) }
+            let (qx, qy, qz) = Geo.unitVector(latitude: c.latitude, longitude: c.longitude)
+            var best = Double.infinity
+            for i in points { best = min(best, level.streetPoints.nodes[Int(slots[i])].distance2(qx, qy, qz)) }
+            return Geo.meters(forUnitChord: best.squareRoot())
+        }
     }
 
     // MARK: Order

@@ -80,9 +80,11 @@ final class IndexContents: Sendable {
     /// Street-level row `row`'s town as its address names it, folded; nil for none (and for a GeoNames row).
     func streetTown(_ row: Int) -> String? {
         guard row >= firstStreetLevelRow else { return nil }
-        let (level, r) = street.level(ofRow: row), towns = level.lookups.townOfRow
-        guard r < towns.count, towns[r] >= 0 else { return nil }
-        return level.lookups.townNames[Int(towns[r])]
+        return street.withLevel(ofRow: row) { level, r in
+            let towns = level.lookups.townOfRow
+            guard r < towns.count, towns[r] >= 0 else { return nil }
+            return level.lookups.townNames[Int(towns[r])]
+        }
     }
 
     /// The area row `row` stands for, if any.

@@ -67,7 +67,8 @@ struct NameRuns: Sendable {
 
     /// The entries of each run whose key starts with `prefix`, and within them those equal to it (which sort first).
     func ranges(prefix: [UInt8]) -> (geonames: PrefixRanges, street: PrefixRanges, overlay: PrefixRanges) {
-        let s = street.ranges(prefix: prefix), o = overlay.ranges(prefix: prefix)
+        // An empty overlay's run is not searched: its buckets would be read, a cache miss, for nothing.
+        let s = street.ranges(prefix: prefix), o = overlay.count == 0 ? (all: 0..<0, exact: 0..<0) : overlay.ranges(prefix: prefix)
         return (geonames.ranges(prefix: prefix), (inStreet(s.all), inStreet(s.exact)), (inOverlay(o.all), inOverlay(o.exact)))
     }
 
@@ -80,9 +81,9 @@ struct NameRuns: Sendable {
             + street.fuzzyRanges(query, maxEdits: maxEdits, asPrefix: asPrefix, exactFirstByte: exactFirstByte).map {
                 NameIndex.FuzzyRange(range: inStreet($0.range), edits: $0.edits, edit: $0.edit)
             }
-            + overlay.fuzzyRanges(query, maxEdits: maxEdits, asPrefix: asPrefix, exactFirstByte: exactFirstByte).map {
+            + (overlay.count == 0 ? [] : overlay.fuzzyRanges(query, maxEdits: maxEdits, asPrefix: asPrefix, exactFirstByte: exactFirstByte).map {
                 NameIndex.FuzzyRange(range: inOverlay($0.range), edits: $0.edits, edit: $0.edit)
-            }
+            })
     }
 
     /// The best entry of a non-empty range of one run (`NameIndex.best(in:ownNamesFirst:)`).

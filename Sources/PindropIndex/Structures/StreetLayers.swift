@@ -24,25 +24,27 @@ struct StreetLayers: Sendable {
     let overlay: StreetOverlay?
 
     init(stored: StreetLevel, firstRow: Int, overlay: StreetOverlay? = nil) {
-        self.stored = stored; self.overlay = overlay; storedFirstRow = firstRow
+        self.stored = stored; self.overlay = overlay; storedFirstRow = firstRow; areas = stored.areas
         coverage = [stored.lookups.coverage, overlay?.level.lookups.coverage].compactMap { $0 }.reduce(nil) { box, next in
             box.map { BoundingBox(south: min($0.south, next.south), west: min($0.west, next.west),
                                   north: max($0.north, next.north), east: max($0.east, next.east)) } ?? next
         }
     }
 
-    /// Boundaries, postcode areas and places drawn as polygons (the stored level's: an overlay holds none).
-    var areas: AreaIndex { stored.areas }
+    /// Boundaries, postcode areas and places drawn as polygons (the stored level's: an overlay holds none). Stored,
+    /// not computed: a getter would hand each caller a copy, retaining each of its columns.
+    let areas: AreaIndex
     var isEmpty: Bool { stored.isEmpty && overlay?.level.isEmpty != false }
     /// Everything street-level, widened by ~1 km (nil: no rows).
     let coverage: BoundingBox?
     /// The stored rows no answer comes from.
     var maskedRows: RowMask { overlay?.maskedRows ?? .none }
 
-    /// The level that holds street-level row `row`, and the row's number there (its lookups are by it): the overlay's
-    /// rows come after the stored ones.
-    func level(ofRow row: Int) -> (level: StreetLevel, at: Int) {
-        if let overlay, row >= overlay.firstRow { (overlay.level, row - overlay.firstRow) } else { (stored, row - storedFirstRow) }
+    /// `body` of the level that holds street-level row `row`, and the row's number there (its lookups are by it): the
+    /// overlay's rows come after the stored ones. The level is lent, not copied: a copy retains each of its columns.
+    func withLevel<T>(ofRow row: Int, _ body: (StreetLevel, Int) -> T) -> T {
+        if let first = overlay?.firstRow, row >= first { return body(overlay.unsafelyUnwrapped.level, row - first) }
+        return body(stored, row - storedFirstRow)
     }
 
     /// The address of the building a point is inside (`StreetLevel.buildingAddress`): of the overlay's buildings
