@@ -22,8 +22,12 @@ final class IndexDatabase {
 
     /// What a server tells builds apart by: the build id, and the overlay's when one is laid over it.
     static func publishedBuild(_ meta: [String: String]) -> String? {
-        guard let build = meta[buildIDKey] else { return nil }
-        guard let overlay = meta[overlayBuildIDKey], !overlay.isEmpty else { return build }
+        meta[buildIDKey].map { publishedBuild($0, overlay: meta[overlayBuildIDKey]) }
+    }
+
+    /// The published build of the build `build` with the overlay `overlay` (none when nil or empty) laid over it.
+    static func publishedBuild(_ build: String, overlay: String?) -> String {
+        guard let overlay, !overlay.isEmpty else { return build }
         return build + "+" + overlay
     }
     /// Meta `origin` of an index built from the data shipped with Pindrop: it may be rebuilt unasked.

@@ -11,7 +11,7 @@ enum IndexReader {
         /// The overlay laid over the structures, if any (`StreetOverlay`).
         var overlay: String? = nil, overlayBuildID: String? = nil
         /// The build a server tells this one apart by (`IndexDatabase.publishedBuild`).
-        var published: String { overlayBuildID.map { buildID + "+" + $0 } ?? buildID }
+        var published: String { IndexDatabase.publishedBuild(buildID, overlay: overlayBuildID) }
     }
 
     /// `body` on the database at `path` and the structures files its meta names.

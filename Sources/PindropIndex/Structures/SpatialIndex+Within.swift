@@ -117,4 +117,18 @@ extension SpatialIndex {
         walk(0, count, 0, p[count >> 1].boxDistance2(qx, qy, qz))
         return best.map { ($0.place, $0.chord2) }
     }
+
+    /// The `k` nearest places `keeping` keeps, nearest first (ordered as `nearest(latitude:longitude:k:)` orders them):
+    /// the nearest `asking`, then four times as many each time until `k` of them are kept, the tree has no more, or
+    /// the farthest asked is `beyond` the caller's reach (by its squared chord). For a mask that holds few places.
+    func nearest(latitude: Double, longitude: Double, k: Int, asking: Int, beyond: (Double) -> Bool = { _ in false },
+                 keeping: (Int32) -> Bool) -> [(place: Int32, chord2: Double)] {
+        var asked = max(asking, k)
+        while true {
+            let hits = nearest(latitude: latitude, longitude: longitude, k: asked)
+            let kept = hits.filter { keeping($0.place) }
+            if kept.count >= k || hits.count < asked || beyond(hits.last?.chord2 ?? 0) { return Array(kept.prefix(k)) }
+            asked *= 4
+        }
+    }
 }

@@ -25,6 +25,7 @@ struct StreetLayers: Sendable {
 
     init(stored: StreetLevel, firstRow: Int, overlay: StreetOverlay? = nil) {
         self.stored = stored; self.overlay = overlay; storedFirstRow = firstRow; areas = stored.areas
+        maskedRows = overlay?.maskedRows ?? .none
         coverage = [stored.lookups.coverage, overlay?.level.lookups.coverage].compactMap { $0 }.reduce(nil) { box, next in
             box.map { BoundingBox(south: min($0.south, next.south), west: min($0.west, next.west),
                                   north: max($0.north, next.north), east: max($0.east, next.east)) } ?? next
@@ -38,7 +39,7 @@ struct StreetLayers: Sendable {
     /// Everything street-level, widened by ~1 km (nil: no rows).
     let coverage: BoundingBox?
     /// The stored rows no answer comes from.
-    var maskedRows: RowMask { overlay?.maskedRows ?? .none }
+    let maskedRows: RowMask
 
     /// `body` of the level that holds street-level row `row`, and the row's number there (its lookups are by it): the
     /// overlay's rows come after the stored ones. The level is lent, not copied: a copy retains each of its columns.
@@ -77,29 +78,28 @@ struct StreetLayers: Sendable {
 
     /// The `k` venues nearest `c`, nearest first: their rows and squared chords.
     func nearestVenues(to c: Coordinate, k: Int) -> [(row: Int, chord2: Double)] {
-        func nearest(_ level: StreetLevel, skipping: RowMask) -> [(row: Int, chord2: Double)] {
-            var asked = k + skipping.count
-            while true {
-                let hits = level.venues.nearest(latitude: c.latitude, longitude: c.longitude, k: asked)
-                let rows = hits.lazy.map { (row: level.venueRows.lowerBound + Int($0.place), chord2: $0.chord2) }.filter { !skipping.contains($0.row) }
-                if rows.count >= k || hits.count < asked { return Array(rows.prefix(k)) }
-                asked *= 4
-            }
+        func nearest(_ level: borrowing StreetLevel, skipping: RowMask) -> [(row: Int, chord2: Double)] {
+            let first = level.venueRows.lowerBound
+            return level.venues.nearest(latitude: c.latitude, longitude: c.longitude, k: k, asking: k + skipping.count) {
+                !skipping.contains(first + Int($0))
+            }.map { (row: first + Int($0.place), chord2: $0.chord2) }
         }
         guard let overlay else { return nearest(stored, skipping: .none) }
-        return (nearest(stored, skipping: overlay.maskedRows) + nearest(overlay.level, skipping: .none))
+        return (nearest(stored, skipping: maskedRows) + nearest(overlay.level, skipping: .none))
             .sorted { ($0.chord2, $0.row) < ($1.chord2, $1.row) }.prefix(k).map { $0 }
     }
 
     /// The venues within `meters` of `centre`: their rows, ascending.
     func venues(within meters: Double, of centre: Coordinate) -> [Int] {
-        var rows: [Int] = []
-        for (level, skipping) in [(stored, maskedRows)] + (overlay.map { [($0.level, RowMask.none)] } ?? []) {
-            var hits: [(place: Int32, chord2: Double)] = []
+        var hits: [(place: Int32, chord2: Double)] = []
+        func rows(_ level: borrowing StreetLevel, skipping: RowMask) -> [Int] {
+            hits.removeAll(keepingCapacity: true)
             level.venues.within(centre, meters: meters, into: &hits)
-            rows += hits.lazy.map { level.venueRows.lowerBound + Int($0.place) }.filter { !skipping.contains($0) }.sorted()
+            let first = level.venueRows.lowerBound
+            return hits.lazy.map { first + Int($0.place) }.filter { !skipping.contains($0) }.sorted()
         }
-        return rows
+        guard let overlay else { return rows(stored, skipping: .none) }
+        return rows(stored, skipping: maskedRows) + rows(overlay.level, skipping: .none)
     }
 
     /// The map's features whose box meets `box` (`StreetMapShapes.features`): the stored ones the overlay leaves, then
@@ -122,7 +122,7 @@ struct StreetLayers: Sendable {
     /// overlay's first, then the stored rows it leaves.
     func row(ofID id: String, hasID: (Int) -> Bool) -> Int? {
         let key = StreetLevel.Lookups.idKey(id)
-        for (level, skipping) in (overlay.map { [($0.level, RowMask.none)] } ?? []) + [(stored, maskedRows)] {
+        func row(in level: borrowing StreetLevel, skipping: RowMask) -> Int? {
             let rows = level.lookups.rowsByID
             let first = firstIndex(in: rows.indices) { rows[$0] >= key }
             // Ids may share a key: each row found is checked by its id.
@@ -130,7 +130,9 @@ struct StreetLayers: Sendable {
                 let row = Int(entry & 0xFFFF_FFFF)
                 if !skipping.contains(row), hasID(row) { return row }
             }
+            return nil
         }
-        return nil
+        if let overlay, let found = row(in: overlay.level, skipping: .none) { return found }
+        return row(in: stored, skipping: maskedRows)
     }
 }
