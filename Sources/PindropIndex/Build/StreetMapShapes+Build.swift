@@ -33,6 +33,24 @@ extension StreetMapShapes {
         storedKinds.flatMap { kind in features.indices.filter { features[$0].kind == kind } }
     }
 
+    /// Whether feature `f` is `feature` as an answer reads it (`feature(f) == feature`), compared in place; `scratch`
+    /// holds the bytes of its labels.
+    func holds(_ feature: MapFeature, at f: Int, scratch: inout [UInt8]) -> Bool {
+        let lines = Int(lineStart[f])..<Int(lineStart[f + 1])
+        guard kind(f) == feature.kind, lines.count == feature.lines.count else { return false }
+        for (line, points) in zip(lines, feature.lines) {
+            let from = Int(pointStart[line]), to = Int(pointStart[line + 1])
+            guard to - from == points.count else { return false }
+            for (p, c) in zip(from..<to, points) where coordinates[2 * p] != c.latitude || coordinates[2 * p + 1] != c.longitude {
+                return false
+            }
+        }
+        scratch.removeAll(keepingCapacity: true)
+        PlaceTable.appendExtras(to: &scratch, PlaceExtras(id: feature.id, category: feature.category, categoryKey: nil,
+                                                          address: Address(street: feature.name)))
+        return labels.extraBytes.buffer[Int(labels.extraStart[f])..<Int(labels.extraStart[f + 1])].elementsEqual(scratch)
+    }
+
     func blobs() -> [StoredArray] {
         [StoredArray("map.kind", kinds), StoredArray("map.line_start", lineStart),
          StoredArray("map.point_start", pointStart), StoredArray("map.coordinates", coordinates),

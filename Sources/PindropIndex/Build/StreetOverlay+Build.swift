@@ -18,20 +18,24 @@ extension StreetOverlay {
     /// Nil when a rebuild is due instead: the areas changed, which an overlay does not hold.
     static func lay(over contents: IndexContents, places: PlaceTable, names: [(primary: [String], alternate: [String])],
                     made: StreetLevelRows.Made) -> Laid? {
-        let stored = contents.street.stored, table = contents.places
-        let firstStored = contents.firstStreetLevelRow, storedEnd = contents.street.overlay?.firstRow ?? table.count
-        guard bytes(of: stored.areas.blobs()) == bytes(of: made.areas.blobs()) else { return nil }
+        let stored = contents.street.stored
+        let firstStored = contents.firstStreetLevelRow, storedEnd = contents.street.overlay?.firstRow ?? contents.places.count
+        guard sameBytes(stored.areas.blobs(), made.areas.blobs()) else { return nil }
 
         // The rows: each stored row is kept by a new row equal to it. The map's features, alike.
-        let newPoints = Self.newPoints(made, firstRow: firstStored, rows: places.count)
-        let storedPoints = Self.storedPoints(stored, firstRow: firstStored, rows: storedEnd - firstStored)
-        var rowMatch = Match(new: places.count, key: { RowRecord(places, $0, points: newPoints[$0]) },
-                             stored: (firstStored..<storedEnd).lazy.map { (RowRecord(table, $0, points: storedPoints[$0 - firstStored]), $0) })
-        // A feature is keyed by its kind and outline's start, and compared whole with the stored ones of its key: a
-        // dictionary of every stored feature, made and hashed whole, would cost more than the rest of the update.
-        var featureMatch = Match(new: made.features.count, key: { FeatureKey(made.features[$0]) },
-                                 stored: (0..<stored.map.count).lazy.map { (FeatureKey(stored.map, $0), $0) },
-                                 equal: { stored.map.feature($1) == made.features[$0] })
+        // The rows' records (their points) are freed before the features are matched.
+        var rowMatch = { () -> Match in
+            let newRows = newRecords(made, places: places, firstRow: firstStored)
+            let storedRows = storedRecords(stored, table: contents.places, firstRow: firstStored, rows: storedEnd - firstStored)
+            return Match(newKeys: (0..<newRows.count).map(newRows.hash),
+                         stored: (0..<storedRows.count).lazy.map { (storedRows.hash($0), firstStored + $0) },
+                         equal: { newRows.row($0, equals: $1 - firstStored, of: storedRows) })
+        }()
+        // A feature is keyed by its kind and outline's start, and compared whole with the stored ones of its key.
+        var extras: [UInt8] = []
+        var featureMatch = Match(newKeys: made.features.map { FeatureKey($0).hashValue },
+                                 stored: (0..<stored.map.count).lazy.map { (FeatureKey(stored.map, $0).hashValue, $0) },
+                                 equal: { stored.map.holds(made.features[$0], at: $1, scratch: &extras) })
         closeOverBuildings(&rowMatch, &featureMatch, stored: stored, made: made, firstStored: firstStored)
         let (laid, masked, laidFeatures, maskedFeatures) = (rowMatch.laid, rowMatch.masked, featureMatch.laid, featureMatch.masked)
 
@@ -52,150 +56,118 @@ extension StreetOverlay {
                     places: own, names: entries.index())
     }
 
-    /// New things matched with stored ones as multisets: each stored one is kept by a new one equal to it.
-    private struct Match {
-        /// Of each new one, the stored one it keeps.
-        var keptAs: [Int?]
-        /// The new ones without an equal stored one, and the stored ones without an equal new one.
-        var laid: Set<Int>, masked: Set<Int>
-
-        /// `new` new ones and the stored ones, each with its key; of the stored ones of a key, a new one keeps the
-        /// last it is `equal` to (new, stored).
-        init<Key: Hashable>(new: Int, key: (Int) -> Key, stored: some Sequence<(Key, Int)>, equal: (Int, Int) -> Bool = { _, _ in true }) {
-            var byKey: [Key: [Int]] = [:]
-            for (k, g) in stored { byKey[k, default: []].append(g) }
-            let keptAs: [Int?] = (0..<new).map { n in
-                let k = key(n)
-                guard let i = byKey[k]?.lastIndex(where: { equal(n, $0) }) else { return nil }
-                return byKey[k]?.remove(at: i)
-            }
-            self.keptAs = keptAs
-            laid = Set(keptAs.indices.filter { keptAs[$0] == nil })
-            masked = Set(byKey.values.joined())
-        }
-    }
-
-    /// What tells a map feature from nearly every other without making it: its kind, its number of points and its
-    /// first point.
-    private struct FeatureKey: Hashable {
-        var kind: MapFeature.Kind, points: Int, latitude: UInt64, longitude: UInt64
-
-        init(_ feature: MapFeature) {
-            let first = feature.lines.first?.first
-            (kind, points) = (feature.kind, feature.lines.reduce(0) { $0 + $1.count })
-            (latitude, longitude) = (first?.latitude.bitPattern ?? 0, first?.longitude.bitPattern ?? 0)
-        }
-
-        init(_ map: StreetMapShapes, _ f: Int) {
-            let lines = Int(map.lineStart[f])..<Int(map.lineStart[f + 1])
-            let from = Int(map.pointStart[lines.lowerBound]), to = Int(map.pointStart[lines.upperBound])
-            (kind, points) = (map.kind(f), to - from)
-            (latitude, longitude) = from < to ? (map.coordinates[2 * from].bitPattern, map.coordinates[2 * from + 1].bitPattern) : (0, 0)
-        }
-    }
-
     /// A building answers with the address points inside it, of its own level: a building with an address point of
     /// the overlay inside it is the overlay's, and so is every address row with a point inside such a building; a
     /// stored building with a masked address inside it is masked. Widens both matches until that holds.
     private static func closeOverBuildings(_ rows: inout Match, _ features: inout Match, stored: StreetLevel,
                                            made: StreetLevelRows.Made, firstStored: Int) {
+        let inside = NewBuildings(features, stored: stored.map, made: made, firstStored: firstStored)
+        // Of each stored row, the stored buildings it has an address point inside.
+        var storedPairs: [(row: Int, building: Int)] = []
+        for f in 0..<stored.map.count {
+            for i in Int(stored.buildingSlotStart[f])..<Int(stored.buildingSlotStart[f + 1]) {
+                storedPairs.append((Int(stored.addressPointRow[Int(stored.addresses.place(atSlot: Int(stored.buildingSlots[i])))]), f))
+            }
+        }
+        storedPairs.sort { ($0.row, $0.building) < ($1.row, $1.building) }
         var newOfStored: [Int: Int] = [:]
         for (f, g) in features.keptAs.enumerated() { if let g { newOfStored[g] = f } }
-        let shapes = StreetMapShapes(features: made.features), featureOfShape = StreetMapShapes.storedOrder(of: made.features)
-        var buildingsOfRow: [Int: [Int]] = [:], rowsOfBuilding: [Int: [Int]] = [:]
-        for a in made.addressPoints {
-            for s in shapes.grid.candidates(at: a.point).map({ Int($0) }) where shapes.isBuilding(s)
-                && shapes.box(s).contains(a.point) && shapes.contains(a.point, feature: s) {
-                let f = featureOfShape[s]
-                buildingsOfRow[a.row - firstStored, default: []].append(f)
-                rowsOfBuilding[f, default: []].append(a.row - firstStored)
-            }
+
+        // Each rule's consequences, until none is left: a masked stored row masks the stored buildings it is inside
+        // (and lays the new ones equal to them); a laid feature lays the rows inside it; a laid row, the buildings it is
+        // inside. What each lays masks the stored one it kept.
+        var maskedRows = Array(rows.masked), laidFeatures = Array(features.laid), laidRows = Array(rows.laid)
+        func layFeature(_ f: Int) {
+            guard features.laid.insert(f).inserted else { return }
+            laidFeatures.append(f)
+            if let g = features.keptAs[f] { features.masked.insert(g) }
         }
-        let storedRowsOfBuilding = (0..<stored.map.count).map { f in
-            (Int(stored.buildingSlotStart[f])..<Int(stored.buildingSlotStart[f + 1])).map { i in
-                Int(stored.addressPointRow[Int(stored.addresses.place(atSlot: Int(stored.buildingSlots[i])))])
-            }
+        func layRow(_ r: Int) {
+            guard rows.laid.insert(r).inserted else { return }
+            laidRows.append(r)
+            if let g = rows.keptAs[r], rows.masked.insert(g).inserted { maskedRows.append(g) }
         }
-        var changed = true
-        while changed {
-            changed = false
-            for f in 0..<stored.map.count where !features.masked.contains(f) && storedRowsOfBuilding[f].contains(where: rows.masked.contains) {
-                features.masked.insert(f)
-                if let new = newOfStored[f] { features.laid.insert(new) }
-                changed = true
-            }
-            for f in features.laid {
-                for r in rowsOfBuilding[f] ?? [] where !rows.laid.contains(r) {
-                    rows.laid.insert(r)
-                    if let g = rows.keptAs[r] { rows.masked.insert(g) }
-                    changed = true
+        while true {
+            if let g = maskedRows.popLast() {
+                let first = firstIndex(in: storedPairs.indices) { storedPairs[$0].row >= g }
+                for pair in storedPairs[first...].prefix(while: { $0.row == g }) where features.masked.insert(pair.building).inserted {
+                    if let new = newOfStored[pair.building] { layFeature(new) }
                 }
-            }
-            for r in rows.laid {
-                for f in buildingsOfRow[r] ?? [] where !features.laid.contains(f) {
-                    features.laid.insert(f)
-                    if let g = features.keptAs[f] { features.masked.insert(g) }
-                    changed = true
-                }
+            } else if let f = laidFeatures.popLast() {
+                inside.rows(inBuilding: f).forEach(layRow)
+            } else if let r = laidRows.popLast() {
+                inside.buildings(ofRow: r).forEach(layFeature)
+            } else {
+                return
             }
         }
     }
 
-    /// The bytes of structures, to compare.
-    private static func bytes(of blobs: [StoredArray]) -> [[UInt8]] {
-        blobs.map { blob in
-            var bytes: [UInt8] = []
-            try? blob.withBytes { bytes = Array($0) }
-            return bytes
+    /// Which new address rows have a point inside which new buildings, both ways: found among the stored buildings
+    /// for a new building equal to a stored one (its shape is), else among the new buildings left.
+    private struct NewBuildings {
+        /// (row, building) pairs sorted by row, and the same sorted by building; rows counted from the first stored row.
+        let byRow: [(row: Int, building: Int)], byBuilding: [(row: Int, building: Int)]
+
+        init(_ features: Match, stored: StreetMapShapes, made: StreetLevelRows.Made, firstStored: Int) {
+            var newOfStored: [Int: Int] = [:]
+            for (f, g) in features.keptAs.enumerated() { if let g { newOfStored[g] = f } }
+            let unmatched = features.laid.sorted().filter { made.features[$0].kind == .building }
+            let own = StreetMapShapes(features: unmatched.map { made.features[$0] })
+            let ownOrder = StreetMapShapes.storedOrder(of: unmatched.map { made.features[$0] })
+            var pairs: [(row: Int, building: Int)] = []
+            func addPairs(in map: StreetMapShapes, numbered: (Int) -> Int?) {
+                for a in made.addressPoints {
+                    for s in map.grid.candidates(at: a.point).map({ Int($0) }) where map.isBuilding(s)
+                        && map.box(s).contains(a.point) && map.contains(a.point, feature: s) {
+                        if let f = numbered(s) { pairs.append((a.row - firstStored, f)) }
+                    }
+                }
+            }
+            addPairs(in: stored) { newOfStored[$0] }
+            addPairs(in: own) { unmatched[ownOrder[$0]] }
+            byRow = pairs.sorted { ($0.row, $0.building) < ($1.row, $1.building) }
+            byBuilding = pairs.sorted { ($0.building, $0.row) < ($1.building, $1.row) }
+        }
+
+        func rows(inBuilding f: Int) -> [Int] {
+            let first = firstIndex(in: byBuilding.indices) { byBuilding[$0].building >= f }
+            return byBuilding[first...].prefix { $0.building == f }.map(\.row)
+        }
+
+        func buildings(ofRow r: Int) -> [Int] {
+            let first = firstIndex(in: byRow.indices) { byRow[$0].row >= r }
+            return byRow[first...].prefix { $0.row == r }.map(\.building)
         }
     }
 
-    /// Each new row's points (its address points, or those laid along its street), as the trees hold them: unit
-    /// vectors, sorted.
-    private static func newPoints(_ made: StreetLevelRows.Made, firstRow: Int, rows: Int) -> [[PointBits]] {
-        var points = [[PointBits]](repeating: [], count: rows)
-        for a in made.addressPoints { points[a.row - firstRow].append(PointBits(a.point.latitude, a.point.longitude)) }
+    /// Whether two lists of structures hold the same bytes, compared in place.
+    private static func sameBytes(_ a: [StoredArray], _ b: [StoredArray]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { x, y in
+            var same = false
+            try? x.withBytes { p in
+                try y.withBytes { q in same = p.count == q.count && (p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) }
+            }
+            return same
+        }
+    }
+
+    /// The new rows, with their points (their address points, or those laid along their streets) as the trees hold them.
+    private static func newRecords(_ made: StreetLevelRows.Made, places: PlaceTable, firstRow: Int) -> RowRecords {
+        var points: [(row: Int, point: PointBits)] = made.addressPoints.map { ($0.row - firstRow, PointBits($0.point.latitude, $0.point.longitude)) }
         for line in made.streetLines {
-            StreetLevel.forEachPoint(along: line.points) { points[line.row - firstRow].append(PointBits($0, $1)) }
+            StreetLevel.forEachPoint(along: line.points) { points.append((line.row - firstRow, PointBits($0, $1))) }
         }
-        return points.map { $0.sorted() }
+        return RowRecords(places, firstRow: 0, rows: places.count, points: points)
     }
 
-    /// Each stored row's points, as `newPoints`.
-    private static func storedPoints(_ level: StreetLevel, firstRow: Int, rows: Int) -> [[PointBits]] {
-        var points = [[PointBits]](repeating: [], count: rows)
+    /// The stored rows `firstRow ..< firstRow + rows` of `table`, with their points, as `newRecords`.
+    private static func storedRecords(_ level: StreetLevel, table: PlaceTable, firstRow: Int, rows: Int) -> RowRecords {
+        var points: [(row: Int, point: PointBits)] = []
         for (tree, rowOf) in [(level.addresses, level.addressPointRow), (level.streetPoints, level.streetPointRow)] {
-            for node in tree.nodes { points[Int(rowOf[Int(node.place)]) - firstRow].append(PointBits(node)) }
+            for node in tree.nodes { points.append((Int(rowOf[Int(node.place)]), PointBits(node))) }
         }
-        return points.map { $0.sorted() }
-    }
-
-    /// A point of a tree, as the bits of its unit vector.
-    struct PointBits: Hashable, Comparable {
-        var x, y, z: UInt64
-
-        init(_ latitude: Double, _ longitude: Double) {
-            let (x, y, z) = Geo.unitVector(latitude: latitude, longitude: longitude)
-            (self.x, self.y, self.z) = (x.bitPattern, y.bitPattern, z.bitPattern)
-        }
-
-        init(_ node: SpatialNode) { (x, y, z) = (node.x.bitPattern, node.y.bitPattern, node.z.bitPattern) }
-
-        static func < (a: PointBits, b: PointBits) -> Bool { (a.x, a.y, a.z) < (b.x, b.y, b.z) }
-    }
-
-    /// A street-level row as answers read it: two rows are one when these are equal.
-    struct RowRecord: Hashable {
-        var name: [UInt8], extras: [UInt8], latitude: UInt64, longitude: UInt64, kind: UInt8, country: UInt16, admin1: Int32
-        var points: [PointBits]
-
-        init(_ table: PlaceTable, _ i: Int, points: [PointBits]) {
-            name = Array(table.nameBytes[Int(table.nameStart[i])..<Int(table.nameStart[i + 1])])
-            extras = Array(table.extraBytes[Int(table.extraStart[i])..<Int(table.extraStart[i + 1])])
-            (latitude, longitude) = (table.latitude[i].bitPattern, table.longitude[i].bitPattern)
-            (kind, country, admin1) = (table.kind[i], table.country[i], table.admin1[i])
-            self.points = points
-        }
+        return RowRecords(table, firstRow: firstRow, rows: rows, points: points)
     }
 }
 
