@@ -61,7 +61,9 @@ extension StreetOverlay {
     /// stored building with a masked address inside it is masked. Widens both matches until that holds.
     private static func closeOverBuildings(_ rows: inout Match, _ features: inout Match, stored: StreetLevel,
                                            made: StreetLevelRows.Made, firstStored: Int) {
-        let inside = NewBuildings(features, stored: stored.map, made: made, firstStored: firstStored)
+        var newOfStored: [Int: Int] = [:]
+        for (f, g) in features.keptAs.enumerated() { if let g { newOfStored[g] = f } }
+        let inside = NewBuildings(features, newOfStored: newOfStored, stored: stored.map, made: made, firstStored: firstStored)
         // Of each stored row, the stored buildings it has an address point inside.
         var storedPairs: [(row: Int, building: Int)] = []
         for f in 0..<stored.map.count {
@@ -70,8 +72,6 @@ extension StreetOverlay {
             }
         }
         storedPairs.sort { ($0.row, $0.building) < ($1.row, $1.building) }
-        var newOfStored: [Int: Int] = [:]
-        for (f, g) in features.keptAs.enumerated() { if let g { newOfStored[g] = f } }
 
         // Each rule's consequences, until none is left: a masked stored row masks the stored buildings it is inside
         // (and lays the new ones equal to them); a laid feature lays the rows inside it; a laid row, the buildings it is
@@ -109,12 +109,11 @@ extension StreetOverlay {
         /// (row, building) pairs sorted by row, and the same sorted by building; rows counted from the first stored row.
         let byRow: [(row: Int, building: Int)], byBuilding: [(row: Int, building: Int)]
 
-        init(_ features: Match, stored: StreetMapShapes, made: StreetLevelRows.Made, firstStored: Int) {
-            var newOfStored: [Int: Int] = [:]
-            for (f, g) in features.keptAs.enumerated() { if let g { newOfStored[g] = f } }
+        /// `newOfStored`: of each stored feature a new one keeps, that new one.
+        init(_ features: Match, newOfStored: [Int: Int], stored: StreetMapShapes, made: StreetLevelRows.Made, firstStored: Int) {
             let unmatched = features.laid.sorted().filter { made.features[$0].kind == .building }
-            let own = StreetMapShapes(features: unmatched.map { made.features[$0] })
-            let ownOrder = StreetMapShapes.storedOrder(of: unmatched.map { made.features[$0] })
+            let unmatchedFeatures = unmatched.map { made.features[$0] }
+            let own = StreetMapShapes(features: unmatchedFeatures), ownOrder = StreetMapShapes.storedOrder(of: unmatchedFeatures)
             var pairs: [(row: Int, building: Int)] = []
             func addPairs(in map: StreetMapShapes, numbered: (Int) -> Int?) {
                 for a in made.addressPoints {

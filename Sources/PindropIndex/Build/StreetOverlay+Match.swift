@@ -100,11 +100,13 @@ extension StreetOverlay {
         func hash(_ r: Int) -> Int {
             let i = firstRow + r, t = table
             var hasher = Hasher()
-            for (bytes, start) in [(t.nameBytes.buffer, t.nameStart), (t.extraBytes.buffer, t.extraStart)] {
+            func combine(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Column<UInt32>) {
                 let range = Int(start[i])..<Int(start[i + 1])
                 hasher.combine(range.count)
                 hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])))
             }
+            combine(t.nameBytes.buffer, t.nameStart)
+            combine(t.extraBytes.buffer, t.extraStart)
             hasher.combine(t.latitude[i].bitPattern); hasher.combine(t.longitude[i].bitPattern)
             hasher.combine(t.kind[i]); hasher.combine(t.country[i]); hasher.combine(t.admin1[i])
             for p in pointStart[r]..<pointStart[r + 1] { hasher.combine(points[p]) }

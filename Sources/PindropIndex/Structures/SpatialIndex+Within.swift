@@ -127,7 +127,7 @@ extension SpatialIndex {
         while true {
             let hits = nearest(latitude: latitude, longitude: longitude, k: asked)
             let kept = hits.filter { keeping($0.place) }
-            if kept.count >= k || hits.count < asked || beyond(hits.last?.chord2 ?? 0) { return Array(kept.prefix(k)) }
+            if kept.count >= k || hits.count < asked || beyond(hits.last?.chord2 ?? 0) { return kept.count > k ? Array(kept.prefix(k)) : kept }
             asked *= 4
         }
     }
